@@ -1,0 +1,39 @@
+// Copyright RingKernel authors.
+// The backend's entry points: model -> file contents -> files on disk. Rendering never touches the
+// disk; writing is all-or-nothing and only rewrites files whose content changed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.h"
+
+namespace ringkernel::gen {
+
+struct OutputFile {
+  std::string path;     // absolute or relative to the current directory
+  std::string content;
+};
+
+/// Where the mustache templates live: --template-dir, else $RINGKERNEL_TEMPLATE_DIR, else
+/// <exe>/../share/ringkernel/templates, else the source tree's templates/. Empty string + error
+/// message when none of them holds the templates.
+std::string findTemplateDir(const std::string& explicitDir, const char* argv0, std::string& error);
+
+/// Renders <stem>.rk.h, <stem>.rk.cuh and <stem>.rk.json for one header into outputDir.
+/// Returns false and sets `error` when a template is missing or malformed.
+bool renderHeader(const HeaderModel& model, const std::string& outputDir,
+                  const std::string& templateDir, std::vector<OutputFile>& files, std::string& error);
+
+/// Writes every file whose content differs from what is on disk (through a temporary file and an
+/// atomic rename); files with identical content keep their mtime. All-or-nothing: on failure no
+/// file is left partially written. Returns false and sets `error` on I/O failure.
+bool writeOutputs(const std::vector<OutputFile>& files, std::string& error);
+
+/// `ringkernel-gen registry`: merges manifests into <outputDir>/<name>.registry.rk.h. Prints
+/// diagnostics (collisions name both types and their headers) to stderr. Returns the exit status:
+/// 0 success, 1 input errors (nothing written), 2 bad usage.
+int runRegistry(const std::string& name, const std::string& outputDir,
+                const std::vector<std::string>& manifests, const std::string& templateDir);
+
+}  // namespace ringkernel::gen

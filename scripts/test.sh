@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: installs what is missing, then builds and runs the
+# default build (all labels; GPU tests skip with a reason when no device exists), the asan+ubsan
+# build (labels unit, fuzz) and the tsan build (label unit).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh
+
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "default build"
+cmake --preset default
+cmake --build --preset default
+step "default tests"
+ctest --preset default
+
+step "asan+ubsan build"
+cmake --preset asan
+cmake --build --preset asan
+step "asan+ubsan tests"
+ctest --preset asan
+
+step "tsan build"
+cmake --preset tsan
+cmake --build --preset tsan
+step "tsan tests"
+ctest --preset tsan
