@@ -68,6 +68,7 @@ struct FieldModel {
   std::uint64_t elementSize = 0;
   std::uint64_t alignment = 0;     // of the field as laid out (honours alignas)
   std::uint64_t naturalAlignment = 0;  // of the element type without alignas on the field
+  std::string initializer;  // default member initializer as a C++ constant literal, or empty
   SourceLoc location;
 };
 
