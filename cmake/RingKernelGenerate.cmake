@@ -1,0 +1,129 @@
+# ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])
+#
+# Runs ringkernel-gen on each annotated header at build time and wires the outputs into <target>.
+# Documented in docs/cmake.md. Design points (what users of protoc/flatc integrations complain about):
+#  - one custom command per header, explicit outputs, DEPFILE written by the tool (every header the
+#    parse read), DEPENDS on the header, the generator executable and the templates;
+#  - the tool rewrites only changed files and touches a stamp, so no-op builds run nothing with
+#    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
+#  - the parse sees the target's include directories, compile definitions and C++ standard;
+#  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
+#    outputs are removed (no stale files survive a failed generation).
+include_guard(GLOBAL)
+
+# Where the templates are: the source tree sets this before including this file; an installed package
+# finds them next to itself (<prefix>/lib/cmake/RingKernel -> <prefix>/share/ringkernel/templates).
+get_property(_ringkernel_template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
+if(NOT _ringkernel_template_dir)
+  cmake_path(SET _ringkernel_template_dir NORMALIZE "${CMAKE_CURRENT_LIST_DIR}/../../../share/ringkernel/templates")
+  set_property(GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR "${_ringkernel_template_dir}")
+endif()
+unset(_ringkernel_template_dir)
+
+function(ringkernel_generate_messages target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "REGISTRY;OUTPUT_DIR" "HEADERS")
+  set(where "ringkernel_generate_messages(${target})")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${where}: unknown argument(s): ${arg_UNPARSED_ARGUMENTS}\n"
+      "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "${where}: '${target}' is not a target; create it (add_library/add_executable) first")
+  endif()
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
+    message(FATAL_ERROR "${where}: '${target}' is a ${type}; use an executable, a STATIC, SHARED or OBJECT library")
+  endif()
+  if(NOT arg_HEADERS)
+    message(FATAL_ERROR "${where}: HEADERS is empty; name at least one header with [[ringkernel::message]] structs")
+  endif()
+  if(DEFINED arg_REGISTRY AND NOT arg_REGISTRY MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "${where}: REGISTRY '${arg_REGISTRY}' must be a C identifier (it names a namespace)")
+  endif()
+  if(NOT TARGET RingKernel::gen)
+    message(FATAL_ERROR "${where}: RingKernel::gen is not available (build RingKernel with "
+      "RINGKERNEL_BUILD_GENERATOR=ON or set RINGKERNEL_GEN_EXECUTABLE)")
+  endif()
+
+  if(NOT arg_OUTPUT_DIR)
+    set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/ringkernel_gen/${target}")
+  endif()
+  cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}" NORMALIZE
+             OUTPUT_VARIABLE out)
+  file(MAKE_DIRECTORY "${out}")
+
+  # What the target's compiler sees (evaluated at generation time, transitively through its links).
+  set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
+  set(compiler_args
+    "$<IF:$<VERSION_GREATER:${std},20>,-std=c++${std},-std=c++20>"
+    "$<$<BOOL:${inc}>:-I$<JOIN:${inc},;-I>>"
+    "$<$<BOOL:${def}>:-D$<JOIN:${def},;-D>>")
+
+  get_property(template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
+  file(GLOB templates CONFIGURE_DEPENDS "${template_dir}/*.mustache")
+  if(NOT templates)
+    message(FATAL_ERROR "${where}: no templates found in '${template_dir}' (broken RingKernel installation?)")
+  endif()
+
+  set(stamps)
+  set(manifests)
+  set(stems)
+  foreach(header IN LISTS arg_HEADERS)
+    cmake_path(ABSOLUTE_PATH header BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
+    if(NOT EXISTS "${header}")
+      message(FATAL_ERROR "${where}: header '${header}' does not exist")
+    endif()
+    cmake_path(GET header STEM LAST_ONLY stem)
+    if(stem IN_LIST stems)
+      message(FATAL_ERROR "${where}: two headers have the stem '${stem}' (outputs would collide): "
+        "${header} and ${stem_${stem}}; use two calls with different OUTPUT_DIRs")
+    endif()
+    list(APPEND stems "${stem}")
+    set(stem_${stem} "${header}")
+
+    set(base "${out}/${stem}")
+    set(outputs "${base}.rk.h" "${base}.rk.cuh" "${base}.rk.json")
+    add_custom_command(
+      OUTPUT "${base}.rk.stamp"
+      BYPRODUCTS ${outputs}
+      COMMAND RingKernel::gen
+              --output-dir "${out}"
+              --template-dir "${template_dir}"
+              --depfile "${base}.rk.d"
+              --stamp "${base}.rk.stamp"
+              --remove-stale-outputs
+              "${header}" -- ${compiler_args}
+      DEPENDS "${header}" RingKernel::gen ${templates}
+      DEPFILE "${base}.rk.d"
+      COMMENT "ringkernel-gen ${stem}.h -> ${stem}.rk.{h,cuh,json}"
+      COMMAND_EXPAND_LISTS
+      VERBATIM)
+    list(APPEND stamps "${base}.rk.stamp")
+    list(APPEND manifests "${base}.rk.json")
+  endforeach()
+
+  if(arg_REGISTRY)
+    set(reg "${out}/${arg_REGISTRY}.registry.rk")
+    add_custom_command(
+      OUTPUT "${reg}.stamp"
+      BYPRODUCTS "${reg}.h"
+      COMMAND RingKernel::gen registry
+              --name "${arg_REGISTRY}"
+              --output-dir "${out}"
+              --template-dir "${template_dir}"
+              ${manifests}
+      COMMAND "${CMAKE_COMMAND}" -E touch "${reg}.stamp"
+      DEPENDS ${stamps} RingKernel::gen ${templates}
+      COMMENT "ringkernel-gen registry ${arg_REGISTRY}"
+      VERBATIM)
+    list(APPEND stamps "${reg}.stamp")
+  endif()
+
+  # The stamps as sources make the target (and, through target-level ordering, its dependents'
+  # objects) wait for generation; the generated headers themselves are tracked by compiler depfiles.
+  target_sources(${target} PRIVATE ${stamps})
+  target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
+  target_link_libraries(${target} PUBLIC RingKernel::runtime)
+endfunction()

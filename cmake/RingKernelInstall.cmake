@@ -1,0 +1,44 @@
+# cmake --install: ringkernel-gen, the runtime library and its public headers, the templates, and a
+# relocatable package (RingKernelConfig.cmake + version + exported RingKernel::runtime/RingKernel::gen
+# + ringkernel_generate_messages()).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(RINGKERNEL_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/RingKernel")
+set(RINGKERNEL_INSTALL_TEMPLATEDIR "${CMAKE_INSTALL_DATADIR}/ringkernel/templates")
+
+set(_ringkernel_install_targets ringkernel_runtime)
+if(TARGET ringkernel-gen)
+  get_target_property(_ringkernel_gen_imported ringkernel-gen IMPORTED)
+  if(NOT _ringkernel_gen_imported)
+    list(APPEND _ringkernel_install_targets ringkernel-gen)
+  endif()
+endif()
+
+install(TARGETS ${_ringkernel_install_targets}
+  EXPORT RingKernelTargets
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/ringkernel"
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/templates/"
+  DESTINATION ${RINGKERNEL_INSTALL_TEMPLATEDIR}
+  FILES_MATCHING PATTERN "*.mustache")
+install(EXPORT RingKernelTargets
+  NAMESPACE RingKernel::
+  DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
+
+configure_package_config_file(
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake"
+  INSTALL_DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR}
+  PATH_VARS RINGKERNEL_INSTALL_TEMPLATEDIR)
+write_basic_package_version_file(
+  "${PROJECT_BINARY_DIR}/RingKernelConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake"
+  "${PROJECT_BINARY_DIR}/RingKernelConfigVersion.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerate.cmake"
+  DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
