@@ -1,0 +1,140 @@
+# Configures and builds tests/cmake/consumer in a fresh directory and checks the build behaviour of
+# ringkernel_generate_messages(). Run as: cmake -DMODE=... -DGENERATOR=... -DCXX=... -DWORK=...
+#   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON] [-DINCREMENTAL=ON] -P check_consumer.cmake
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var MODE GENERATOR CXX WORK RK_SOURCE_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_consumer: -D${var}=... is required")
+  endif()
+endforeach()
+
+set(src "${WORK}/src")
+set(bin "${WORK}/build")
+file(REMOVE_RECURSE "${WORK}")
+file(COPY "${CMAKE_CURRENT_LIST_DIR}/consumer/" DESTINATION "${src}")
+
+function(fail what output)
+  message(FATAL_ERROR "check_consumer [${MODE}, ${GENERATOR}, ${CXX}]: ${what}\n---- build output ----\n${output}")
+endfunction()
+
+# Runs a build; sets ${out_var} to its output; fails unless the exit status matches `expect`.
+function(build out_var expect)
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${bin}" -j 2
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(expect STREQUAL "success" AND NOT rc EQUAL 0)
+    fail("build failed (exit ${rc})" "${out}")
+  elseif(expect STREQUAL "failure" AND rc EQUAL 0)
+    fail("build succeeded but was expected to fail" "${out}")
+  endif()
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+# A build that must run no command at all.
+function(expect_no_work label)
+  build(out success)
+  if(GENERATOR STREQUAL "Ninja")
+    if(NOT out MATCHES "no work to do")
+      fail("${label}: a no-change build ran commands" "${out}")
+    endif()
+  elseif(out MATCHES "ringkernel-gen|Building|Linking|Generating")
+    fail("${label}: a no-change build ran commands" "${out}")
+  endif()
+endfunction()
+
+function(mtime file out_var)
+  execute_process(COMMAND stat -c %y "${file}" OUTPUT_VARIABLE t OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(${out_var} "${t}" PARENT_SCOPE)
+endfunction()
+
+set(configure_args -S "${src}" -B "${bin}" -G "${GENERATOR}"
+  "-DCMAKE_CXX_COMPILER=${CXX}" "-DRK_MODE=${MODE}" "-DRK_SOURCE_DIR=${RK_SOURCE_DIR}"
+  -DCMAKE_BUILD_TYPE=Debug -DRINGKERNEL_ENABLE_CUDA=OFF)
+if(GEN_EXE)
+  list(APPEND configure_args "-DRINGKERNEL_GEN_EXECUTABLE=${GEN_EXE}")
+endif()
+if(PREFIX)
+  list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${PREFIX}")
+endif()
+if(CUDA)
+  list(APPEND configure_args -DRK_CUDA=ON "-DCMAKE_CUDA_HOST_COMPILER=${CXX}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" ${configure_args}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  fail("configure failed" "${out}")
+endif()
+if(out MATCHES "CMake Warning")
+  fail("configure printed warnings" "${out}")
+endif()
+
+build(out success)
+if(NOT out MATCHES "ringkernel-gen alpha.h" OR NOT out MATCHES "ringkernel-gen registry consumer")
+  fail("the first build did not run the generator" "${out}")
+endif()
+execute_process(COMMAND "${bin}/consumer" RESULT_VARIABLE rc OUTPUT_VARIABLE run ERROR_VARIABLE run)
+if(NOT rc EQUAL 0 OR NOT run MATCHES "consumer ok")
+  fail("the consumer did not run correctly (exit ${rc})" "${run}")
+endif()
+
+if(NOT INCREMENTAL)
+  return()
+endif()
+
+expect_no_work("second build")
+
+# Touching a header included by an annotated header regenerates that header's outputs only.
+execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
+file(TOUCH "${src}/include/common/units.h")
+build(out success)
+if(NOT out MATCHES "ringkernel-gen alpha.h")
+  fail("touching common/units.h did not regenerate alpha" "${out}")
+endif()
+if(out MATCHES "ringkernel-gen beta.h")
+  fail("touching common/units.h regenerated beta" "${out}")
+endif()
+expect_no_work("build after touching an included header")
+
+# Editing one of two annotated headers regenerates only its outputs and the registry.
+set(gen "${bin}/ringkernel_gen/consumer")
+mtime("${gen}/alpha.rk.h" alpha_before)
+execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
+file(APPEND "${src}/include/beta.h"
+  "\nnamespace consumer { struct [[ringkernel::message]] Reset { std::uint32_t sensor; }; }\n")
+build(out success)
+if(NOT out MATCHES "ringkernel-gen beta.h" OR NOT out MATCHES "ringkernel-gen registry consumer")
+  fail("editing beta.h did not regenerate beta and the registry" "${out}")
+endif()
+if(out MATCHES "ringkernel-gen alpha.h")
+  fail("editing beta.h regenerated alpha" "${out}")
+endif()
+mtime("${gen}/alpha.rk.h" alpha_after)
+if(NOT alpha_before STREQUAL alpha_after)
+  fail("alpha.rk.h was rewritten although its content did not change" "${out}")
+endif()
+file(READ "${gen}/consumer.registry.rk.h" registry)
+if(NOT registry MATCHES "consumer::Reset")
+  fail("the registry does not list the new message" "${registry}")
+endif()
+expect_no_work("build after editing beta.h")
+
+# An invalid message fails the build with the tool's file:line:col diagnostic, leaves no stale
+# outputs, and the build recovers once the header is fixed.
+file(READ "${src}/include/beta.h" good_beta)
+file(APPEND "${src}/include/beta.h"
+  "namespace consumer { struct [[ringkernel::message]] Broken {\n  int* target;\n}; }\n")
+build(out failure)
+if(NOT out MATCHES "beta.h:[0-9]+:[0-9]+: error: [^\n]*target")
+  fail("the failing build does not show the tool's file:line:col diagnostic naming the field" "${out}")
+endif()
+foreach(stale beta.rk.h beta.rk.cuh beta.rk.json)
+  if(EXISTS "${gen}/${stale}")
+    fail("a failed generation left ${stale} behind" "${out}")
+  endif()
+endforeach()
+file(WRITE "${src}/include/beta.h" "${good_beta}")
+build(out success)
+if(NOT EXISTS "${gen}/beta.rk.h")
+  fail("fixing beta.h did not regenerate its outputs" "${out}")
+endif()
+expect_no_work("build after fixing the error")
