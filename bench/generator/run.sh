@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Generator benchmark (not a test): ringkernel-gen on a header with 1,000 message types against
+# clang++-19 -fsyntax-only on the same header, run alternately and side by side; prints the medians
+# and the ratio. Usage: bench/generator/run.sh [build-dir] [count] [repetitions]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="${1:-$root/build/default}"
+count="${2:-1000}"
+reps="${3:-9}"
+gen="$build/generator/ringkernel-gen"
+[ -x "$gen" ] || { echo "run.sh: $gen not built (cmake --build --preset default)" >&2; exit 2; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+python3 "$root/bench/generator/make_header.py" "$count" "$work/messages.h"
+
+python3 - "$gen" "$work" "$reps" "$count" <<'PY'
+import statistics, subprocess, sys, time
+gen, work, reps, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+header = f"{work}/messages.h"
+commands = {
+    "ringkernel-gen": [gen, "--output-dir", f"{work}/out", header, "--", "-std=c++20"],
+    "clang++-19 -fsyntax-only": ["clang++-19", "-fsyntax-only", "-xc++", "-std=c++20",
+                                 "-Wno-unknown-attributes", "-Wno-pragma-once-outside-header", header],
+}
+times = {name: [] for name in commands}
+for name, cmd in commands.items():  # warm-up (page cache, first output write)
+    subprocess.run(cmd, check=True)
+for _ in range(reps):
+    for name, cmd in commands.items():
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True)
+        times[name].append(time.perf_counter() - start)
+med = {name: statistics.median(t) for name, t in times.items()}
+for name, t in times.items():
+    print(f"{name:28s} median {med[name]*1000:8.1f} ms  min {min(t)*1000:8.1f} ms  ({reps} runs, {count} messages)")
+print(f"ratio ringkernel-gen / clang++-19 -fsyntax-only = {med['ringkernel-gen'] / med['clang++-19 -fsyntax-only']:.2f}")
+PY
