@@ -1,0 +1,84 @@
+// Copyright RingKernel authors.
+// Big-endian loads/stores, byte copies and float bit casts used by the MessagePack writer and reader.
+// Host and device: only compiler builtins, no library calls that CUDA device code lacks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/config.h"
+
+namespace ringkernel::detail {
+
+RINGKERNEL_HOST_DEVICE inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
+  __builtin_memcpy(dst, src, n);
+}
+
+RINGKERNEL_HOST_DEVICE inline void fill_zero(void* dst, std::size_t n) noexcept {
+  __builtin_memset(dst, 0, n);
+}
+
+RINGKERNEL_HOST_DEVICE inline bool bytes_equal(const void* a, const void* b, std::size_t n) noexcept {
+  const auto* pa = static_cast<const std::uint8_t*>(a);
+  const auto* pb = static_cast<const std::uint8_t*>(b);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pa[i] != pb[i]) return false;
+  }
+  return true;
+}
+
+RINGKERNEL_HOST_DEVICE inline std::uint32_t float_bits(float f) noexcept {
+  std::uint32_t u;
+  copy_bytes(&u, &f, sizeof u);
+  return u;
+}
+
+RINGKERNEL_HOST_DEVICE inline std::uint64_t double_bits(double d) noexcept {
+  std::uint64_t u;
+  copy_bytes(&u, &d, sizeof u);
+  return u;
+}
+
+RINGKERNEL_HOST_DEVICE inline float float_from_bits(std::uint32_t u) noexcept {
+  float f;
+  copy_bytes(&f, &u, sizeof f);
+  return f;
+}
+
+RINGKERNEL_HOST_DEVICE inline double double_from_bits(std::uint64_t u) noexcept {
+  double d;
+  copy_bytes(&d, &u, sizeof d);
+  return d;
+}
+
+RINGKERNEL_HOST_DEVICE inline void store_be16(std::uint8_t* p, std::uint16_t v) noexcept {
+  p[0] = static_cast<std::uint8_t>(v >> 8);
+  p[1] = static_cast<std::uint8_t>(v);
+}
+
+RINGKERNEL_HOST_DEVICE inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
+  p[0] = static_cast<std::uint8_t>(v >> 24);
+  p[1] = static_cast<std::uint8_t>(v >> 16);
+  p[2] = static_cast<std::uint8_t>(v >> 8);
+  p[3] = static_cast<std::uint8_t>(v);
+}
+
+RINGKERNEL_HOST_DEVICE inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
+  store_be32(p, static_cast<std::uint32_t>(v >> 32));
+  store_be32(p + 4, static_cast<std::uint32_t>(v));
+}
+
+RINGKERNEL_HOST_DEVICE inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
+  return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
+}
+
+RINGKERNEL_HOST_DEVICE inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         std::uint32_t{p[3]};
+}
+
+RINGKERNEL_HOST_DEVICE inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+  return (std::uint64_t{load_be32(p)} << 32) | load_be32(p + 4);
+}
+
+}  // namespace ringkernel::detail

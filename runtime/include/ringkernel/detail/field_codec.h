@@ -1,0 +1,115 @@
+// Copyright RingKernel authors.
+// Encoding and decoding of one field value by its C++ type (see field_type.h for the shapes).
+// Nested messages go back to message_codec.h, which includes this file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/field_type.h"
+#include "ringkernel/detail/msgpack_reader.h"
+#include "ringkernel/status.h"
+
+namespace ringkernel::detail {
+
+template <class T, class Writer>
+RINGKERNEL_HOST_DEVICE void encode_message(const T& msg, Writer& w) noexcept;
+template <class T>
+RINGKERNEL_HOST_DEVICE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept;
+
+/// Characters of a char[N] field before the first NUL (all N when there is none).
+RINGKERNEL_HOST_DEVICE inline std::uint32_t bounded_strlen(const char* s, std::size_t n) noexcept {
+  std::size_t i = 0;
+  while (i < n && s[i] != '\0') ++i;
+  return static_cast<std::uint32_t>(i);
+}
+
+template <class F, class Writer>
+RINGKERNEL_HOST_DEVICE void encode_value(const F& v, Writer& w) noexcept {
+  constexpr wire_shape shape = shape_of<F>();
+  static_assert(shape != wire_shape::unsupported,
+                "field type is not supported by the MessagePack codec (DESIGN.md §4)");
+  if constexpr (shape == wire_shape::boolean) {
+    w.write_bool(v);
+  } else if constexpr (shape == wire_shape::integer) {
+    using I = wire_integer_t<F>;
+    if constexpr (std::is_signed_v<I>) {
+      w.write_int(static_cast<std::int64_t>(static_cast<I>(v)));
+    } else {
+      w.write_uint(static_cast<std::uint64_t>(static_cast<I>(v)));
+    }
+  } else if constexpr (shape == wire_shape::float32) {
+    w.write_float(v);
+  } else if constexpr (shape == wire_shape::float64) {
+    w.write_double(v);
+  } else if constexpr (shape == wire_shape::str) {
+    w.write_str(v, bounded_strlen(v, std::extent_v<F>));
+  } else if constexpr (shape == wire_shape::bin) {
+    w.write_bin(v, static_cast<std::uint32_t>(std::extent_v<F>));
+  } else if constexpr (shape == wire_shape::array) {
+    w.write_array_header(static_cast<std::uint32_t>(std::extent_v<F>));
+    for (std::size_t i = 0; i < std::extent_v<F>; ++i) encode_value(v[i], w);
+  } else {
+    encode_message(v, w);
+  }
+}
+
+/// Decodes one value into `out`. `depth`: array/map levels open around the value. On failure `out`
+/// may be partly written (codec.h decodes into a copy) and the reader points at the bad value.
+template <class F>
+RINGKERNEL_HOST_DEVICE codec_status decode_value(msgpack_reader& r, F& out, std::uint32_t depth) noexcept {
+  constexpr wire_shape shape = shape_of<F>();
+  static_assert(shape != wire_shape::unsupported,
+                "field type is not supported by the MessagePack codec (DESIGN.md §4)");
+  if constexpr (shape == wire_shape::boolean) {
+    return r.read_bool(out);
+  } else if constexpr (shape == wire_shape::integer) {
+    if constexpr (std::is_same_v<F, wire_integer_t<F>>) {
+      return r.read_int(out);
+    } else {  // enum or std::byte: any value of the underlying type (not checked against enumerators)
+      wire_integer_t<F> value{};
+      const codec_status s = r.read_int(value);
+      if (s == codec_status::ok) out = static_cast<F>(value);
+      return s;
+    }
+  } else if constexpr (shape == wire_shape::float32) {
+    return r.read_float(out);
+  } else if constexpr (shape == wire_shape::float64) {
+    return r.read_double(out);
+  } else if constexpr (shape == wire_shape::str) {
+    const msgpack_reader::mark start = r.position();
+    const char* data = nullptr;
+    std::uint32_t length = 0;
+    if (const codec_status s = r.read_str(data, length); s != codec_status::ok) return s;
+    if (length > std::extent_v<F>) return r.fail_at(start, codec_status::wrong_length);
+    // A NUL inside the string would be cut off when re-encoded: refuse it instead of losing text.
+    if (bounded_strlen(data, length) != length) return r.fail_at(start, codec_status::value_out_of_range);
+    copy_bytes(out, data, length);
+    fill_zero(out + length, std::extent_v<F> - length);
+    return codec_status::ok;
+  } else if constexpr (shape == wire_shape::bin) {
+    const msgpack_reader::mark start = r.position();
+    const std::uint8_t* data = nullptr;
+    std::uint32_t length = 0;
+    if (const codec_status s = r.read_bin(data, length); s != codec_status::ok) return s;
+    if (length != std::extent_v<F>) return r.fail_at(start, codec_status::wrong_length);
+    copy_bytes(out, data, length);
+    return codec_status::ok;
+  } else if constexpr (shape == wire_shape::array) {
+    const msgpack_reader::mark start = r.position();
+    std::uint32_t count = 0;
+    if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
+    if (count != std::extent_v<F>) return r.fail_at(start, codec_status::wrong_length);
+    for (std::size_t i = 0; i < std::extent_v<F>; ++i) {
+      if (const codec_status s = decode_value(r, out[i], depth + 1); s != codec_status::ok) return s;
+    }
+    return codec_status::ok;
+  } else {
+    return decode_message(r, out, depth);
+  }
+}
+
+}  // namespace ringkernel::detail

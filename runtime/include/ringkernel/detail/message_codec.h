@@ -1,0 +1,158 @@
+// Copyright RingKernel authors.
+// Encoding and decoding of a whole message through its generated message_traits: a fold over
+// visit_fields, as an array of the fields (format = array) or a map from field name to value
+// (format = map). Forward compatibility: extra trailing array elements and unknown map keys are
+// skipped (bounded by the nesting limit); missing fields and repeated map keys are errors.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/field_codec.h"
+#include "ringkernel/detail/field_type.h"
+#include "ringkernel/detail/msgpack_reader.h"
+#include "ringkernel/message.h"
+#include "ringkernel/status.h"
+
+#ifndef RINGKERNEL_CODEC_MAX_DEPTH
+/// Deepest array/map nesting the decoder follows (messages, arrays and skipped unknown values).
+#define RINGKERNEL_CODEC_MAX_DEPTH 32
+#endif
+
+namespace ringkernel::detail {
+
+inline constexpr std::uint32_t codec_max_depth = RINGKERNEL_CODEC_MAX_DEPTH;
+
+template <class Writer>
+struct field_encoder {
+  Writer* w;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, const F& value) const noexcept {
+    encode_value(value, *w);
+  }
+};
+
+template <class T, class Writer>
+struct named_field_encoder {
+  Writer* w;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, const F& value) const noexcept {
+    w->write_str(message_traits<T>::field(I).name, static_cast<std::uint32_t>(field_name_length<T, I>));
+    encode_value(value, *w);
+  }
+};
+
+template <class T, class Writer>
+RINGKERNEL_HOST_DEVICE void encode_message(const T& msg, Writer& w) noexcept {
+  using traits = message_traits<T>;
+  if constexpr (traits::format == wire_format::map) {
+    w.write_map_header(static_cast<std::uint32_t>(traits::field_count));
+    traits::visit_fields(msg, named_field_encoder<T, Writer>{&w});
+  } else {
+    w.write_array_header(static_cast<std::uint32_t>(traits::field_count));
+    traits::visit_fields(msg, field_encoder<Writer>{&w});
+  }
+}
+
+/// Decodes fields in order until the first failure (format = array).
+struct field_decoder {
+  msgpack_reader* r;
+  codec_status* status;
+  std::uint32_t depth;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, F& value) const noexcept {
+    if (*status == codec_status::ok) *status = decode_value(*r, value, depth);
+  }
+};
+
+/// Which fields a map has given so far (format = map).
+template <std::size_t N>
+struct field_set {
+  std::uint64_t words[(N + 63) / 64 + 1] = {};  // +1: no zero-length array when N == 0
+  RINGKERNEL_HOST_DEVICE bool test(std::size_t i) const noexcept { return (words[i / 64] >> (i % 64)) & 1u; }
+  RINGKERNEL_HOST_DEVICE void set(std::size_t i) noexcept { words[i / 64] |= std::uint64_t{1} << (i % 64); }
+  RINGKERNEL_HOST_DEVICE bool all() const noexcept {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (!test(i)) return false;
+    }
+    return true;
+  }
+};
+
+/// Decodes the value of the field whose name equals the key just read (format = map).
+template <class T>
+struct keyed_field_decoder {
+  msgpack_reader* r;
+  const char* key;
+  std::uint32_t key_length;
+  msgpack_reader::mark key_start;
+  field_set<message_traits<T>::field_count>* seen;
+  std::uint32_t depth;
+  bool* matched;
+  codec_status* status;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, F& value) const noexcept {
+    if (*matched || key_length != field_name_length<T, I> ||
+        !bytes_equal(key, message_traits<T>::field(I).name, key_length)) {
+      return;
+    }
+    *matched = true;
+    if (seen->test(I)) {
+      *status = r->fail_at(key_start, codec_status::duplicate_field);
+      return;
+    }
+    seen->set(I);
+    *status = decode_value(*r, value, depth);
+  }
+};
+
+template <class T>
+RINGKERNEL_HOST_DEVICE codec_status decode_array_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
+  using traits = message_traits<T>;
+  const msgpack_reader::mark start = r.position();
+  std::uint32_t count = 0;
+  if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
+  if (count < traits::field_count) return r.fail_at(start, codec_status::missing_field);
+  codec_status status = codec_status::ok;
+  traits::visit_fields(msg, field_decoder{&r, &status, depth + 1});
+  for (std::uint32_t extra = static_cast<std::uint32_t>(traits::field_count);
+       status == codec_status::ok && extra < count; ++extra) {
+    status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+  }
+  return status;
+}
+
+template <class T>
+RINGKERNEL_HOST_DEVICE codec_status decode_map_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
+  using traits = message_traits<T>;
+  const msgpack_reader::mark start = r.position();
+  std::uint32_t count = 0;
+  if (const codec_status s = r.read_map_header(count); s != codec_status::ok) return s;
+  field_set<traits::field_count> seen;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const msgpack_reader::mark key_start = r.position();
+    const char* key = nullptr;
+    std::uint32_t key_length = 0;
+    if (const codec_status s = r.read_str(key, key_length); s != codec_status::ok) return s;
+    bool matched = false;
+    codec_status status = codec_status::ok;
+    traits::visit_fields(msg, keyed_field_decoder<T>{&r, key, key_length, key_start, &seen, depth + 1,
+                                                     &matched, &status});
+    if (!matched) status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+    if (status != codec_status::ok) return status;
+  }
+  if (!seen.all()) return r.fail_at(start, codec_status::missing_field);
+  return codec_status::ok;
+}
+
+template <class T>
+RINGKERNEL_HOST_DEVICE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
+  if constexpr (message_traits<T>::format == wire_format::map) {
+    return decode_map_message(r, msg, depth);
+  } else {
+    return decode_array_message(r, msg, depth);
+  }
+}
+
+}  // namespace ringkernel::detail

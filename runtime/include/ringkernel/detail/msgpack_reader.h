@@ -1,0 +1,394 @@
+// Copyright RingKernel authors.
+// Bounds-checked MessagePack reader over a caller-provided buffer. Every read either succeeds and
+// advances past the value, or fails with a codec_status and leaves the position at the start of the
+// offending value (so offset() says where decoding stopped). Accepts every valid encoding of a
+// value: any integer width for an integer that fits, float32 or float64 (or an exactly representable
+// integer) for floating-point targets, any str/bin/array/map width. Never reads outside
+// [in, in + size), never allocates, never recurses.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/msgpack_tags.h"
+#include "ringkernel/status.h"
+
+namespace ringkernel::detail {
+
+/// An integer as read from the wire. `negative`: `bits` holds a negative int64 (two's complement);
+/// otherwise `bits` is the non-negative value.
+struct wire_integer {
+  bool negative;
+  std::uint64_t bits;
+};
+
+template <class I>
+RINGKERNEL_HOST_DEVICE constexpr I integer_max() noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    return static_cast<I>(static_cast<std::make_unsigned_t<I>>(~std::make_unsigned_t<I>{0}) >> 1);
+  } else {
+    return static_cast<I>(~I{0});
+  }
+}
+
+template <class I>
+RINGKERNEL_HOST_DEVICE constexpr I integer_min() noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    return static_cast<I>(-integer_max<I>() - 1);
+  } else {
+    return I{0};
+  }
+}
+
+/// True when `v` is representable as I (I: any integer type but bool).
+template <class I>
+RINGKERNEL_HOST_DEVICE constexpr bool integer_fits(wire_integer v) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    return v.negative ? static_cast<std::int64_t>(v.bits) >= static_cast<std::int64_t>(integer_min<I>())
+                      : v.bits <= static_cast<std::uint64_t>(integer_max<I>());
+  } else {
+    return !v.negative && v.bits <= static_cast<std::uint64_t>(integer_max<I>());
+  }
+}
+
+class msgpack_reader {
+ public:
+  RINGKERNEL_HOST_DEVICE msgpack_reader(const std::uint8_t* in, std::size_t size) noexcept
+      : begin_(in), pos_(in), end_(in + size) {}
+
+  /// Bytes consumed so far; after a failure, the offset of the value that failed.
+  RINGKERNEL_HOST_DEVICE std::size_t offset() const noexcept {
+    return static_cast<std::size_t>(pos_ - begin_);
+  }
+
+  /// A saved position, to report a failure found after a value was read at the value's start.
+  using mark = const std::uint8_t*;
+  RINGKERNEL_HOST_DEVICE mark position() const noexcept { return pos_; }
+  RINGKERNEL_HOST_DEVICE codec_status fail_at(mark where, codec_status status) noexcept {
+    pos_ = where;
+    return status;
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_bool(bool& out) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    if (*pos_ == tag::true_ || *pos_ == tag::false_) {
+      out = *pos_++ == tag::true_;
+      return codec_status::ok;
+    }
+    return unexpected(*pos_);
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_integer(wire_integer& out) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    if (t <= tag::positive_fixint_max) {
+      out = {false, t};
+      ++pos_;
+      return codec_status::ok;
+    }
+    if (t >= tag::negative_fixint_min) {
+      out = {true, static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int8_t>(t)))};
+      ++pos_;
+      return codec_status::ok;
+    }
+    const std::uint8_t* p = pos_ + 1;
+    switch (t) {
+      case tag::uint8: return need(2) ? finish_unsigned(out, 2, p[0]) : truncated();
+      case tag::uint16: return need(3) ? finish_unsigned(out, 3, load_be16(p)) : truncated();
+      case tag::uint32: return need(5) ? finish_unsigned(out, 5, load_be32(p)) : truncated();
+      case tag::uint64: return need(9) ? finish_unsigned(out, 9, load_be64(p)) : truncated();
+      case tag::int8:
+        return need(2) ? finish_signed(out, 2, static_cast<std::int8_t>(p[0])) : truncated();
+      case tag::int16:
+        return need(3) ? finish_signed(out, 3, static_cast<std::int16_t>(load_be16(p))) : truncated();
+      case tag::int32:
+        return need(5) ? finish_signed(out, 5, static_cast<std::int32_t>(load_be32(p))) : truncated();
+      case tag::int64:
+        return need(9) ? finish_signed(out, 9, static_cast<std::int64_t>(load_be64(p))) : truncated();
+      default: return unexpected(t);
+    }
+  }
+
+  /// Any integer encoding whose value fits I (I: an integer type other than bool).
+  template <class I>
+  RINGKERNEL_HOST_DEVICE codec_status read_int(I& out) noexcept {
+    const std::uint8_t* const start = pos_;
+    wire_integer v{};
+    if (const codec_status s = read_integer(v); s != codec_status::ok) return s;
+    if (!integer_fits<I>(v)) {
+      pos_ = start;
+      return codec_status::value_out_of_range;
+    }
+    out = v.negative ? static_cast<I>(static_cast<std::int64_t>(v.bits)) : static_cast<I>(v.bits);
+    return codec_status::ok;
+  }
+
+  /// float32 as is; float64 rounded to nearest (finite values beyond float's range are out of range);
+  /// an integer only when float represents it exactly.
+  RINGKERNEL_HOST_DEVICE codec_status read_float(float& out) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    if (t == tag::float32) {
+      if (!need(5)) return truncated();
+      out = float_from_bits(load_be32(pos_ + 1));
+      pos_ += 5;
+      return codec_status::ok;
+    }
+    if (t == tag::float64) {
+      if (!need(9)) return truncated();
+      const double d = double_from_bits(load_be64(pos_ + 1));
+      // Largest magnitude that rounds to FLT_MAX rather than infinity (round half to even).
+      constexpr double rounds_to_float_max = 0x1.ffffffp+127;
+      const bool finite = d - d == 0.0;
+      if (finite && !(d < rounds_to_float_max && d > -rounds_to_float_max)) {
+        return codec_status::value_out_of_range;
+      }
+      out = static_cast<float>(d);
+      pos_ += 9;
+      return codec_status::ok;
+    }
+    return read_exact_integer_as(out);
+  }
+
+  /// float64 as is; float32 widened exactly; an integer only when double represents it exactly.
+  RINGKERNEL_HOST_DEVICE codec_status read_double(double& out) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    if (t == tag::float64) {
+      if (!need(9)) return truncated();
+      out = double_from_bits(load_be64(pos_ + 1));
+      pos_ += 9;
+      return codec_status::ok;
+    }
+    if (t == tag::float32) {
+      if (!need(5)) return truncated();
+      out = static_cast<double>(float_from_bits(load_be32(pos_ + 1)));
+      pos_ += 5;
+      return codec_status::ok;
+    }
+    return read_exact_integer_as(out);
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_str(const char*& data, std::uint32_t& length) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    std::size_t header = 0;
+    if (t >= tag::fixstr && t < tag::fixstr + 32) {
+      header = 1;
+      length = t & 0x1fu;
+    } else if (const codec_status s = read_length(t, tag::str8, tag::str16, tag::str32, header, length);
+               s != codec_status::ok) {
+      return s;
+    }
+    if (static_cast<std::size_t>(end_ - pos_) - header < length) return codec_status::truncated_input;
+    data = reinterpret_cast<const char*>(pos_ + header);
+    pos_ += header + length;
+    return codec_status::ok;
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_bin(const std::uint8_t*& data, std::uint32_t& length) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    std::size_t header = 0;
+    if (const codec_status s = read_length(t, tag::bin8, tag::bin16, tag::bin32, header, length);
+        s != codec_status::ok) {
+      return s;
+    }
+    if (static_cast<std::size_t>(end_ - pos_) - header < length) return codec_status::truncated_input;
+    data = pos_ + header;
+    pos_ += header + length;
+    return codec_status::ok;
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_array_header(std::uint32_t& count) noexcept {
+    return read_container_header(tag::fixarray, tag::array16, tag::array32, count);
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_map_header(std::uint32_t& count) noexcept {
+    return read_container_header(tag::fixmap, tag::map16, tag::map32, count);
+  }
+
+  /// Skips one complete value of any type. Its arrays/maps may nest at most `depth_budget` levels
+  /// (MaxDepth bounds the budget and sizes the explicit stack: no recursion).
+  template <std::uint32_t MaxDepth>
+  RINGKERNEL_HOST_DEVICE codec_status skip_value(std::uint32_t depth_budget) noexcept {
+    std::uint64_t pending[MaxDepth + 1];  // values still to skip per open container; [0]: the value
+    std::uint32_t level = 0;
+    pending[0] = 1;
+    for (;;) {
+      while (pending[level] == 0) {
+        if (level == 0) return codec_status::ok;
+        --level;
+      }
+      --pending[level];
+      std::uint64_t children = 0;
+      if (const codec_status s = skip_item(children); s != codec_status::ok) return s;
+      if (children != 0) {
+        if (level + 1 > depth_budget || level + 1 > MaxDepth) return codec_status::nesting_too_deep;
+        // Every value takes at least one byte: a count beyond the remaining input cannot be valid.
+        if (children > static_cast<std::uint64_t>(end_ - pos_)) return codec_status::truncated_input;
+        pending[++level] = children;
+      }
+    }
+  }
+
+ private:
+  RINGKERNEL_HOST_DEVICE bool need(std::size_t n) const noexcept {
+    return static_cast<std::size_t>(end_ - pos_) >= n;
+  }
+  RINGKERNEL_HOST_DEVICE static codec_status truncated() noexcept { return codec_status::truncated_input; }
+  RINGKERNEL_HOST_DEVICE static codec_status unexpected(std::uint8_t t) noexcept {
+    return t == tag::never_used ? codec_status::invalid_input : codec_status::type_mismatch;
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status finish_unsigned(wire_integer& out, std::size_t n,
+                                                      std::uint64_t bits) noexcept {
+    out = {false, bits};
+    pos_ += n;
+    return codec_status::ok;
+  }
+  RINGKERNEL_HOST_DEVICE codec_status finish_signed(wire_integer& out, std::size_t n, std::int64_t v) noexcept {
+    out = {v < 0, static_cast<std::uint64_t>(v)};
+    pos_ += n;
+    return codec_status::ok;
+  }
+
+  template <class F>
+  RINGKERNEL_HOST_DEVICE codec_status read_exact_integer_as(F& out) noexcept {
+    const std::uint8_t* const start = pos_;
+    wire_integer v{};
+    if (const codec_status s = read_integer(v); s != codec_status::ok) return s;
+    constexpr F two_pow_63 = static_cast<F>(9223372036854775808.0);
+    if (v.negative) {
+      const auto i = static_cast<std::int64_t>(v.bits);
+      const F f = static_cast<F>(i);  // in [-2^63, 0): the round trip below is defined
+      if (static_cast<std::int64_t>(f) == i) {
+        out = f;
+        return codec_status::ok;
+      }
+    } else {
+      const F f = static_cast<F>(v.bits);
+      if (f < two_pow_63 * 2 && static_cast<std::uint64_t>(f) == v.bits) {
+        out = f;
+        return codec_status::ok;
+      }
+    }
+    pos_ = start;
+    return codec_status::value_out_of_range;
+  }
+
+  // str8/bin8 (1-byte length), 16 and 32 forms: the header size and the payload length.
+  RINGKERNEL_HOST_DEVICE codec_status read_length(std::uint8_t t, std::uint8_t tag8, std::uint8_t tag16,
+                                                  std::uint8_t tag32, std::size_t& header,
+                                                  std::uint32_t& length) const noexcept {
+    if (t == tag8) header = 2;
+    else if (t == tag16) header = 3;
+    else if (t == tag32) header = 5;
+    else return unexpected(t);
+    if (!need(header)) return codec_status::truncated_input;
+    length = header == 2 ? pos_[1] : header == 3 ? load_be16(pos_ + 1) : load_be32(pos_ + 1);
+    return codec_status::ok;
+  }
+
+  RINGKERNEL_HOST_DEVICE codec_status read_container_header(std::uint8_t fix_tag, std::uint8_t tag16,
+                                                            std::uint8_t tag32, std::uint32_t& count) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    if (t >= fix_tag && t < fix_tag + 16) {
+      count = t & 0x0fu;
+      ++pos_;
+    } else if (t == tag16) {
+      if (!need(3)) return codec_status::truncated_input;
+      count = load_be16(pos_ + 1);
+      pos_ += 3;
+    } else if (t == tag32) {
+      if (!need(5)) return codec_status::truncated_input;
+      count = load_be32(pos_ + 1);
+      pos_ += 5;
+    } else {
+      return unexpected(t);
+    }
+    return codec_status::ok;
+  }
+
+  // Skips a scalar, str, bin or ext completely, or an array/map header (children: its elements).
+  RINGKERNEL_HOST_DEVICE codec_status skip_item(std::uint64_t& children) noexcept {
+    if (pos_ == end_) return codec_status::truncated_input;
+    const std::uint8_t t = *pos_;
+    std::uint64_t size = 0;  // total bytes of the item (header + payload), children excluded
+    if (t <= tag::positive_fixint_max || t >= tag::negative_fixint_min || t == tag::nil ||
+        t == tag::false_ || t == tag::true_) {
+      size = 1;
+    } else if (t >= tag::fixmap && t < tag::fixmap + 16) {
+      size = 1;
+      children = 2u * (t & 0x0fu);
+    } else if (t >= tag::fixarray && t < tag::fixarray + 16) {
+      size = 1;
+      children = t & 0x0fu;
+    } else if (t >= tag::fixstr && t < tag::fixstr + 32) {
+      size = 1u + (t & 0x1fu);
+    } else {
+      switch (t) {
+        case tag::never_used: return codec_status::invalid_input;
+        case tag::float32: size = 5; break;
+        case tag::float64: size = 9; break;
+        case tag::uint8: case tag::int8: size = 2; break;
+        case tag::uint16: case tag::int16: size = 3; break;
+        case tag::uint32: case tag::int32: size = 5; break;
+        case tag::uint64: case tag::int64: size = 9; break;
+        case tag::fixext1: size = 3; break;
+        case tag::fixext1 + 1: size = 4; break;
+        case tag::fixext1 + 2: size = 6; break;
+        case tag::fixext1 + 3: size = 10; break;
+        case tag::fixext16: size = 18; break;
+        case tag::bin8: case tag::str8:
+          if (!need(2)) return codec_status::truncated_input;
+          size = 2u + pos_[1];
+          break;
+        case tag::bin16: case tag::str16:
+          if (!need(3)) return codec_status::truncated_input;
+          size = 3u + load_be16(pos_ + 1);
+          break;
+        case tag::bin32: case tag::str32:
+          if (!need(5)) return codec_status::truncated_input;
+          size = 5u + std::uint64_t{load_be32(pos_ + 1)};
+          break;
+        case tag::ext8:
+          if (!need(2)) return codec_status::truncated_input;
+          size = 3u + pos_[1];
+          break;
+        case tag::ext16:
+          if (!need(3)) return codec_status::truncated_input;
+          size = 4u + load_be16(pos_ + 1);
+          break;
+        case tag::ext32:
+          if (!need(5)) return codec_status::truncated_input;
+          size = 6u + std::uint64_t{load_be32(pos_ + 1)};
+          break;
+        case tag::array16: case tag::map16:
+          if (!need(3)) return codec_status::truncated_input;
+          size = 3;
+          children = std::uint64_t{load_be16(pos_ + 1)} * (t == tag::map16 ? 2u : 1u);
+          break;
+        case tag::array32: case tag::map32:
+          if (!need(5)) return codec_status::truncated_input;
+          size = 5;
+          children = std::uint64_t{load_be32(pos_ + 1)} * (t == tag::map32 ? 2u : 1u);
+          break;
+        default: return codec_status::invalid_input;  // unreachable: every byte is covered above
+      }
+    }
+    if (size > static_cast<std::uint64_t>(end_ - pos_)) return codec_status::truncated_input;
+    pos_ += size;
+    return codec_status::ok;
+  }
+
+  const std::uint8_t* begin_;
+  const std::uint8_t* pos_;
+  const std::uint8_t* end_;
+};
+
+}  // namespace ringkernel::detail

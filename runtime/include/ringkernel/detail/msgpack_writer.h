@@ -1,0 +1,162 @@
+// Copyright RingKernel authors.
+// MessagePack writer into a caller-provided buffer. Chooses the same (smallest) encodings as
+// msgpack-c's packer (msgpack_pack_int64/uint64/float/double/str/bin/array/map), so equal values
+// give equal bytes. `Checked = false` skips every capacity check: use it only when the caller has
+// proven that the buffer holds the largest possible encoding (codec.h does, via max_encoded_size).
+// A checked writer that runs out of space stops writing but keeps counting, so size() reports the
+// capacity the encoding needs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/msgpack_tags.h"
+
+namespace ringkernel::detail {
+
+template <bool Checked>
+class msgpack_writer {
+ public:
+  RINGKERNEL_HOST_DEVICE msgpack_writer(std::uint8_t* out, std::size_t capacity) noexcept
+      : out_(out), capacity_(capacity) {}
+
+  /// False once a write did not fit (checked writers only).
+  RINGKERNEL_HOST_DEVICE bool ok() const noexcept { return !Checked || size_ <= capacity_; }
+  /// Bytes written, or (after an overflow) bytes the whole encoding needs.
+  RINGKERNEL_HOST_DEVICE std::size_t size() const noexcept { return size_; }
+
+  RINGKERNEL_HOST_DEVICE void write_bool(bool v) noexcept {
+    if (std::uint8_t* p = reserve(1)) p[0] = v ? tag::true_ : tag::false_;
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_uint(std::uint64_t v) noexcept {
+    if (v <= tag::positive_fixint_max) {
+      if (std::uint8_t* p = reserve(1)) p[0] = static_cast<std::uint8_t>(v);
+    } else if (v <= 0xffu) {
+      if (std::uint8_t* p = reserve(2)) {
+        p[0] = tag::uint8;
+        p[1] = static_cast<std::uint8_t>(v);
+      }
+    } else if (v <= 0xffffu) {
+      if (std::uint8_t* p = reserve(3)) {
+        p[0] = tag::uint16;
+        store_be16(p + 1, static_cast<std::uint16_t>(v));
+      }
+    } else if (v <= 0xffffffffu) {
+      if (std::uint8_t* p = reserve(5)) {
+        p[0] = tag::uint32;
+        store_be32(p + 1, static_cast<std::uint32_t>(v));
+      }
+    } else if (std::uint8_t* p = reserve(9)) {
+      p[0] = tag::uint64;
+      store_be64(p + 1, v);
+    }
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_int(std::int64_t v) noexcept {
+    if (v >= 0) {
+      write_uint(static_cast<std::uint64_t>(v));
+    } else if (v >= -32) {
+      if (std::uint8_t* p = reserve(1)) p[0] = static_cast<std::uint8_t>(v);
+    } else if (v >= -128) {
+      if (std::uint8_t* p = reserve(2)) {
+        p[0] = tag::int8;
+        p[1] = static_cast<std::uint8_t>(v);
+      }
+    } else if (v >= -32768) {
+      if (std::uint8_t* p = reserve(3)) {
+        p[0] = tag::int16;
+        store_be16(p + 1, static_cast<std::uint16_t>(v));
+      }
+    } else if (v >= -2147483647 - 1) {
+      if (std::uint8_t* p = reserve(5)) {
+        p[0] = tag::int32;
+        store_be32(p + 1, static_cast<std::uint32_t>(v));
+      }
+    } else if (std::uint8_t* p = reserve(9)) {
+      p[0] = tag::int64;
+      store_be64(p + 1, static_cast<std::uint64_t>(v));
+    }
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_float(float v) noexcept {
+    if (std::uint8_t* p = reserve(5)) {
+      p[0] = tag::float32;
+      store_be32(p + 1, float_bits(v));
+    }
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_double(double v) noexcept {
+    if (std::uint8_t* p = reserve(9)) {
+      p[0] = tag::float64;
+      store_be64(p + 1, double_bits(v));
+    }
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_str(const char* data, std::uint32_t length) noexcept {
+    write_length_header(length, tag::fixstr, 32, tag::str8, tag::str16, tag::str32);
+    write_body(data, length);
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_bin(const void* data, std::uint32_t length) noexcept {
+    write_length_header(length, 0, 0, tag::bin8, tag::bin16, tag::bin32);
+    write_body(data, length);
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_array_header(std::uint32_t count) noexcept {
+    write_length_header(count, tag::fixarray, 16, 0, tag::array16, tag::array32);
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_map_header(std::uint32_t count) noexcept {
+    write_length_header(count, tag::fixmap, 16, 0, tag::map16, tag::map32);
+  }
+
+ private:
+  // Returns where `n` bytes may be written, or nullptr when they do not fit (checked only).
+  RINGKERNEL_HOST_DEVICE std::uint8_t* reserve(std::size_t n) noexcept {
+    if constexpr (Checked) {
+      const bool fits = size_ <= capacity_ && n <= capacity_ - size_;
+      std::uint8_t* p = fits ? out_ + size_ : nullptr;
+      size_ += n;
+      return p;
+    } else {
+      std::uint8_t* p = out_ + size_;
+      size_ += n;
+      return p;
+    }
+  }
+
+  RINGKERNEL_HOST_DEVICE void write_body(const void* data, std::uint32_t length) noexcept {
+    if (std::uint8_t* p = reserve(length)) copy_bytes(p, data, length);
+  }
+
+  // fix_limit == 0: no fix form; tag8 == 0: no 8-bit length form (array, map).
+  RINGKERNEL_HOST_DEVICE void write_length_header(std::uint32_t n, std::uint8_t fix_tag,
+                                                  std::uint32_t fix_limit, std::uint8_t tag8,
+                                                  std::uint8_t tag16, std::uint8_t tag32) noexcept {
+    if (n < fix_limit) {
+      if (std::uint8_t* p = reserve(1)) p[0] = static_cast<std::uint8_t>(fix_tag | n);
+    } else if (tag8 != 0 && n < 256) {
+      if (std::uint8_t* p = reserve(2)) {
+        p[0] = tag8;
+        p[1] = static_cast<std::uint8_t>(n);
+      }
+    } else if (n < 65536) {
+      if (std::uint8_t* p = reserve(3)) {
+        p[0] = tag16;
+        store_be16(p + 1, static_cast<std::uint16_t>(n));
+      }
+    } else if (std::uint8_t* p = reserve(5)) {
+      p[0] = tag32;
+      store_be32(p + 1, n);
+    }
+  }
+
+  std::uint8_t* out_;
+  std::size_t capacity_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace ringkernel::detail
