@@ -1,0 +1,70 @@
+// Copyright RingKernel authors.
+// RAII owners of device memory and of pinned (page-locked) host memory. Move-only.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace ringkernel {
+
+namespace detail {
+class DeviceBackend;
+}
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  /// Allocates `bytes` on device `device` (0 bytes gives an empty buffer with data() == nullptr).
+  DeviceBuffer(int device, std::size_t bytes);
+  DeviceBuffer(DeviceBuffer&& other) noexcept;
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer();
+
+  void* data() noexcept { return data_; }
+  const void* data() const noexcept { return data_; }
+  std::byte* bytes() noexcept { return static_cast<std::byte*>(data_); }
+  const std::byte* bytes() const noexcept { return static_cast<const std::byte*>(data_); }
+  std::size_t size() const noexcept { return size_; }
+  int device() const noexcept { return device_; }
+
+  /// Synchronous copies between host memory and [offset, offset + bytes) of this buffer. They are
+  /// not ordered with streams: synchronize the streams that use the buffer first.
+  void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
+  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
+
+ private:
+  void reset() noexcept;
+  int device_ = -1;
+  int ordinal_ = -1;
+  std::shared_ptr<detail::DeviceBackend> backend_;
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  /// Page-locked host memory usable for asynchronous copies with every device of `device`'s
+  /// backend (portable pinned memory on cuda; ordinary host memory on the host backend).
+  PinnedBuffer(int device, std::size_t bytes);
+  PinnedBuffer(PinnedBuffer&& other) noexcept;
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer();
+
+  void* data() noexcept { return data_; }
+  const void* data() const noexcept { return data_; }
+  std::byte* bytes() noexcept { return static_cast<std::byte*>(data_); }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  void reset() noexcept;
+  std::shared_ptr<detail::DeviceBackend> backend_;
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace ringkernel

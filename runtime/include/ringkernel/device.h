@@ -1,0 +1,88 @@
+// Copyright RingKernel authors.
+// Device enumeration and selection (DESIGN.md §6). Device ids are global across backends: CUDA
+// devices (if any) come first, then the host backend's virtual devices. Never assume a count or
+// an order: select by backend, capabilities and compute units instead.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ringkernel {
+
+enum class Backend : std::uint8_t { cuda, host };
+const char* to_string(Backend b) noexcept;
+
+/// Capability flags of one device. Combine with | and test with DeviceInfo::has().
+enum class Capability : std::uint32_t {
+  none = 0,
+  peer_to_peer = 1u << 0,         // can directly access at least one other device's memory
+  unified_memory = 1u << 1,       // unified virtual addressing with the host
+  host_native_atomics = 1u << 2,  // atomics on host-mapped memory are native (no emulation)
+  cooperative_launch = 1u << 3,   // grid-wide synchronisation in kernels
+  managed_memory = 1u << 4,       // managed (migratable) allocations
+};
+constexpr Capability operator|(Capability a, Capability b) noexcept {
+  return static_cast<Capability>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
+}
+constexpr Capability operator&(Capability a, Capability b) noexcept {
+  return static_cast<Capability>(static_cast<std::uint32_t>(a) & static_cast<std::uint32_t>(b));
+}
+constexpr Capability& operator|=(Capability& a, Capability b) noexcept { return a = a | b; }
+/// "peer-to-peer|unified-memory" (or "none").
+std::string to_string(Capability c);
+
+struct DeviceInfo {
+  int id = -1;                  // global id, the one every other API takes
+  int ordinal = -1;             // id inside its backend (the CUDA device ordinal for cuda)
+  Backend backend = Backend::host;
+  std::string name;
+  std::size_t total_memory = 0;  // bytes
+  std::size_t free_memory = 0;   // bytes, at the time of the query
+  int compute_units = 0;         // streaming multiprocessors (cuda) / emulated units (host)
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  std::string pci_bus_id;        // "0000:17:00.0"; empty for host devices
+  Capability capabilities = Capability::none;
+
+  bool has(Capability required) const noexcept { return (capabilities & required) == required; }
+};
+
+/// Every device of every backend. Never throws because a backend is missing: a machine without a
+/// CUDA driver or GPU simply has no cuda devices (see backend_statuses() for why).
+std::vector<DeviceInfo> devices();
+
+/// One device; Error(errc::invalid_device) if `id` names none.
+DeviceInfo device(int id);
+
+/// Number of devices of all backends.
+int device_count();
+
+struct DeviceRequirements {
+  std::optional<Backend> backend;               // any backend when empty
+  Capability capabilities = Capability::none;   // all of these flags must be present
+  int min_compute_units = 0;
+  std::size_t min_total_memory = 0;
+};
+
+/// Devices meeting every requirement, in id order (possibly none).
+std::vector<DeviceInfo> select_devices(const DeviceRequirements& requirements);
+/// Devices of one backend.
+std::vector<DeviceInfo> devices(Backend backend);
+
+/// What each compiled-in backend found, for diagnostics (ringkernel-info prints it).
+struct BackendStatus {
+  Backend backend = Backend::host;
+  bool available = false;  // the backend found a driver / is configured
+  int device_count = 0;
+  std::string note;        // e.g. "CUDA driver 13.0, runtime 13.0" or the reason there are no devices
+};
+std::vector<BackendStatus> backend_statuses();
+
+/// Wait until all work on all streams of one device (or of every device) is done.
+void synchronize_device(int id);
+void synchronize_all_devices();
+
+}  // namespace ringkernel

@@ -1,0 +1,44 @@
+// Copyright RingKernel authors.
+// ringkernel::Event: a marker recorded into a stream; other streams (also on other devices of the
+// same backend) and the host can wait for it. Move-only RAII owner.
+#pragma once
+
+#include <memory>
+
+namespace ringkernel {
+
+namespace detail {
+class DeviceBackend;
+class EventImpl;
+}  // namespace detail
+
+class Stream;
+
+class Event {
+ public:
+  explicit Event(int device);
+  Event(Event&&) noexcept = default;
+  Event& operator=(Event&&) noexcept = default;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  ~Event();
+
+  int device() const noexcept { return device_; }
+
+  /// Capture all work enqueued on `stream` so far; `stream` must be on this event's device.
+  void record(Stream& stream);
+  /// Block until the latest record has completed (returns at once if never recorded).
+  void synchronize() const;
+  /// True if the latest record has completed (or there was none).
+  bool completed() const;
+
+  detail::EventImpl& impl() const;  // for the runtime's own use
+  const std::shared_ptr<detail::DeviceBackend>& backend() const noexcept { return backend_; }
+
+ private:
+  int device_ = -1;
+  std::shared_ptr<detail::DeviceBackend> backend_;
+  std::shared_ptr<detail::EventImpl> impl_;
+};
+
+}  // namespace ringkernel

@@ -1,0 +1,51 @@
+// Copyright RingKernel authors.
+// ringkernel::Stream: an in-order queue of work on one device (a cudaStream_t on cuda, a worker
+// thread on host). Move-only RAII owner.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace ringkernel {
+
+namespace detail {
+class DeviceBackend;
+class StreamImpl;
+}  // namespace detail
+
+class Event;
+
+class Stream {
+ public:
+  explicit Stream(int device);
+  Stream(Stream&&) noexcept = default;
+  Stream& operator=(Stream&&) noexcept = default;
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  ~Stream();
+
+  int device() const noexcept { return device_; }
+
+  /// Stream-ordered copy between host memory and this backend's device memory, or within one
+  /// device (like cudaMemcpyAsync with cudaMemcpyDefault). Peer copies go through PeerMemory.
+  void copy_async(void* dst, const void* src, std::size_t bytes);
+
+  /// Work enqueued after this call starts only when `event`'s latest record has completed; the
+  /// event may belong to another device of the same backend (cross-device ordering).
+  void wait(const Event& event);
+
+  /// Block until all work enqueued so far is done.
+  void synchronize();
+  /// True if all work enqueued so far is done.
+  bool idle() const;
+
+  detail::StreamImpl& impl() const;  // for the runtime's own use
+  const std::shared_ptr<detail::DeviceBackend>& backend() const noexcept { return backend_; }
+
+ private:
+  int device_ = -1;
+  std::shared_ptr<detail::DeviceBackend> backend_;
+  std::shared_ptr<detail::StreamImpl> impl_;
+};
+
+}  // namespace ringkernel

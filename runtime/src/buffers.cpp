@@ -1,0 +1,98 @@
+// Copyright RingKernel authors.
+// DeviceBuffer and PinnedBuffer: RAII owners of backend allocations.
+#include <utility>
+
+#include "registry.h"
+#include "ringkernel/buffers.h"
+#include "ringkernel/error.h"
+
+namespace ringkernel {
+
+DeviceBuffer::DeviceBuffer(int device, std::size_t bytes) {
+  const auto ref = detail::Registry::instance().resolve(device, "DeviceBuffer::DeviceBuffer");
+  device_ = ref.id;
+  ordinal_ = ref.ordinal;
+  backend_ = ref.backend;
+  data_ = backend_->allocate(ordinal_, bytes, device_);
+  size_ = bytes;
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
+    : device_(other.device_),
+      ordinal_(other.ordinal_),
+      backend_(std::move(other.backend_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+  if (this != &other) {
+    reset();
+    device_ = other.device_;
+    ordinal_ = other.ordinal_;
+    backend_ = std::move(other.backend_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() { reset(); }
+
+void DeviceBuffer::reset() noexcept {
+  if (backend_ && data_) backend_->release(ordinal_, data_);
+  data_ = nullptr;
+  size_ = 0;
+}
+
+namespace {
+void check_host_transfer(const char* call, int device, const void* host, std::size_t bytes,
+                         std::size_t offset, std::size_t size) {
+  if (!host && bytes != 0) throw Error(errc::invalid_argument, call, device, "host pointer is null");
+  if (offset > size || bytes > size - offset)
+    throw Error(errc::out_of_range, call, device,
+                "range [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
+                    std::to_string(bytes) + ") exceeds the buffer of " + std::to_string(size) + " bytes");
+}
+}  // namespace
+
+void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t offset) {
+  check_host_transfer("DeviceBuffer::upload", device_, host, bytes, offset, size_);
+  if (bytes != 0) backend_->copy_sync(static_cast<std::byte*>(data_) + offset, host, bytes, device_);
+}
+
+void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) const {
+  check_host_transfer("DeviceBuffer::download", device_, host, bytes, offset, size_);
+  if (bytes != 0) backend_->copy_sync(host, static_cast<const std::byte*>(data_) + offset, bytes, device_);
+}
+
+PinnedBuffer::PinnedBuffer(int device, std::size_t bytes) {
+  const auto ref = detail::Registry::instance().resolve(device, "PinnedBuffer::PinnedBuffer");
+  backend_ = ref.backend;
+  data_ = backend_->allocate_pinned(bytes, ref.id);
+  size_ = bytes;
+}
+
+PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept
+    : backend_(std::move(other.backend_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
+  if (this != &other) {
+    reset();
+    backend_ = std::move(other.backend_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+PinnedBuffer::~PinnedBuffer() { reset(); }
+
+void PinnedBuffer::reset() noexcept {
+  if (backend_ && data_) backend_->release_pinned(data_);
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace ringkernel

@@ -1,0 +1,93 @@
+// Copyright RingKernel authors.
+// devices(), selection helpers and device-wide synchronisation over the registry.
+#include "ringkernel/device.h"
+
+#include "registry.h"
+#include "ringkernel/error.h"
+
+namespace ringkernel {
+
+const char* to_string(Backend b) noexcept {
+  switch (b) {
+    case Backend::cuda: return "cuda";
+    case Backend::host: return "host";
+  }
+  return "unknown";
+}
+
+std::string to_string(Capability c) {
+  static constexpr struct {
+    Capability flag;
+    const char* name;
+  } names[] = {{Capability::peer_to_peer, "peer-to-peer"},
+               {Capability::unified_memory, "unified-memory"},
+               {Capability::host_native_atomics, "host-native-atomics"},
+               {Capability::cooperative_launch, "cooperative-launch"},
+               {Capability::managed_memory, "managed-memory"}};
+  std::string s;
+  for (const auto& n : names) {
+    if ((c & n.flag) != n.flag) continue;
+    if (!s.empty()) s += '|';
+    s += n.name;
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::vector<DeviceInfo> devices() {
+  std::vector<DeviceInfo> list;
+  for (const auto& ref : detail::Registry::instance().all()) {
+    DeviceInfo info = ref.backend->describe(ref.ordinal);
+    info.id = ref.id;
+    list.push_back(std::move(info));
+  }
+  return list;
+}
+
+DeviceInfo device(int id) {
+  const auto ref = detail::Registry::instance().resolve(id, "ringkernel::device");
+  DeviceInfo info = ref.backend->describe(ref.ordinal);
+  info.id = ref.id;
+  return info;
+}
+
+int device_count() { return detail::Registry::instance().device_count(); }
+
+std::vector<DeviceInfo> select_devices(const DeviceRequirements& r) {
+  std::vector<DeviceInfo> selected;
+  for (auto& info : devices()) {
+    if (r.backend && info.backend != *r.backend) continue;
+    if (!info.has(r.capabilities)) continue;
+    if (info.compute_units < r.min_compute_units) continue;
+    if (info.total_memory < r.min_total_memory) continue;
+    selected.push_back(std::move(info));
+  }
+  return selected;
+}
+
+std::vector<DeviceInfo> devices(Backend backend) {
+  DeviceRequirements r;
+  r.backend = backend;
+  return select_devices(r);
+}
+
+std::vector<BackendStatus> backend_statuses() {
+  std::vector<BackendStatus> list;
+  for (const auto& backend : detail::Registry::instance().backends()) list.push_back(backend->status());
+#if !defined(RINGKERNEL_HAS_CUDA_BACKEND)
+  list.insert(list.begin(), BackendStatus{Backend::cuda, false, 0,
+                                          "not compiled in (built without the CUDA toolkit)"});
+#endif
+  return list;
+}
+
+void synchronize_device(int id) {
+  const auto ref = detail::Registry::instance().resolve(id, "ringkernel::synchronize_device");
+  ref.backend->synchronize_device(ref.ordinal, ref.id);
+}
+
+void synchronize_all_devices() {
+  for (const auto& ref : detail::Registry::instance().all())
+    ref.backend->synchronize_device(ref.ordinal, ref.id);
+}
+
+}  // namespace ringkernel

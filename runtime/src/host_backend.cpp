@@ -1,0 +1,258 @@
+// Copyright RingKernel authors.
+// The host backend: virtual devices whose memory is host memory, with per-device allocation
+// tables and capacity, worker-thread streams, events and a configurable peer topology.
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "host_stream.h"
+#include "registry.h"
+#include "ringkernel/error.h"
+
+namespace ringkernel::detail {
+
+namespace {
+
+constexpr std::align_val_t device_alignment{256};  // like cudaMalloc
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+class HostBackend final : public DeviceBackend {
+ public:
+  explicit HostBackend(HostBackendConfig config)
+      : config_(std::move(config)), devices_(static_cast<std::size_t>(config_.device_count)) {}
+
+  ~HostBackend() override {
+    for (auto& d : devices_)
+      for (auto& [base, size] : d.allocations) ::operator delete(reinterpret_cast<void*>(base), device_alignment);
+    for (void* p : pinned_) ::operator delete(p, device_alignment);
+  }
+
+  Backend kind() const noexcept override { return Backend::host; }
+
+  BackendStatus status() const override {
+    return BackendStatus{Backend::host, config_.device_count > 0, config_.device_count,
+                         "virtual devices in host memory: " + config_.describe()};
+  }
+
+  int device_count() const noexcept override { return config_.device_count; }
+
+  DeviceInfo describe(int ordinal) const override {
+    DeviceInfo info;
+    info.ordinal = ordinal;
+    info.backend = Backend::host;
+    info.name = "RingKernel host device " + std::to_string(ordinal);
+    info.total_memory = config_.memory_per_device;
+    {
+      std::lock_guard lock(mutex_);
+      info.free_memory = config_.memory_per_device - devices_[static_cast<std::size_t>(ordinal)].used;
+    }
+    info.compute_units = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    info.capabilities = Capability::unified_memory | Capability::host_native_atomics |
+                        Capability::managed_memory;
+    for (int other = 0; other < config_.device_count; ++other)
+      if (config_.linked(ordinal, other)) info.capabilities |= Capability::peer_to_peer;
+    return info;
+  }
+
+  void* allocate(int ordinal, std::size_t bytes, int device_id) override {
+    if (bytes == 0) return nullptr;
+    std::lock_guard lock(mutex_);
+    auto& d = devices_[static_cast<std::size_t>(ordinal)];
+    if (bytes > config_.memory_per_device - d.used)
+      throw Error(errc::out_of_memory, "DeviceBuffer", device_id,
+                  "cannot allocate " + std::to_string(bytes) + " bytes: " +
+                      std::to_string(config_.memory_per_device - d.used) + " of " +
+                      std::to_string(config_.memory_per_device) + " bytes free");
+    void* p = ::operator new(bytes, device_alignment, std::nothrow);
+    if (!p)
+      throw Error(errc::out_of_memory, "DeviceBuffer", device_id,
+                  "host allocation of " + std::to_string(bytes) + " bytes failed");
+    d.allocations.emplace(reinterpret_cast<std::uintptr_t>(p), bytes);
+    d.used += bytes;
+    return p;
+  }
+
+  void release(int ordinal, void* p) noexcept override {
+    if (!p) return;
+    std::lock_guard lock(mutex_);
+    auto& d = devices_[static_cast<std::size_t>(ordinal)];
+    const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(p));
+    if (it == d.allocations.end()) return;  // owners only release what they allocated
+    d.used -= it->second;
+    d.allocations.erase(it);
+    ::operator delete(p, device_alignment);
+  }
+
+  void* allocate_pinned(std::size_t bytes, int device_id) override {
+    if (bytes == 0) return nullptr;
+    void* p = ::operator new(bytes, device_alignment, std::nothrow);
+    if (!p)
+      throw Error(errc::out_of_memory, "PinnedBuffer", device_id,
+                  "host allocation of " + std::to_string(bytes) + " bytes failed");
+    std::lock_guard lock(mutex_);
+    pinned_.insert(p);
+    return p;
+  }
+
+  void release_pinned(void* p) noexcept override {
+    if (!p) return;
+    std::lock_guard lock(mutex_);
+    if (pinned_.erase(p) == 0) return;
+    ::operator delete(p, device_alignment);
+  }
+
+  int owner_of(const void* p) const noexcept override {
+    std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < devices_.size(); ++i)
+      if (find(devices_[i], p)) return static_cast<int>(i);
+    return -1;
+  }
+
+  void check_device_range(int ordinal, const void* p, std::size_t bytes, const char* call,
+                          const char* what, int device_id) const override {
+    if (!p) throw Error(errc::invalid_argument, call, device_id, std::string(what) + " is null");
+    std::lock_guard lock(mutex_);
+    const auto* alloc = find(devices_[static_cast<std::size_t>(ordinal)], p);
+    if (!alloc)
+      throw Error(errc::invalid_argument, call, device_id,
+                  std::string(what) + " " + hex(p) + " is not memory of device " +
+                      std::to_string(device_id));
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - alloc->first;
+    if (bytes > alloc->second - offset)
+      throw Error(errc::out_of_range, call, device_id,
+                  std::string(what) + " range [" + std::to_string(offset) + ", " +
+                      std::to_string(offset) + " + " + std::to_string(bytes) +
+                      ") exceeds its allocation of " + std::to_string(alloc->second) + " bytes");
+  }
+
+  void copy_sync(void* dst, const void* src, std::size_t bytes, int) override {
+    if (bytes != 0) std::memcpy(dst, src, bytes);
+  }
+
+  std::shared_ptr<StreamImpl> create_stream(int ordinal, int) override {
+    auto stream = std::make_shared<HostStream>(ordinal);
+    std::lock_guard lock(mutex_);
+    auto& list = devices_[static_cast<std::size_t>(ordinal)].streams;
+    std::erase_if(list, [](const auto& w) { return w.expired(); });
+    list.push_back(stream);
+    return stream;
+  }
+
+  std::shared_ptr<EventImpl> create_event(int ordinal, int) override {
+    return std::make_shared<HostEvent>(ordinal);
+  }
+
+  void record(EventImpl& event, StreamImpl& stream) override {
+    auto e = static_cast<HostEvent&>(event).shared_from_this();
+    const auto generation = e->begin_record();
+    static_cast<HostStream&>(stream).enqueue([e, generation] { e->complete(generation); });
+  }
+
+  void wait(StreamImpl& stream, EventImpl& event) override {
+    auto e = static_cast<HostEvent&>(event).shared_from_this();
+    const auto generation = e->latest();
+    if (generation == 0) return;  // never recorded: nothing to wait for (as in CUDA)
+    static_cast<HostStream&>(stream).enqueue([e, generation] { e->wait_for(generation); });
+  }
+
+  void synchronize(EventImpl& event) override {
+    auto& e = static_cast<HostEvent&>(event);
+    e.wait_for(e.latest());
+  }
+
+  bool completed(EventImpl& event) override {
+    auto& e = static_cast<HostEvent&>(event);
+    return e.reached(e.latest());
+  }
+
+  void synchronize(StreamImpl& stream) override { static_cast<HostStream&>(stream).synchronize(); }
+  bool idle(StreamImpl& stream) override { return static_cast<HostStream&>(stream).idle(); }
+
+  void synchronize_device(int ordinal, int) override {
+    std::vector<std::shared_ptr<HostStream>> live;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& w : devices_[static_cast<std::size_t>(ordinal)].streams)
+        if (auto s = w.lock()) live.push_back(std::move(s));
+    }
+    for (const auto& s : live) s->synchronize();
+  }
+
+  void copy_async(StreamImpl& stream, void* dst, const void* src, std::size_t bytes) override {
+    if (bytes == 0) return;
+    static_cast<HostStream&>(stream).enqueue([dst, src, bytes] { std::memcpy(dst, src, bytes); });
+  }
+
+  void copy_peer_async(StreamImpl& stream, void* dst, int, const void* src, int,
+                       std::size_t bytes) override {
+    copy_async(stream, dst, src, bytes);
+  }
+
+  LinkInfo link(int a, int b) const override {
+    if (config_.linked(a, b)) return LinkInfo{AccessType::virtual_link, true, true, 0};
+    return LinkInfo{AccessType::host_routed, false, false, 0};
+  }
+
+  void enable_peer_access(int a, int b, int a_id, int b_id) override {
+    if (!config_.linked(a, b))
+      throw Error(errc::peer_access_unsupported, "PeerMemory::enable_peer_access", a_id,
+                  "host devices " + std::to_string(a_id) + " and " + std::to_string(b_id) +
+                      " have no direct link in the host topology (" + config_.describe() +
+                      "; set RINGKERNEL_HOST_TOPOLOGY or configure_host_backend()); copies "
+                      "between them are host-staged");
+    std::lock_guard lock(mutex_);
+    enabled_.insert({a, b});
+  }
+
+  void disable_peer_access(int a, int b, int, int) override {
+    std::lock_guard lock(mutex_);
+    enabled_.erase({a, b});
+  }
+
+  bool peer_access_enabled(int a, int b) const override {
+    std::lock_guard lock(mutex_);
+    return enabled_.count({a, b}) != 0;
+  }
+
+ private:
+  struct VirtualDevice {
+    std::map<std::uintptr_t, std::size_t> allocations;  // base -> size
+    std::size_t used = 0;
+    std::vector<std::weak_ptr<HostStream>> streams;
+  };
+
+  static const std::pair<const std::uintptr_t, std::size_t>* find(const VirtualDevice& d,
+                                                                  const void* p) {
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    auto it = d.allocations.upper_bound(address);
+    if (it == d.allocations.begin()) return nullptr;
+    --it;
+    // One past the end belongs to the allocation too, so that empty ranges at the end are valid.
+    return address <= it->first + it->second ? &*it : nullptr;
+  }
+
+  const HostBackendConfig config_;
+  mutable std::mutex mutex_;
+  std::vector<VirtualDevice> devices_;
+  std::set<void*> pinned_;
+  std::set<std::pair<int, int>> enabled_;
+};
+
+}  // namespace
+
+std::shared_ptr<DeviceBackend> make_host_backend(const HostBackendConfig& config) {
+  validate_host_config(config, "configure_host_backend");
+  return std::make_shared<HostBackend>(config);
+}
+
+}  // namespace ringkernel::detail

@@ -1,0 +1,164 @@
+// Copyright RingKernel authors.
+// HostBackendConfig: parsing of RINGKERNEL_HOST_DEVICES / _TOPOLOGY / _MEMORY and validation.
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+#include "ringkernel/error.h"
+#include "registry.h"
+#include "ringkernel/host_backend.h"
+
+namespace ringkernel {
+
+namespace {
+
+constexpr int max_host_devices = 64;
+
+[[noreturn]] void fail(const char* variable, std::string_view text, const std::string& why) {
+  throw Error(errc::configuration, variable, no_device,
+              "\"" + std::string(text) + "\": " + why);
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool parse_int(std::string_view s, long long& out) {
+  s = trim(s);
+  if (s.empty()) return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+std::pair<int, int> parse_pair(std::string_view token, std::string_view whole) {
+  const auto dash = token.find('-');
+  long long a = 0, b = 0;
+  if (dash == std::string_view::npos || !parse_int(token.substr(0, dash), a) ||
+      !parse_int(token.substr(dash + 1), b))
+    fail("RINGKERNEL_HOST_TOPOLOGY", whole,
+         "expected all, none or pairs like 0-1,2-3 but found \"" + std::string(token) + "\"");
+  if (a < 0 || b < 0 || a >= max_host_devices || b >= max_host_devices)
+    fail("RINGKERNEL_HOST_TOPOLOGY", whole, "pair \"" + std::string(token) + "\" has a negative or too large ordinal");
+  return {static_cast<int>(a), static_cast<int>(b)};
+}
+
+}  // namespace
+
+namespace detail {
+
+void validate_host_config(const HostBackendConfig& config, const char* source) {
+  if (config.device_count < 0 || config.device_count > max_host_devices)
+    throw Error(errc::configuration, source, no_device,
+                "host device count " + std::to_string(config.device_count) +
+                    " is outside 0.." + std::to_string(max_host_devices));
+  if (config.memory_per_device == 0)
+    throw Error(errc::configuration, source, no_device, "memory per host device must be > 0");
+  if (config.topology != HostTopology::pairs && !config.pairs.empty())
+    throw Error(errc::configuration, source, no_device,
+                "pairs are given but the topology is not HostTopology::pairs");
+  const auto bad = [&](const std::string& why) {
+    throw Error(errc::configuration, source, no_device, why);
+  };
+  // Pair ordinals must exist and be distinct, no pair twice.
+  for (std::size_t i = 0; i < config.pairs.size(); ++i) {
+    const auto [a, b] = config.pairs[i];
+    const std::string name = std::to_string(a) + "-" + std::to_string(b);
+    if (a == b) bad("pair " + name + " links a device to itself");
+    if (a < 0 || b < 0 || a >= config.device_count || b >= config.device_count)
+      bad("pair " + name + " names a device outside the " + std::to_string(config.device_count) +
+          " host devices (ordinals 0.." + std::to_string(config.device_count - 1) + ")");
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto [c, d] = config.pairs[j];
+      if ((a == c && b == d) || (a == d && b == c)) bad("pair " + name + " is listed twice");
+    }
+  }
+}
+
+}  // namespace detail
+
+bool HostBackendConfig::linked(int a, int b) const noexcept {
+  if (a == b) return false;
+  switch (topology) {
+    case HostTopology::all: return true;
+    case HostTopology::none: return false;
+    case HostTopology::pairs:
+      return std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) {
+        return (p.first == a && p.second == b) || (p.first == b && p.second == a);
+      });
+  }
+  return false;
+}
+
+HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string_view topology,
+                                           std::string_view memory) {
+  HostBackendConfig config;
+  if (!trim(devices).empty()) {
+    long long n = 0;
+    if (!parse_int(devices, n) || n < 0 || n > max_host_devices)
+      fail("RINGKERNEL_HOST_DEVICES", devices,
+           "expected a device count from 0 to " + std::to_string(max_host_devices));
+    config.device_count = static_cast<int>(n);
+  }
+  const std::string_view topo = trim(topology);
+  if (topo.empty() || topo == "all") {
+    config.topology = HostTopology::all;
+  } else if (topo == "none") {
+    config.topology = HostTopology::none;
+  } else {
+    config.topology = HostTopology::pairs;
+    std::size_t start = 0;
+    while (start <= topo.size()) {
+      const auto comma = std::min(topo.find(',', start), topo.size());
+      config.pairs.push_back(parse_pair(topo.substr(start, comma - start), topology));
+      start = comma + 1;
+    }
+  }
+  const std::string_view mem = trim(memory);
+  if (!mem.empty()) {
+    std::size_t shift = 0;
+    std::string_view digits = mem;
+    switch (mem.back()) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: break;
+    }
+    if (shift != 0) digits.remove_suffix(1);
+    long long value = 0;
+    if (!parse_int(digits, value) || value <= 0 || value > (1LL << 50) >> shift)
+      fail("RINGKERNEL_HOST_MEMORY", memory,
+           "expected a positive byte count with optional K, M or G suffix (at most 1 PiB)");
+    config.memory_per_device = static_cast<std::size_t>(value) << shift;
+  }
+  detail::validate_host_config(config, "RINGKERNEL_HOST_TOPOLOGY");
+  return config;
+}
+
+HostBackendConfig HostBackendConfig::from_environment() {
+  const auto env = [](const char* name) -> std::string_view {
+    const char* v = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read once at start-up
+    return v ? std::string_view(v) : std::string_view();
+  };
+  return parse(env("RINGKERNEL_HOST_DEVICES"), env("RINGKERNEL_HOST_TOPOLOGY"),
+               env("RINGKERNEL_HOST_MEMORY"));
+}
+
+std::string HostBackendConfig::describe() const {
+  std::string s = std::to_string(device_count) + " device" + (device_count == 1 ? "" : "s") +
+                  ", topology ";
+  switch (topology) {
+    case HostTopology::all: s += "all"; break;
+    case HostTopology::none: s += "none"; break;
+    case HostTopology::pairs:
+      for (std::size_t i = 0; i < pairs.size(); ++i)
+        s += (i ? "," : "") + std::to_string(pairs[i].first) + "-" + std::to_string(pairs[i].second);
+      break;
+  }
+  s += ", " + std::to_string(memory_per_device >> 20) + " MiB each";
+  return s;
+}
+
+}  // namespace ringkernel

@@ -1,0 +1,81 @@
+// Copyright RingKernel authors.
+#include "host_stream.h"
+
+#include <utility>
+
+namespace ringkernel::detail {
+
+std::uint64_t HostEvent::begin_record() {
+  std::lock_guard lock(mutex_);
+  return ++recorded_;
+}
+
+void HostEvent::complete(std::uint64_t generation) {
+  {
+    std::lock_guard lock(mutex_);
+    if (generation > completed_) completed_ = generation;
+  }
+  completed_cv_.notify_all();
+}
+
+std::uint64_t HostEvent::latest() const {
+  std::lock_guard lock(mutex_);
+  return recorded_;
+}
+
+void HostEvent::wait_for(std::uint64_t generation) const {
+  std::unique_lock lock(mutex_);
+  completed_cv_.wait(lock, [&] { return completed_ >= generation; });
+}
+
+bool HostEvent::reached(std::uint64_t generation) const {
+  std::lock_guard lock(mutex_);
+  return completed_ >= generation;
+}
+
+HostStream::HostStream(int ordinal) : ordinal_(ordinal), worker_([this] { run(); }) {}
+
+HostStream::~HostStream() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_cv_.notify_one();
+  worker_.join();
+}
+
+void HostStream::enqueue(std::function<void()> task) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(task));
+  }
+  work_cv_.notify_one();
+}
+
+void HostStream::synchronize() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
+}
+
+bool HostStream::idle() {
+  std::lock_guard lock(mutex_);
+  return queue_.empty() && !busy_;
+}
+
+void HostStream::run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+    if (queue_.empty()) return;  // stopping and drained
+    auto task = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    task();  // tasks are validated before they are queued and do not throw
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+}
+
+}  // namespace ringkernel::detail

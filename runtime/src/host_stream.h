@@ -1,0 +1,64 @@
+// Copyright RingKernel authors.
+// Host backend streams and events: a stream is a worker thread executing its tasks in order, so
+// asynchronous work really runs asynchronously; an event counts records and completions.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "backend.h"
+
+namespace ringkernel::detail {
+
+class HostEvent final : public EventImpl, public std::enable_shared_from_this<HostEvent> {
+ public:
+  explicit HostEvent(int ordinal) : ordinal_(ordinal) {}
+  int ordinal() const noexcept { return ordinal_; }
+
+  /// A new record: returns its generation, to be completed by complete(generation).
+  std::uint64_t begin_record();
+  void complete(std::uint64_t generation);
+  /// Generation of the latest record (0: never recorded).
+  std::uint64_t latest() const;
+  void wait_for(std::uint64_t generation) const;
+  bool reached(std::uint64_t generation) const;
+
+ private:
+  const int ordinal_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable completed_cv_;
+  std::uint64_t recorded_ = 0;
+  std::uint64_t completed_ = 0;
+};
+
+class HostStream final : public StreamImpl {
+ public:
+  explicit HostStream(int ordinal);
+  ~HostStream() override;  // finishes the queued work, then joins the worker
+  HostStream(const HostStream&) = delete;
+  HostStream& operator=(const HostStream&) = delete;
+
+  int ordinal() const noexcept { return ordinal_; }
+  void enqueue(std::function<void()> task);
+  void synchronize();
+  bool idle();
+
+ private:
+  void run();
+
+  const int ordinal_;
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<std::function<void()>> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread worker_;  // last: starts after everything above is initialised
+};
+
+}  // namespace ringkernel::detail

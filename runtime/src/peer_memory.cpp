@@ -1,0 +1,264 @@
+// Copyright RingKernel authors.
+// PeerMemory: peer access control, checked peer copies and path selection, peer mappings.
+#include "ringkernel/peer_memory.h"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "registry.h"
+#include "ringkernel/error.h"
+#include "staging.h"
+
+namespace ringkernel {
+
+const char* to_string(CopyPath p) noexcept {
+  switch (p) {
+    case CopyPath::same_device: return "same-device";
+    case CopyPath::direct_peer: return "direct-peer";
+    case CopyPath::host_staged: return "host-staged";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using detail::DeviceRef;
+using detail::Registry;
+
+struct Pair {
+  DeviceRef src;
+  DeviceRef dst;
+};
+
+/// Both devices, which must belong to one backend.
+Pair resolve_pair(int src, int dst, const char* call) {
+  Pair p{Registry::instance().resolve(src, call), Registry::instance().resolve(dst, call)};
+  if (p.src.backend != p.dst.backend)
+    throw Error(errc::unsupported, call, src,
+                "devices " + std::to_string(src) + " (" + to_string(p.src.backend->kind()) + ") and " +
+                    std::to_string(dst) + " (" + to_string(p.dst.backend->kind()) +
+                    ") belong to different backends; there is no path between them");
+  return p;
+}
+
+bool overlaps(const void* a, const void* b, std::size_t n) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  return n != 0 && x < y + n && y < x + n;
+}
+
+/// The path a copy between the pair takes now.
+CopyPath path_for(const Pair& p) {
+  if (p.src.id == p.dst.id) return CopyPath::same_device;
+  auto& b = *p.src.backend;
+  return b.peer_access_enabled(p.src.ordinal, p.dst.ordinal) ||
+                 b.peer_access_enabled(p.dst.ordinal, p.src.ordinal)
+             ? CopyPath::direct_peer
+             : CopyPath::host_staged;
+}
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+}  // namespace
+
+PeerMemory::PeerMemory(PeerMemoryOptions options) : options_(options) {
+  if (options_.staging_chunk_bytes == 0)
+    throw Error(errc::invalid_argument, "PeerMemory::PeerMemory", no_device,
+                "PeerMemoryOptions::staging_chunk_bytes must be > 0");
+}
+
+PeerMemory::~PeerMemory() = default;
+
+bool PeerMemory::can_access_peer(int src, int dst) const {
+  constexpr const char* call = "PeerMemory::can_access_peer";
+  const auto s = Registry::instance().resolve(src, call);
+  const auto d = Registry::instance().resolve(dst, call);
+  if (src == dst || s.backend != d.backend) return false;
+  return s.backend->link(s.ordinal, d.ordinal).peer_access_supported;
+}
+
+void PeerMemory::enable_peer_access(int src, int dst) {
+  constexpr const char* call = "PeerMemory::enable_peer_access";
+  const auto p = resolve_pair(src, dst, call);
+  if (src == dst)
+    throw Error(errc::invalid_argument, call, src,
+                "source and destination are the same device; a device always accesses its own memory");
+  p.src.backend->enable_peer_access(p.src.ordinal, p.dst.ordinal, src, dst);
+}
+
+void PeerMemory::disable_peer_access(int src, int dst) {
+  constexpr const char* call = "PeerMemory::disable_peer_access";
+  const auto p = resolve_pair(src, dst, call);
+  if (src == dst)
+    throw Error(errc::invalid_argument, call, src, "source and destination are the same device");
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, value] : mappings_)
+      if (key.second == src && value.first == dst)
+        throw Error(errc::invalid_state, call, src,
+                    "memory " + hex(key.first) + " of device " + std::to_string(dst) +
+                        " is still mapped for device " + std::to_string(src) +
+                        "; unmap_peer_memory it first");
+  }
+  p.src.backend->disable_peer_access(p.src.ordinal, p.dst.ordinal, src, dst);
+}
+
+bool PeerMemory::peer_access_enabled(int src, int dst) const {
+  const auto p = resolve_pair(src, dst, "PeerMemory::peer_access_enabled");
+  return src != dst && p.src.backend->peer_access_enabled(p.src.ordinal, p.dst.ordinal);
+}
+
+CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void* src,
+                                          int src_device, std::size_t bytes, Stream& stream,
+                                          const char* call) {
+  const auto p = resolve_pair(src_device, dst_device, call);
+  if (stream.backend() != p.src.backend)
+    throw Error(errc::invalid_argument, call, stream.device(),
+                "the stream belongs to another backend or an older host configuration");
+  if (stream.device() != src_device && stream.device() != dst_device)
+    throw Error(errc::invalid_argument, call, stream.device(),
+                "the stream is on device " + std::to_string(stream.device()) +
+                    " but the copy is between devices " + std::to_string(src_device) + " and " +
+                    std::to_string(dst_device) + "; use a stream of one of them");
+  auto& backend = *p.src.backend;
+  backend.check_device_range(p.dst.ordinal, dst, bytes, call, "destination", dst_device);
+  backend.check_device_range(p.src.ordinal, src, bytes, call, "source", src_device);
+
+  if (src_device == dst_device) {
+    if (overlaps(dst, src, bytes))
+      throw Error(errc::overlapping_ranges, call, src_device,
+                  "source " + hex(src) + " and destination " + hex(dst) + " ranges of " +
+                      std::to_string(bytes) + " bytes overlap on one device");
+    if (bytes != 0) backend.copy_async(stream.impl(), dst, src, bytes);
+    return CopyResult{CopyPath::same_device, bytes, 1};
+  }
+  if (path_for(p) == CopyPath::direct_peer) {
+    if (bytes != 0) backend.copy_peer_async(stream.impl(), dst, p.dst.ordinal, src, p.src.ordinal, bytes);
+    return CopyResult{CopyPath::direct_peer, bytes, 1};
+  }
+  return staging(src_device, dst_device).enqueue(stream, dst, src, bytes);
+}
+
+CopyResult PeerMemory::copy_peer(void* dst, int dst_device, const void* src, int src_device,
+                                 std::size_t bytes) {
+  constexpr const char* call = "PeerMemory::copy_peer";
+  Stream& stream = internal_stream(Registry::instance().resolve(src_device, call).id);
+  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, stream, call);
+  stream.synchronize();
+  return result;
+}
+
+CopyResult PeerMemory::copy_peer_async(void* dst, int dst_device, const void* src, int src_device,
+                                       std::size_t bytes, Stream& stream) {
+  return copy_async_checked(dst, dst_device, src, src_device, bytes, stream,
+                            "PeerMemory::copy_peer_async");
+}
+
+CopyResult PeerMemory::copy_peer_async(void* dst, int dst_device, const void* src, int src_device,
+                                       std::size_t bytes, Stream& stream, Event& completion) {
+  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, stream,
+                                         "PeerMemory::copy_peer_async");
+  completion.record(stream);
+  return result;
+}
+
+namespace {
+void check_buffer_range(const char* call, const char* what, const DeviceBuffer& b,
+                        std::size_t offset, std::size_t bytes) {
+  if (offset > b.size() || bytes > b.size() - offset)
+    throw Error(errc::out_of_range, call, b.device(),
+                std::string(what) + " range [" + std::to_string(offset) + ", " + std::to_string(offset) +
+                    " + " + std::to_string(bytes) + ") exceeds the buffer of " +
+                    std::to_string(b.size()) + " bytes");
+}
+}  // namespace
+
+CopyResult PeerMemory::copy_peer(DeviceBuffer& dst, std::size_t dst_offset, const DeviceBuffer& src,
+                                 std::size_t src_offset, std::size_t bytes) {
+  constexpr const char* call = "PeerMemory::copy_peer";
+  check_buffer_range(call, "destination", dst, dst_offset, bytes);
+  check_buffer_range(call, "source", src, src_offset, bytes);
+  if (bytes == 0 && (!dst.data() || !src.data()))  // empty buffers: nothing to copy or check
+    return CopyResult{path_for(resolve_pair(src.device(), dst.device(), call)), 0, 0};
+  Stream& stream = internal_stream(Registry::instance().resolve(src.device(), call).id);
+  const auto result = copy_async_checked(dst.bytes() + dst_offset, dst.device(),
+                                         src.bytes() + src_offset, src.device(), bytes, stream, call);
+  stream.synchronize();
+  return result;
+}
+
+CopyResult PeerMemory::copy_peer_async(DeviceBuffer& dst, std::size_t dst_offset,
+                                       const DeviceBuffer& src, std::size_t src_offset,
+                                       std::size_t bytes, Stream& stream) {
+  constexpr const char* call = "PeerMemory::copy_peer_async";
+  check_buffer_range(call, "destination", dst, dst_offset, bytes);
+  check_buffer_range(call, "source", src, src_offset, bytes);
+  if (bytes == 0 && (!dst.data() || !src.data()))
+    return CopyResult{path_for(resolve_pair(src.device(), dst.device(), call)), 0, 0};
+  return copy_async_checked(dst.bytes() + dst_offset, dst.device(), src.bytes() + src_offset,
+                            src.device(), bytes, stream, call);
+}
+
+detail::StagingPipeline& PeerMemory::staging(int src, int dst) {
+  std::lock_guard lock(mutex_);
+  auto& slot = staging_[{src, dst}];
+  if (!slot) slot = std::make_unique<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
+  return *slot;
+}
+
+Stream& PeerMemory::internal_stream(int device) {
+  std::lock_guard lock(mutex_);
+  auto& slot = internal_streams_[device];
+  if (!slot) slot = std::make_unique<Stream>(device);
+  return *slot;
+}
+
+void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_device, std::size_t bytes) {
+  constexpr const char* call = "PeerMemory::map_peer_memory";
+  const auto p = resolve_pair(local_device, remote_device, call);
+  if (local_device == remote_device)
+    throw Error(errc::invalid_argument, call, local_device,
+                "local and remote device are the same; the memory is accessible without a mapping");
+  if (bytes == 0) throw Error(errc::invalid_argument, call, local_device, "cannot map 0 bytes");
+  p.src.backend->check_device_range(p.src.ordinal, local, bytes, call, "local memory", local_device);
+  if (!p.src.backend->peer_access_enabled(p.dst.ordinal, p.src.ordinal)) {
+    const bool supported = p.src.backend->link(p.dst.ordinal, p.src.ordinal).peer_access_supported;
+    throw Error(supported ? errc::invalid_state : errc::peer_access_unsupported, call, remote_device,
+                "peer access from device " + std::to_string(remote_device) + " to device " +
+                    std::to_string(local_device) +
+                    (supported ? " is not enabled; call enable_peer_access(" + std::to_string(remote_device) +
+                                     ", " + std::to_string(local_device) + ") first"
+                               : " is not supported by the topology; memory cannot be mapped, copy it instead"));
+  }
+  std::lock_guard lock(mutex_);
+  auto& entry = mappings_[{local, remote_device}];
+  entry.first = local_device;
+  ++entry.second;
+  return local;  // unified addressing: the peer uses the same address
+}
+
+void PeerMemory::unmap_peer_memory(void* mapped, int remote_device) {
+  constexpr const char* call = "PeerMemory::unmap_peer_memory";
+  Registry::instance().resolve(remote_device, call);
+  if (!mapped) throw Error(errc::invalid_argument, call, remote_device, "mapped pointer is null");
+  std::lock_guard lock(mutex_);
+  const auto it = mappings_.find({mapped, remote_device});
+  if (it == mappings_.end())
+    throw Error(errc::invalid_state, call, remote_device,
+                hex(mapped) + " is not mapped for device " + std::to_string(remote_device) +
+                    " (already unmapped, or never mapped by this PeerMemory)");
+  if (--it->second.second == 0) mappings_.erase(it);
+}
+
+std::size_t PeerMemory::live_mappings() const {
+  std::lock_guard lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& [key, value] : mappings_) n += value.second;
+  return n;
+}
+
+}  // namespace ringkernel

@@ -1,0 +1,91 @@
+// Copyright RingKernel authors.
+#include "registry.h"
+
+#include <mutex>
+#include <string>
+
+#include "ringkernel/error.h"
+
+namespace ringkernel::detail {
+
+#if !defined(RINGKERNEL_HAS_CUDA_BACKEND)
+std::shared_ptr<DeviceBackend> make_cuda_backend() { return nullptr; }
+#endif
+
+Registry& Registry::instance() {
+  static Registry registry;
+  return registry;
+}
+
+Registry::Registry()
+    : cuda_(make_cuda_backend()),
+      host_config_(HostBackendConfig::from_environment()) {
+  host_ = make_host_backend(host_config_);
+}
+
+DeviceRef Registry::resolve(int id, const char* call) const {
+  std::shared_lock lock(mutex_);
+  int first = 0;
+  for (const auto& backend : {cuda_, host_}) {
+    if (!backend) continue;
+    const int n = backend->device_count();
+    if (id >= first && id < first + n) return DeviceRef{backend, id - first, id};
+    first += n;
+  }
+  const std::string range =
+      first == 0 ? "there are no devices" : "valid ids are 0.." + std::to_string(first - 1);
+  throw Error(errc::invalid_device, call, id,
+              "device id " + std::to_string(id) + " names no device (" + range + ")");
+}
+
+int Registry::device_count() const {
+  std::shared_lock lock(mutex_);
+  int n = 0;
+  for (const auto& backend : {cuda_, host_})
+    if (backend) n += backend->device_count();
+  return n;
+}
+
+std::vector<DeviceRef> Registry::all() const {
+  std::shared_lock lock(mutex_);
+  std::vector<DeviceRef> refs;
+  int id = 0;
+  for (const auto& backend : {cuda_, host_}) {
+    if (!backend) continue;
+    for (int ordinal = 0; ordinal < backend->device_count(); ++ordinal)
+      refs.push_back(DeviceRef{backend, ordinal, id++});
+  }
+  return refs;
+}
+
+std::vector<std::shared_ptr<DeviceBackend>> Registry::backends() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::shared_ptr<DeviceBackend>> list;
+  for (const auto& backend : {cuda_, host_})
+    if (backend) list.push_back(backend);
+  return list;
+}
+
+void Registry::configure_host(const HostBackendConfig& config) {
+  auto fresh = make_host_backend(config);  // validates; throws before anything changes
+  std::unique_lock lock(mutex_);
+  host_ = std::move(fresh);
+  host_config_ = config;
+}
+
+HostBackendConfig Registry::host_config() const {
+  std::shared_lock lock(mutex_);
+  return host_config_;
+}
+
+}  // namespace ringkernel::detail
+
+namespace ringkernel {
+
+void configure_host_backend(const HostBackendConfig& config) {
+  detail::Registry::instance().configure_host(config);
+}
+
+HostBackendConfig host_backend_config() { return detail::Registry::instance().host_config(); }
+
+}  // namespace ringkernel

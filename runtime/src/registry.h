@@ -1,0 +1,49 @@
+// Copyright RingKernel authors.
+// The process-wide device registry: which backends exist and which global id names which
+// (backend, ordinal). Lazily initialised from the environment; the host backend can be replaced.
+#pragma once
+
+#include <memory>
+#include <shared_mutex>
+#include <vector>
+
+#include "backend.h"
+#include "ringkernel/host_backend.h"
+
+namespace ringkernel::detail {
+
+struct DeviceRef {
+  std::shared_ptr<DeviceBackend> backend;
+  int ordinal = -1;
+  int id = -1;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+
+  /// Error(errc::invalid_device) naming `call` and the valid range if `id` names no device.
+  DeviceRef resolve(int id, const char* call) const;
+  int device_count() const;
+  std::vector<DeviceRef> all() const;
+  std::vector<std::shared_ptr<DeviceBackend>> backends() const;
+
+  void configure_host(const HostBackendConfig& config);
+  HostBackendConfig host_config() const;
+
+ private:
+  Registry();
+  mutable std::shared_mutex mutex_;
+  std::shared_ptr<DeviceBackend> cuda_;  // null when not compiled in
+  std::shared_ptr<DeviceBackend> host_;
+  HostBackendConfig host_config_;
+};
+
+/// Error(errc::configuration) naming `source` if the config is inconsistent.
+void validate_host_config(const HostBackendConfig& config, const char* source);
+
+/// Factories of the backends (cuda_backend.cpp exists only with RINGKERNEL_HAS_CUDA).
+std::shared_ptr<DeviceBackend> make_cuda_backend();
+std::shared_ptr<DeviceBackend> make_host_backend(const HostBackendConfig& config);
+
+}  // namespace ringkernel::detail

@@ -1,0 +1,43 @@
+// Copyright RingKernel authors.
+// Host-staged peer copies: two pinned staging buffers, a device-to-host stream on the source and a
+// host-to-device stream on the destination, pipelined with events so that chunk i+1 leaves the
+// source while chunk i enters the destination.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+
+#include "backend.h"
+#include "ringkernel/buffers.h"
+#include "ringkernel/event.h"
+#include "ringkernel/peer_memory.h"
+#include "ringkernel/stream.h"
+
+namespace ringkernel::detail {
+
+class StagingPipeline {
+ public:
+  StagingPipeline(int src_device, int dst_device, std::size_t chunk_bytes);
+
+  /// Stream-ordered after `caller`'s earlier work; `caller`'s later work waits for the copy.
+  /// `caller` must be a stream of the source or the destination device. Thread-safe.
+  CopyResult enqueue(Stream& caller, void* dst, const void* src, std::size_t bytes);
+
+ private:
+  const int src_device_;
+  const int dst_device_;
+  const std::size_t chunk_bytes_;
+  std::shared_ptr<DeviceBackend> backend_;
+  std::mutex mutex_;  // one copy at a time enqueues its chunks (buffers and events are shared)
+  std::array<PinnedBuffer, 2> staging_;
+  Stream to_host_;    // on the source device
+  Stream from_host_;  // on the destination device
+  Event start_on_src_;
+  Event start_on_dst_;
+  std::array<Event, 2> staged_;     // chunk in staging buffer b is complete (source device)
+  std::array<Event, 2> delivered_;  // staging buffer b is free again (destination device)
+};
+
+}  // namespace ringkernel::detail

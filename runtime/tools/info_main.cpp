@@ -1,0 +1,150 @@
+// Copyright RingKernel authors.
+// ringkernel-info: devices, capabilities and the P2P matrix of this machine; with --bandwidth,
+// measured copy bandwidth and latency between every pair (like CUDA's p2pBandwidthLatencyTest),
+// once with peer access disabled and once with it enabled where the topology allows.
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ringkernel/config.h"
+#include "ringkernel/device.h"
+#include "ringkernel/error.h"
+#include "ringkernel/peer_memory.h"
+
+namespace {
+
+constexpr const char* usage =
+    "usage: ringkernel-info [--bandwidth] [--bytes N] [--repetitions N]\n"
+    "  --bandwidth       measure copy bandwidth and latency between every device pair\n"
+    "  --bytes N         bytes per bandwidth copy (default 64 MiB)\n"
+    "  --repetitions N   bandwidth copies per pair (default 10)\n"
+    "Host devices: RINGKERNEL_HOST_DEVICES, RINGKERNEL_HOST_TOPOLOGY, RINGKERNEL_HOST_MEMORY\n";
+
+void print_devices() {
+  std::printf("Backends:\n");
+  for (const auto& s : ringkernel::backend_statuses())
+    std::printf("  %-5s %-13s %d device%s  %s\n", ringkernel::to_string(s.backend),
+                s.available ? "available" : "not available", s.device_count,
+                s.device_count == 1 ? " " : "s", s.note.c_str());
+  const auto devices = ringkernel::devices();
+  std::printf("\nDevices: %zu\n", devices.size());
+  for (const auto& d : devices) {
+    std::printf("  [%d] %s (%s ordinal %d)\n", d.id, d.name.c_str(), ringkernel::to_string(d.backend),
+                d.ordinal);
+    std::printf("      memory        %zu MiB total, %zu MiB free\n", d.total_memory >> 20,
+                d.free_memory >> 20);
+    std::printf("      compute units %d", d.compute_units);
+    if (d.backend == ringkernel::Backend::cuda)
+      std::printf(", compute capability %d.%d, PCI %s", d.compute_capability_major,
+                  d.compute_capability_minor, d.pci_bus_id.c_str());
+    std::printf("\n      capabilities  %s\n", ringkernel::to_string(d.capabilities).c_str());
+  }
+}
+
+void print_pairs(const ringkernel::PeerMemory& peers, const std::vector<ringkernel::DeviceInfo>& devices) {
+  std::printf("\nPairs (rank: lower is faster; figures marked est. are nominal estimates):\n");
+  std::printf("  %-4s %-4s %-13s %-9s %-8s %-5s %-18s %s\n", "src", "dst", "access", "supported",
+              "atomics", "rank", "bandwidth GB/s", "latency us");
+  for (const auto& a : devices)
+    for (const auto& b : devices) {
+      if (a.id == b.id) continue;
+      const auto c = peers.capability(a.id, b.id);
+      std::printf("  %-4d %-4d %-13s %-9s %-8s %-5d %8.2f %-9s %8.2f %s\n", a.id, b.id,
+                  ringkernel::to_string(c.access), c.peer_access_supported ? "yes" : "no",
+                  c.native_atomics ? "yes" : "no", c.performance_rank, c.bandwidth_gbps.value,
+                  c.bandwidth_gbps.measured ? "measured" : "est.", c.latency_us.value,
+                  c.latency_us.measured ? "measured" : "est.");
+    }
+}
+
+void print_measured(ringkernel::PeerMemory& peers, const std::vector<ringkernel::DeviceInfo>& devices,
+                    const ringkernel::MeasureOptions& options, const char* title) {
+  std::vector<ringkernel::LinkMeasurement> results;
+  for (const auto& a : devices)
+    for (const auto& b : devices) {
+      if (a.backend != b.backend) {
+        results.push_back({a.id, b.id, ringkernel::CopyPath::same_device, 0.0, 0.0});
+        continue;
+      }
+      results.push_back(peers.measure(a.id, b.id, options));
+    }
+  const auto table = [&](const char* what, auto value) {
+    std::printf("\n%s, %s\n   D\\D", title, what);
+    for (const auto& d : devices) std::printf(" %9d", d.id);
+    std::printf("\n");
+    std::size_t i = 0;
+    for (const auto& a : devices) {
+      std::printf("%6d ", a.id);
+      for (std::size_t j = 0; j < devices.size(); ++j, ++i) {
+        const auto& r = results[i];
+        if (devices[j].backend != a.backend)
+          std::printf(" %9s", "--");
+        else
+          std::printf(" %8.2f%c", value(r), r.path == ringkernel::CopyPath::host_staged ? 's' : ' ');
+      }
+      std::printf("\n");
+    }
+  };
+  table("unidirectional bandwidth (GB/s; s = host-staged)", [](const auto& r) { return r.bandwidth_gbps; });
+  table("latency (us; s = host-staged)", [](const auto& r) { return r.latency_us; });
+}
+
+bool parse_count(const char* text, std::size_t& out) {
+  const auto* end = text + std::strlen(text);
+  const auto [p, ec] = std::from_chars(text, end, out);
+  return ec == std::errc{} && p == end && out > 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool bandwidth = false;
+  ringkernel::MeasureOptions options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    std::size_t value = 0;
+    if (arg == "--bandwidth") {
+      bandwidth = true;
+    } else if ((arg == "--bytes" || arg == "--repetitions") && i + 1 < argc) {
+      if (!parse_count(argv[++i], value)) {
+        std::fprintf(stderr, "ringkernel-info: %s needs a positive integer, got \"%s\"\n%s",
+                     argv[i - 1], argv[i], usage);
+        return 2;
+      }
+      if (arg == "--bytes") options.bandwidth_bytes = value;
+      else options.bandwidth_repetitions = static_cast<int>(value);
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(usage, stdout);
+      return 0;
+    } else {
+      std::fprintf(stderr, "ringkernel-info: unknown argument \"%s\"\n%s", argv[i], usage);
+      return 2;
+    }
+  }
+  try {
+    std::printf("RingKernel %d.%d.%d runtime\n\n", RINGKERNEL_VERSION_MAJOR, RINGKERNEL_VERSION_MINOR,
+                RINGKERNEL_VERSION_PATCH);
+    print_devices();
+    const auto devices = ringkernel::devices();
+    ringkernel::PeerMemory peers;
+    std::printf("\n%s", peers.topology().to_string().c_str());
+    print_pairs(peers, devices);
+    if (bandwidth) {
+      print_measured(peers, devices, options, "Peer access disabled");
+      for (const auto& a : devices)
+        for (const auto& b : devices)
+          if (peers.can_access_peer(a.id, b.id)) peers.enable_peer_access(a.id, b.id);
+      print_measured(peers, devices, options, "Peer access enabled where supported");
+      std::printf("\n%s", peers.topology().to_string().c_str());
+      print_pairs(peers, devices);
+    }
+  } catch (const ringkernel::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
