@@ -1,0 +1,31 @@
+// Copyright RingKernel authors.
+// The manifest <stem>.rk.json: the whole HeaderModel (every message, field, layout, id, kernel,
+// option and enum) as JSON, written next to the generated headers and read back by
+// `ringkernel-gen registry`.
+#pragma once
+
+#include <string>
+
+#include "model.h"
+
+namespace ringkernel::gen {
+
+/// Identifies the format; readers reject other values.
+inline constexpr const char* kManifestSchema = "ringkernel-manifest";
+/// Bumped whenever a field of the manifest changes meaning or is removed.
+inline constexpr int kManifestSchemaVersion = 1;
+
+/// Deterministic JSON text (fixed key order, two-space indent, final newline).
+std::string manifestJson(const HeaderModel& model);
+
+/// Canonical JSON of one message without `from_this_header`: two manifests describe the same message
+/// identically exactly when the fingerprints are equal.
+std::string messageFingerprint(const MessageModel& message);
+
+/// Parses manifest text. `sourceName` (the manifest's path) prefixes every error, together with the
+/// JSON location of the offending value, e.g. "a.rk.json: messages[2].fields[0].offset: expected
+/// an unsigned integer".
+bool readManifest(const std::string& text, const std::string& sourceName, HeaderModel& model,
+                  std::string& error);
+
+}  // namespace ringkernel::gen

@@ -1,0 +1,187 @@
+// Copyright RingKernel authors.
+#include "registry.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "cpp_spelling.h"
+#include "emit.h"
+#include "manifest.h"
+#include "output_writer.h"
+#include "template_renderer.h"
+
+namespace ringkernel::gen {
+namespace {
+
+std::string at(const SourceLoc& loc) {
+  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+struct Seen {
+  const MessageModel* message;
+  const ManifestInput* manifest;
+};
+
+std::string origin(const Seen& seen) {
+  return seen.message->qualifiedName + " (" + seen.message->location.file + ", manifest " +
+         seen.manifest->path + ")";
+}
+
+void collision(std::vector<std::string>& diagnostics, const Seen& first, const Seen& second,
+               const std::string& what) {
+  diagnostics.push_back(at(second.message->location) + ": error: " + what + ": " + origin(second) +
+                        " and " + origin(first) + "; give one of them another name or an explicit "
+                        "[[ringkernel::message(id = ...)]] / kernel");
+  diagnostics.push_back(at(first.message->location) + ": note: " + first.message->qualifiedName +
+                        " declared here");
+}
+
+bool receives(Direction d) { return d == Direction::Input || d == Direction::Bidirectional; }
+bool sends(Direction d) { return d != Direction::Input; }
+
+TemplateList idList(const std::vector<std::uint32_t>& ids) {
+  TemplateList out;
+  for (const std::uint32_t id : ids) out.push_back(TemplateObject{{"id", hexLiteral(id)}});
+  return out;
+}
+
+TemplateData registryData(const std::string& name, const MergedRegistry& merged) {
+  TemplateList headers, messages, kernels;
+  for (const std::string& stem : merged.stems) headers.push_back(TemplateObject{{"stem", stem}});
+  struct Kernel {
+    std::string name;
+    std::vector<std::uint32_t> receives, sends;
+  };
+  std::map<std::uint32_t, Kernel> byId;  // sorted by kernel id
+  for (const MessageModel& m : merged.messages) {
+    messages.push_back(TemplateObject{{"cpp_type", "::" + m.qualifiedName}, {"type_id", hexLiteral(m.typeId)}});
+    Kernel& k = byId[m.kernelId];
+    k.name = m.kernel;
+    if (receives(m.options.direction)) k.receives.push_back(m.typeId);
+    if (sends(m.options.direction)) k.sends.push_back(m.typeId);
+  }
+  for (const auto& [id, k] : byId) {
+    kernels.push_back(TemplateObject{
+        {"kernel_id", hexLiteral(id)},
+        {"kernel_hex", hexDigits(id)},
+        {"kernel_literal", cppStringLiteral(k.name)},
+        {"receives_pointer", k.receives.empty() ? "nullptr" : "receives_" + hexDigits(id)},
+        {"has_receives", !k.receives.empty()},
+        {"receives", idList(k.receives)},
+        {"receive_count", std::to_string(k.receives.size())},
+        {"sends_pointer", k.sends.empty() ? "nullptr" : "sends_" + hexDigits(id)},
+        {"has_sends", !k.sends.empty()},
+        {"sends", idList(k.sends)},
+        {"send_count", std::to_string(k.sends.size())},
+    });
+  }
+  return TemplateObject{
+      {"version", RINGKERNEL_GEN_VERSION},
+      {"name", name},
+      {"namespace", cppIdentifier(name)},
+      {"headers", headers},
+      {"messages", messages},
+      {"message_count", std::to_string(merged.messages.size())},
+      {"kernels", kernels},
+      {"kernel_count", std::to_string(byId.size())},
+      {"host_tables", TemplateObject{{"storage", "inline constexpr"}}},
+      {"device_tables", TemplateObject{{"storage", "static __device__ constexpr"}}},
+  };
+}
+
+}  // namespace
+
+bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry& merged,
+                    std::vector<std::string>& diagnostics) {
+  const std::size_t errorsBefore = diagnostics.size();
+  std::map<std::string, Seen> byName;
+  std::map<std::uint32_t, Seen> byTypeId, byKernelId;
+  std::map<std::string, const ManifestInput*> byStem;
+  for (const ManifestInput& manifest : manifests) {
+    const auto [stem, fresh] = byStem.emplace(manifest.model.stem, &manifest);
+    if (!fresh && stem->second->model.headerPath != manifest.model.headerPath) {
+      diagnostics.push_back(manifest.path + ": error: headers " + stem->second->model.headerPath +
+                            " and " + manifest.model.headerPath + " both generate " +
+                            manifest.model.stem + ".rk.h (manifests " + stem->second->path + " and " +
+                            manifest.path + "); rename one of them");
+    }
+    for (const MessageModel& m : manifest.model.messages) {
+      const Seen seen{&m, &manifest};
+      const auto [named, isNew] = byName.emplace(m.qualifiedName, seen);
+      if (!isNew) {
+        if (messageFingerprint(*named->second.message) != messageFingerprint(m)) {
+          collision(diagnostics, named->second, seen,
+                    m.qualifiedName + " is described differently by two manifests (regenerate both "
+                    "for the same target)");
+        }
+        continue;
+      }
+      if (const auto [sameId, ok] = byTypeId.emplace(m.typeId, seen); !ok) {
+        collision(diagnostics, sameId->second, seen, "type id " + hexLiteral(m.typeId) + " is used twice");
+      }
+      if (const auto [sameKernel, ok] = byKernelId.emplace(m.kernelId, seen);
+          !ok && sameKernel->second.message->kernel != m.kernel) {
+        collision(diagnostics, sameKernel->second, seen,
+                  "kernels \"" + sameKernel->second.message->kernel + "\" and \"" + m.kernel +
+                      "\" have the same kernel id " + hexLiteral(m.kernelId));
+      }
+      merged.messages.push_back(m);
+    }
+  }
+  if (diagnostics.size() == errorsBefore && merged.messages.empty()) {
+    diagnostics.push_back("ringkernel-gen registry: error: the manifests contain no [[ringkernel::message]] types; a "
+                          "registry needs at least one");
+  }
+  std::sort(merged.messages.begin(), merged.messages.end(),
+            [](const MessageModel& a, const MessageModel& b) { return a.typeId < b.typeId; });
+  for (const auto& [stem, manifest] : byStem) merged.stems.push_back(stem);
+  return diagnostics.size() == errorsBefore;
+}
+
+int runRegistry(const std::string& name, const std::string& outputDir,
+                const std::vector<std::string>& manifests, const std::string& templateDir) {
+  if (name.empty() || name.find_first_of("/\\") != std::string::npos || cppIdentifier(name).empty()) {
+    std::cerr << "ringkernel-gen registry: error: --name '" << name
+              << "' must be a non-empty file name without path separators\n";
+    return 2;
+  }
+  if (manifests.empty()) {
+    std::cerr << "ringkernel-gen registry: error: no manifests given (pass <stem>.rk.json files)\n";
+    return 2;
+  }
+  std::vector<std::string> diagnostics;
+  std::vector<ManifestInput> inputs;
+  for (const std::string& path : manifests) {
+    std::string text, error;
+    ManifestInput input{path, {}};
+    if (!readWholeFile(path, text)) {
+      diagnostics.push_back(path + ": error: cannot read manifest");
+    } else if (!readManifest(text, path, input.model, error)) {
+      diagnostics.push_back(path + ": error: " + error.substr(path.size() + 2));
+    } else {
+      inputs.push_back(std::move(input));
+    }
+  }
+  MergedRegistry merged;
+  if (diagnostics.empty()) mergeManifests(inputs, merged, diagnostics);
+  std::string error;
+  const auto templates = diagnostics.empty()
+                             ? TemplateSet::load(templateDir, {"registry"}, error)
+                             : std::optional<TemplateSet>();
+  std::string content;
+  if (diagnostics.empty() &&
+      (!templates || !templates->render("registry", registryData(name, merged), content, error))) {
+    diagnostics.push_back("ringkernel-gen registry: error: " + error);
+  }
+  const std::string path = (std::filesystem::path(outputDir.empty() ? "." : outputDir) /
+                            (name + ".registry.rk.h")).string();
+  if (diagnostics.empty() && !writeOutputs({{path, content}}, error)) {
+    diagnostics.push_back("ringkernel-gen registry: error: " + error);
+  }
+  for (const std::string& line : diagnostics) std::cerr << line << "\n";
+  return diagnostics.empty() ? 0 : 1;
+}
+
+}  // namespace ringkernel::gen
