@@ -90,7 +90,7 @@ class Reader {
   };
 
   static const Json& member(const Json& object, const char* key, const std::string& path) {
-    if (!object.is_object()) throw Failure{path + ": expected an object"};
+    if (!object.is_object()) throw Failure{(path.empty() ? "top level" : path) + ": expected an object"};
     const auto it = object.find(key);
     if (it == object.end()) throw Failure{path + ": missing key \"" + key + "\""};
     return *it;

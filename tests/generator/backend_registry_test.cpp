@@ -1,0 +1,147 @@
+// Copyright RingKernel authors.
+// `ringkernel-gen registry` on hand-built manifests: merging, deduplication and collision errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "backend_models.h"
+#include "emit.h"
+#include "manifest.h"
+#include "output_writer.h"
+#include "registry.h"
+
+namespace ringkernel::gen {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::message;
+using testing::sampleHeader;
+
+struct RegistryRun {
+  int status;
+  std::string diagnostics;
+};
+
+class BackendRegistry : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ringkernel_registry_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string writeManifest(const HeaderModel& model) {
+    const std::string path = (dir_ / (model.stem + ".rk.json")).string();
+    std::ofstream(path) << manifestJson(model);
+    return path;
+  }
+  RegistryRun run(const std::vector<std::string>& manifests) {
+    ::testing::internal::CaptureStderr();
+    const int status = runRegistry("my-app", dir_.string(), manifests, RINGKERNEL_SOURCE_TEMPLATE_DIR);
+    return {status, ::testing::internal::GetCapturedStderr()};
+  }
+  fs::path output() const { return dir_ / "my-app.registry.rk.h"; }
+
+  /// other.h: a message that nests app::Point (so app::Point is repeated in its manifest).
+  static HeaderModel otherHeader() {
+    HeaderModel h;
+    h.headerPath = "/src/other.h";
+    h.includeSpelling = "other.h";
+    h.stem = "other";
+    MessageModel point = sampleHeader().messages[0];
+    point.fromThisHeader = false;
+    MessageModel line = message("geo", "Line", 16, 4, "/src/other.h");
+    FieldModel a = testing::scalarField("a", FieldKind::Message, 0, 8);
+    a.alignment = a.naturalAlignment = 4;
+    a.typeName = "::app::Point";
+    a.messageTypeId = point.typeId;
+    FieldModel b = a;
+    b.name = "b";
+    b.offset = 8;
+    line.fields = {a, b};
+    h.messages = {point, line};
+    return h;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(BackendRegistry, MergesManifestsAndDeduplicatesIdenticalNestedMessages) {
+  const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(otherHeader())});
+  ASSERT_EQ(result.status, 0) << result.diagnostics;
+  std::string content;
+  ASSERT_TRUE(readWholeFile(output().string(), content));
+  EXPECT_NE(content.find("namespace ringkernel::registry::my_app {"), std::string::npos);
+  EXPECT_NE(content.find("#include \"app.rk.h\""), std::string::npos);
+  EXPECT_NE(content.find("#include \"other.rk.cuh\""), std::string::npos);
+  EXPECT_NE(content.find("inline constexpr std::size_t message_count = 3;"), std::string::npos)
+      << "app::Point appears in both manifests and must be listed once";
+}
+
+TEST_F(BackendRegistry, MergeSortsByTypeId) {
+  std::vector<ManifestInput> inputs{{"app.rk.json", sampleHeader()}, {"other.rk.json", otherHeader()}};
+  MergedRegistry merged;
+  std::vector<std::string> diagnostics;
+  ASSERT_TRUE(mergeManifests(inputs, merged, diagnostics));
+  ASSERT_EQ(merged.messages.size(), 3u);
+  EXPECT_LT(merged.messages[0].typeId, merged.messages[1].typeId);
+  EXPECT_LT(merged.messages[1].typeId, merged.messages[2].typeId);
+  EXPECT_EQ(merged.stems, (std::vector<std::string>{"app", "other"}));
+}
+
+TEST_F(BackendRegistry, TypeIdCollisionNamesBothTypesAndHeadersAndWritesNothing) {
+  HeaderModel other = otherHeader();
+  other.messages[1].typeId = sampleHeader().messages[1].typeId;
+  const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("/src/other.h:5:8: error: type id"), std::string::npos) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find("geo::Line (/src/other.h"), std::string::npos) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find("app::ShapeRequest (/src/app.h"), std::string::npos) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find("/src/app.h:5:8: note: app::ShapeRequest declared here"), std::string::npos)
+      << result.diagnostics;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BackendRegistry, KernelIdCollisionIsAnError) {
+  HeaderModel other = otherHeader();
+  other.messages[1].kernel = "Elsewhere";
+  other.messages[1].kernelId = sampleHeader().messages[1].kernelId;
+  const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("kernels \"Shape\" and \"Elsewhere\" have the same kernel id"), std::string::npos)
+      << result.diagnostics;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BackendRegistry, DifferentDescriptionsOfOneMessageAreAnError) {
+  HeaderModel other = otherHeader();
+  other.messages[0].fields[1].initializer = "6";
+  const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("app::Point is described differently by two manifests"), std::string::npos)
+      << result.diagnostics;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+TEST_F(BackendRegistry, BadManifestAndBadUsage) {
+  const std::string broken = (dir_ / "broken.rk.json").string();
+  std::ofstream(broken) << "[]";
+  RegistryRun result = run({broken});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find(broken + ": error: top level: expected an object"), std::string::npos)
+      << result.diagnostics;
+  result = run({(dir_ / "missing.rk.json").string()});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("cannot read manifest"), std::string::npos) << result.diagnostics;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(runRegistry("a/b", dir_.string(), {broken}, RINGKERNEL_SOURCE_TEMPLATE_DIR), 2);
+  EXPECT_EQ(runRegistry("ok", dir_.string(), {}, RINGKERNEL_SOURCE_TEMPLATE_DIR), 2);
+  ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+}  // namespace
+}  // namespace ringkernel::gen

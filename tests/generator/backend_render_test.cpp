@@ -1,0 +1,192 @@
+// Copyright RingKernel authors.
+// Renderer, manifest and output-writer tests on hand-built models (the generated code itself is
+// compiled by the layout corpus tests).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "backend_models.h"
+#include "emit.h"
+#include "manifest.h"
+#include "output_writer.h"
+
+namespace ringkernel::gen {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::sampleHeader;
+
+std::string templateDir() { return RINGKERNEL_SOURCE_TEMPLATE_DIR; }
+
+fs::path freshDir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("ringkernel_backend_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<OutputFile> render(const HeaderModel& model, const std::string& dir = "out") {
+  std::vector<OutputFile> files;
+  std::string error;
+  EXPECT_TRUE(renderHeader(model, dir, templateDir(), files, error)) << error;
+  return files;
+}
+
+TEST(BackendRender, ProducesTheThreeFilesOfAHeader) {
+  const auto files = render(sampleHeader());
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].path, "out/app.rk.h");
+  EXPECT_EQ(files[1].path, "out/app.rk.cuh");
+  EXPECT_EQ(files[2].path, "out/app.rk.json");
+  EXPECT_NE(files[0].content.find("#include \"app.h\""), std::string::npos);
+  EXPECT_EQ(files[1].content.find("#include \"app.h\""), std::string::npos) << "the .rk.cuh must stand alone";
+  EXPECT_NE(files[1].content.find("enum class Color : std::uint8_t"), std::string::npos);
+  EXPECT_NE(files[1].content.find("std::int32_t y = 5;"), std::string::npos);
+  EXPECT_NE(files[1].content.find("double matrix[2][3];"), std::string::npos);
+  EXPECT_NE(files[1].content.find("// 3 bytes of padding at offset 1"), std::string::npos);
+}
+
+TEST(BackendRender, IsDeterministic) {
+  const auto first = render(sampleHeader());
+  const auto second = render(sampleHeader());
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].content, second[i].content) << first[i].path;
+}
+
+TEST(BackendRender, NoAbsolutePathsInGeneratedHeaders) {
+  for (const OutputFile& file : render(sampleHeader())) {
+    if (file.path.ends_with(".json")) continue;  // the manifest keeps source locations for diagnostics
+    EXPECT_EQ(file.content.find("/src/"), std::string::npos) << file.path;
+  }
+}
+
+TEST(BackendRender, RejectsANestedTypeWhoseEnclosingMessageIsMissing) {
+  HeaderModel model = sampleHeader();
+  model.messages[0].enclosingMessage = "app::Nowhere";
+  std::vector<OutputFile> files;
+  std::string error;
+  EXPECT_FALSE(renderHeader(model, "out", templateDir(), files, error));
+  EXPECT_NE(error.find("/src/app.h:5:8: error: message app::Point is nested in app::Nowhere"), std::string::npos) << error;
+}
+
+TEST(BackendRender, RejectsPackedLayouts) {
+  HeaderModel model = sampleHeader();
+  model.messages[1].fields[2].alignment = 4;
+  std::vector<OutputFile> files;
+  std::string error;
+  EXPECT_FALSE(renderHeader(model, "out", templateDir(), files, error));
+  EXPECT_NE(error.find("app::ShapeRequest::matrix is aligned to 4 bytes"), std::string::npos) << error;
+}
+
+TEST(BackendTemplates, MissingMalformedAndUnknownNamesAreErrors) {
+  const fs::path dir = freshDir("templates");
+  for (const auto& entry : fs::directory_iterator(templateDir())) fs::copy(entry.path(), dir / entry.path().filename());
+  std::vector<OutputFile> files;
+  std::string error;
+  std::ofstream(dir / "rk_h.mustache") << "{{#messages}}{{qualified_nme}}{{/messages}}\n";
+  EXPECT_FALSE(renderHeader(sampleHeader(), "out", dir.string(), files, error));
+  EXPECT_NE(error.find("unknown name(s): 'qualified_nme'"), std::string::npos) << error;
+  std::ofstream(dir / "rk_h.mustache") << "{{#messages}}unclosed\n";
+  EXPECT_FALSE(renderHeader(sampleHeader(), "out", dir.string(), files, error));
+  EXPECT_NE(error.find("malformed template"), std::string::npos) << error;
+  std::ofstream(dir / "rk_h.mustache") << "{{>no_such_partial}}\n";
+  EXPECT_FALSE(renderHeader(sampleHeader(), "out", dir.string(), files, error));
+  EXPECT_NE(error.find("uses partial 'no_such_partial'"), std::string::npos) << error;
+  fs::remove(dir / "rk_h.mustache");
+  EXPECT_FALSE(renderHeader(sampleHeader(), "out", dir.string(), files, error));
+  EXPECT_NE(error.find("template 'rk_h.mustache' is missing"), std::string::npos) << error;
+  EXPECT_TRUE(files.empty());
+  std::string found = findTemplateDir(dir.string(), "ringkernel-gen", error);
+  EXPECT_TRUE(found.empty());
+  EXPECT_NE(error.find("does not hold the ringkernel templates"), std::string::npos) << error;
+  fs::remove_all(dir);
+}
+
+TEST(BackendTemplates, FindTemplateDirPrefersTheExplicitDirectory) {
+  std::string error;
+  EXPECT_EQ(findTemplateDir(templateDir(), "ringkernel-gen", error), templateDir()) << error;
+  EXPECT_FALSE(findTemplateDir("", "ringkernel-gen", error).empty()) << error;
+}
+
+TEST(BackendManifest, RoundTripsEveryModelField) {
+  HeaderModel model = sampleHeader();
+  model.messages[1].options.id = 0x4001;
+  model.messages[1].options.kernel = "Shape";
+  model.messages[1].options.causal = true;
+  model.messages[1].options.priority = 200;
+  model.messages[1].options.format = WireFormat::Map;
+  model.messages[0].fromThisHeader = false;
+  model.messages[0].isClass = true;
+  const std::string text = manifestJson(model);
+  HeaderModel back;
+  std::string error;
+  ASSERT_TRUE(readManifest(text, "app.rk.json", back, error)) << error;
+  EXPECT_EQ(manifestJson(back), text);
+  ASSERT_EQ(back.messages.size(), 2u);
+  EXPECT_EQ(back.messages[1].options.id, std::optional<std::uint32_t>(0x4001));
+  EXPECT_EQ(back.messages[1].fields[2].extents, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(back.enums[0].underlying, FieldKind::UInt8);
+  EXPECT_FALSE(back.messages[0].fromThisHeader);
+}
+
+TEST(BackendManifest, ErrorsNameTheManifestAndTheValue) {
+  std::string text = manifestJson(sampleHeader());
+  const auto at = text.find("\"offset\": 4");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 11, "\"offset\": -4");
+  HeaderModel back;
+  std::string error;
+  EXPECT_FALSE(readManifest(text, "app.rk.json", back, error));
+  EXPECT_EQ(error, "app.rk.json: messages[0].fields[1].offset: expected an unsigned integer up to 4294967295");
+  EXPECT_FALSE(readManifest("{", "x.rk.json", back, error));
+  EXPECT_EQ(error, "x.rk.json: not valid JSON");
+  EXPECT_FALSE(readManifest(R"({"schema": "ringkernel-manifest", "schema_version": 99})", "y.rk.json", back, error));
+  EXPECT_NE(error.find("y.rk.json: schema_version: manifest has version 99"), std::string::npos) << error;
+}
+
+TEST(BackendOutput, UnchangedFilesKeepTheirMtime) {
+  const fs::path dir = freshDir("mtime");
+  const auto files = render(sampleHeader(), dir.string());
+  std::string error;
+  ASSERT_TRUE(writeOutputs(files, error)) << error;
+  const auto before = fs::last_write_time(files[0].path);
+  const auto cudaBefore = fs::last_write_time(files[1].path);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(writeOutputs(files, error)) << error;
+  EXPECT_EQ(fs::last_write_time(files[0].path), before);
+  auto changed = files;
+  changed[0].content += "// changed\n";
+  ASSERT_TRUE(writeOutputs(changed, error)) << error;
+  EXPECT_NE(fs::last_write_time(files[0].path), before);
+  EXPECT_EQ(fs::last_write_time(files[1].path), cudaBefore);
+  std::string content;
+  ASSERT_TRUE(readWholeFile(files[0].path, content));
+  EXPECT_EQ(content, changed[0].content);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << "left over: " << entry.path();
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BackendOutput, WritesNothingWhenOneFileCannotBeWritten) {
+  const fs::path dir = freshDir("atomic");
+  fs::create_directories(dir / "blocked.rk.h");  // a directory where a file must go
+  const std::vector<OutputFile> files{{(dir / "a.rk.h").string(), "a\n"},
+                                      {(dir / "sub" / "b.rk.h").string(), "b\n"},
+                                      {(dir / "blocked.rk.h").string(), "c\n"}};
+  std::string error;
+  EXPECT_FALSE(writeOutputs(files, error));
+  EXPECT_NE(error.find("blocked.rk.h"), std::string::npos) << error;
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir)) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"blocked.rk.h"});
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ringkernel::gen
