@@ -60,16 +60,23 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
 
 void Stream::wait(const Event& event) {
   auto& stream = impl();
+  auto& target = event.impl();
   if (event.backend() != backend_)
     throw Error(errc::unsupported, "Stream::wait", device_,
                 "event of device " + std::to_string(event.device()) +
                     " belongs to another backend (or an older host configuration)");
-  backend_->wait(stream, event.impl());
+  backend_->wait(stream, target);
 }
 
-void Stream::synchronize() { backend_->synchronize(impl()); }
+void Stream::synchronize() {
+  auto& stream = impl();  // throws first for a moved-from stream
+  backend_->synchronize(stream);
+}
 
-bool Stream::idle() const { return backend_->idle(impl()); }
+bool Stream::idle() const {
+  auto& stream = impl();
+  return backend_->idle(stream);
+}
 
 Event::Event(int device) {
   const auto ref = detail::Registry::instance().resolve(device, "Event::Event");
@@ -94,8 +101,14 @@ void Event::record(Stream& stream) {
   backend_->record(event, stream.impl());
 }
 
-void Event::synchronize() const { backend_->synchronize(impl()); }
+void Event::synchronize() const {
+  auto& event = impl();  // throws first for a moved-from event
+  backend_->synchronize(event);
+}
 
-bool Event::completed() const { return backend_->completed(impl()); }
+bool Event::completed() const {
+  auto& event = impl();
+  return backend_->completed(event);
+}
 
 }  // namespace ringkernel

@@ -1,0 +1,124 @@
+// Copyright RingKernel authors.
+// CUDA backend checks (label gpu). They skip with the reason when no CUDA device exists.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "host_fixture.h"
+#include "ringkernel/error.h"
+#include "ringkernel/peer_memory.h"
+
+namespace ringkernel {
+namespace {
+
+using test::pattern;
+
+std::vector<int> cuda_ids() {
+  std::vector<int> ids;
+  for (const auto& d : devices(Backend::cuda)) ids.push_back(d.id);
+  return ids;
+}
+
+#define REQUIRE_CUDA_DEVICES(n)                                                                   \
+  const auto ids = cuda_ids();                                                                    \
+  if (ids.size() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA device(s), found " << ids.size() \
+                                     << ": " << backend_statuses().front().note
+
+TEST(CudaBackend, EnumerationMatchesTheRuntime) {
+  REQUIRE_CUDA_DEVICES(1u);
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  EXPECT_EQ(static_cast<int>(ids.size()), count);
+  for (int id : ids) {
+    const auto d = device(id);
+    cudaDeviceProp p{};
+    ASSERT_EQ(cudaGetDeviceProperties(&p, d.ordinal), cudaSuccess);
+    EXPECT_EQ(d.name, p.name);
+    EXPECT_EQ(d.compute_units, p.multiProcessorCount);
+    EXPECT_EQ(d.compute_capability_major, p.major);
+    EXPECT_EQ(d.total_memory, p.totalGlobalMem);
+    EXPECT_GT(d.free_memory, 0u);
+    EXPECT_FALSE(d.pci_bus_id.empty());
+    EXPECT_TRUE(d.has(Capability::unified_memory));
+  }
+}
+
+TEST(CudaBackend, SameDeviceAndAsyncCopiesWithEvents) {
+  REQUIRE_CUDA_DEVICES(1u);
+  PeerMemory peers;
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}, std::size_t{64} << 20}) {
+    DeviceBuffer a(ids[0], n + 3), b(ids[0], n + 5);
+    const auto data = pattern(n + 3, 11);
+    a.upload(data.data(), data.size());
+    Stream s(ids[0]);
+    Event done(ids[0]);
+    const auto r = peers.copy_peer_async(b.bytes() + 5, ids[0], a.bytes() + 3, ids[0], n, s, done);
+    EXPECT_EQ(r.path, CopyPath::same_device);
+    done.synchronize();
+    std::vector<std::uint8_t> out(n);
+    b.download(out.data(), n, 5);
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), data.begin() + 3));
+  }
+}
+
+TEST(CudaBackend, DeviceToDeviceDirectAndHostStaged) {
+  REQUIRE_CUDA_DEVICES(2u);
+  PeerMemory peers(PeerMemoryOptions{std::size_t{1} << 20});
+  constexpr std::size_t n = (std::size_t{32} << 20) + 7;
+  const auto data = pattern(n, 3);
+  DeviceBuffer a(ids[0], n), b(ids[1], n);
+  a.upload(data.data(), n);
+  auto staged = peers.copy_peer(b, 0, a, 0, n);
+  EXPECT_EQ(staged.path, CopyPath::host_staged);
+  EXPECT_EQ(staged.chunks, 33u);
+  std::vector<std::uint8_t> out(n);
+  b.download(out.data(), n);
+  EXPECT_TRUE(out == data);
+  if (!peers.can_access_peer(ids[0], ids[1])) GTEST_SKIP() << "devices 0 and 1 have no peer access";
+  peers.enable_peer_access(ids[0], ids[1]);
+  std::vector<std::uint8_t> zero(n, 0);
+  b.upload(zero.data(), n);
+  Stream s(ids[0]);
+  Event done(ids[0]);
+  EXPECT_EQ(peers.copy_peer_async(b.data(), ids[1], a.data(), ids[0], n, s, done).path, CopyPath::direct_peer);
+  Stream s1(ids[1]);
+  s1.wait(done);  // cross-device ordering
+  std::vector<std::uint8_t> back(n);
+  s1.copy_async(back.data(), b.data(), n);
+  s1.synchronize();
+  EXPECT_TRUE(back == data);
+}
+
+TEST(CudaBackend, MappedMemoryAndCapabilities) {
+  REQUIRE_CUDA_DEVICES(2u);
+  PeerMemory peers;
+  const auto c = peers.capability(ids[0], ids[1]);
+  EXPECT_EQ(c.peer_access_supported, peers.can_access_peer(ids[0], ids[1]));
+  std::cout << peers.topology() << '\n';
+  if (!c.peer_access_supported) GTEST_SKIP() << "devices 0 and 1 have no peer access";
+  EXPECT_TRUE(c.access == AccessType::nvlink || c.access == AccessType::pcie);
+  DeviceBuffer a(ids[0], 4096);
+  EXPECT_THROW(peers.map_peer_memory(a.data(), ids[0], ids[1], 4096), Error);
+  peers.enable_peer_access(ids[1], ids[0]);
+  void* mapped = peers.map_peer_memory(a.data(), ids[0], ids[1], 4096);
+  cudaPointerAttributes attr{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attr, mapped), cudaSuccess);
+  EXPECT_EQ(attr.device, device(ids[0]).ordinal);
+  peers.unmap_peer_memory(mapped, ids[1]);
+  peers.disable_peer_access(ids[1], ids[0]);
+}
+
+TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
+  REQUIRE_CUDA_DEVICES(1u);
+  try {
+    DeviceBuffer huge(ids[0], std::size_t{1} << 50);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::out_of_memory);
+    EXPECT_EQ(e.call(), "cudaMalloc");
+    EXPECT_NE(std::string(e.what()).find("cudaErrorMemoryAllocation"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ringkernel

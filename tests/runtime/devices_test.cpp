@@ -1,0 +1,92 @@
+// Copyright RingKernel authors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "host_fixture.h"
+#include "ringkernel/buffers.h"
+#include "ringkernel/error.h"
+
+namespace ringkernel {
+namespace {
+
+TEST(Devices, HostDevicesAreEnumeratedWithIdsAndCapabilities) {
+  const auto ids = test::use_host_devices(3, HostTopology::pairs, {{0, 1}});
+  ASSERT_EQ(ids.size(), 3u);
+  const auto all = devices();
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].id, static_cast<int>(i));
+  const auto d0 = device(ids[0]);
+  EXPECT_EQ(d0.backend, Backend::host);
+  EXPECT_EQ(d0.ordinal, 0);
+  EXPECT_GT(d0.compute_units, 0);
+  EXPECT_TRUE(d0.has(Capability::peer_to_peer | Capability::unified_memory));
+  EXPECT_FALSE(device(ids[2]).has(Capability::peer_to_peer));  // not in any pair
+  EXPECT_EQ(to_string(d0.capabilities), "peer-to-peer|unified-memory|host-native-atomics|managed-memory");
+}
+
+TEST(Devices, SelectionByBackendCapabilitiesAndComputeUnits) {
+  const auto ids = test::use_host_devices(3, HostTopology::pairs, {{1, 2}});
+  DeviceRequirements r;
+  r.backend = Backend::host;
+  r.capabilities = Capability::peer_to_peer;
+  const auto p2p = select_devices(r);
+  ASSERT_EQ(p2p.size(), 2u);
+  EXPECT_EQ(p2p[0].id, ids[1]);
+  EXPECT_EQ(p2p[1].id, ids[2]);
+  r.min_compute_units = 1 << 20;
+  EXPECT_TRUE(select_devices(r).empty());
+  EXPECT_EQ(devices(Backend::host).size(), 3u);
+  for (const auto& d : devices(Backend::cuda)) EXPECT_EQ(d.backend, Backend::cuda);
+}
+
+TEST(Devices, InvalidIdIsAClearError) {
+  test::use_host_devices(2, HostTopology::all);
+  const int n = device_count();
+  try {
+    device(n);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_device);
+    EXPECT_EQ(e.device(), n);
+    EXPECT_NE(std::string(e.what()).find("device id " + std::to_string(n) + " names no device (valid ids are 0.." +
+                                         std::to_string(n - 1) + ")"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(device(-1), Error);
+  EXPECT_THROW(DeviceBuffer(-3, 16), Error);
+  EXPECT_THROW(synchronize_device(n + 7), Error);
+}
+
+TEST(Devices, FreeMemoryTracksAllocationsAndCapacityIsEnforced) {
+  HostBackendConfig c;
+  c.device_count = 1;
+  c.memory_per_device = 1 << 20;
+  configure_host_backend(c);
+  const int id = devices(Backend::host).at(0).id;
+  {
+    DeviceBuffer b(id, 1000);
+    EXPECT_EQ(device(id).free_memory, (1u << 20) - 1000);
+    try {
+      DeviceBuffer too_big(id, 1 << 20);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::out_of_memory);
+      EXPECT_NE(std::string(e.what()).find("cannot allocate 1048576 bytes"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(device(id).free_memory, 1u << 20);
+}
+
+TEST(Devices, BackendStatusesListEveryBackend) {
+  test::use_host_devices(2, HostTopology::all);
+  const auto s = backend_statuses();
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].backend, Backend::cuda);
+  EXPECT_EQ(s[1].backend, Backend::host);
+  EXPECT_EQ(s[1].device_count, 2);
+  EXPECT_FALSE(s[0].note.empty());
+}
+
+}  // namespace
+}  // namespace ringkernel

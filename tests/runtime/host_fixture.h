@@ -1,0 +1,42 @@
+// Copyright RingKernel authors.
+// Test helper: configure the host backend for one test and find its device ids.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ringkernel/device.h"
+#include "ringkernel/host_backend.h"
+
+namespace ringkernel::test {
+
+/// Global ids of the host devices after configuring `count` devices with `topology`.
+inline std::vector<int> use_host_devices(int count, HostTopology topology,
+                                         std::vector<std::pair<int, int>> pairs = {}) {
+  HostBackendConfig config;
+  config.device_count = count;
+  config.topology = topology;
+  config.pairs = std::move(pairs);
+  configure_host_backend(config);
+  std::vector<int> ids;
+  for (const auto& d : devices(Backend::host)) ids.push_back(d.id);
+  return ids;
+}
+
+/// Deterministic, position-dependent bytes (so shifted or partial copies are detected).
+inline std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
+  std::vector<std::uint8_t> v(n);
+  std::uint32_t x = seed * 2654435761u + 1;
+  for (auto& b : v) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    b = static_cast<std::uint8_t>(x);
+  }
+  return v;
+}
+
+}  // namespace ringkernel::test

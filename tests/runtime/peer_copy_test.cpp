@@ -1,0 +1,163 @@
+// Copyright RingKernel authors.
+// PeerMemory on the host backend: sizes, offsets, path selection per topology, invalid arguments.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "host_fixture.h"
+#include "ringkernel/error.h"
+#include "ringkernel/peer_memory.h"
+
+namespace ringkernel {
+namespace {
+
+using test::pattern;
+
+std::vector<std::uint8_t> read(const DeviceBuffer& b, std::size_t offset, std::size_t n) {
+  std::vector<std::uint8_t> v(n);
+  b.download(v.data(), n, offset);
+  return v;
+}
+
+class PeerCopy : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(PeerCopy, EveryPathCopiesExactlyTheRangeAtUnalignedOffsets) {
+  const std::size_t n = GetParam();
+  const auto ids = test::use_host_devices(3, HostTopology::pairs, {{0, 1}});
+  PeerMemory peers(PeerMemoryOptions{std::size_t{1} << 20});  // 1 MiB staging chunks
+  peers.enable_peer_access(ids[0], ids[1]);
+  const std::size_t src_off = 3, dst_off = 5, slack = 16;
+  const auto data = pattern(n + src_off, 7);
+  struct Case { int src, dst; CopyPath path; };
+  for (const Case c : {Case{ids[0], ids[1], CopyPath::direct_peer}, Case{ids[1], ids[2], CopyPath::host_staged},
+                       Case{ids[2], ids[2], CopyPath::same_device}}) {
+    DeviceBuffer src(c.src, n + src_off);
+    DeviceBuffer dst(c.dst, n + dst_off + slack + (c.src == c.dst ? n + src_off : 0));
+    src.upload(data.data(), data.size());
+    const auto guard = pattern(dst.size(), 99);
+    dst.upload(guard.data(), guard.size());
+    // On one device the destination sits after the source range so that they cannot overlap.
+    const std::size_t d_off = dst_off + (c.src == c.dst ? n + src_off : 0);
+    const auto result = peers.copy_peer(dst, d_off, src, src_off, n);
+    EXPECT_EQ(result.path, c.path) << c.src << "->" << c.dst;
+    EXPECT_EQ(result.bytes, n);
+    if (c.path == CopyPath::host_staged) {
+      EXPECT_EQ(result.chunks, (n + (1u << 20) - 1) >> 20);
+    }
+    const auto got = read(dst, 0, dst.size());
+    EXPECT_TRUE(std::equal(got.begin() + static_cast<std::ptrdiff_t>(d_off), got.begin() + static_cast<std::ptrdiff_t>(d_off + n),
+                           data.begin() + static_cast<std::ptrdiff_t>(src_off)))
+        << to_string(c.path) << " copy of " << n << " bytes differs";
+    EXPECT_TRUE(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(d_off), guard.begin()))
+        << "bytes before the destination range changed";
+    EXPECT_TRUE(std::equal(got.begin() + static_cast<std::ptrdiff_t>(d_off + n), got.end(),
+                           guard.begin() + static_cast<std::ptrdiff_t>(d_off + n)))
+        << "bytes after the destination range changed";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, PeerCopy,
+                         ::testing::Values(0, 1, 7, 4096, 65537, (1u << 20) - 1, (1u << 20) + 3,
+                                           std::size_t{3} << 20));
+
+TEST(PeerCopyLarge, TwoHundredFiftySixMiBHostStagedAndDirect) {
+  constexpr std::size_t n = std::size_t{256} << 20;
+  const auto ids = test::use_host_devices(3, HostTopology::pairs, {{0, 1}});
+  PeerMemory peers;
+  peers.enable_peer_access(ids[0], ids[1]);
+  std::vector<std::uint8_t> data(n);
+  for (std::size_t i = 0; i < n; i += 4096) data[i] = static_cast<std::uint8_t>(i >> 12);
+  data[n - 1] = 0xab;
+  DeviceBuffer a(ids[0], n), b(ids[1], n), c(ids[2], n);
+  a.upload(data.data(), n);
+  EXPECT_EQ(peers.copy_peer(b, 0, a, 0, n).path, CopyPath::direct_peer);
+  const auto staged = peers.copy_peer(c, 0, b, 0, n);
+  EXPECT_EQ(staged.path, CopyPath::host_staged);
+  EXPECT_EQ(staged.chunks, 64u);  // 4 MiB default chunks
+  std::vector<std::uint8_t> out(n);
+  c.download(out.data(), n);
+  EXPECT_TRUE(out == data);
+}
+
+TEST(PeerTopology, NoneAllAndPairsSelectTheRightPath) {
+  {
+    const auto ids = test::use_host_devices(2, HostTopology::none);
+    PeerMemory peers;
+    EXPECT_FALSE(peers.can_access_peer(ids[0], ids[1]));
+    EXPECT_EQ(peers.capability(ids[0], ids[1]).access, AccessType::host_routed);
+    DeviceBuffer a(ids[0], 64), b(ids[1], 64);
+    EXPECT_EQ(peers.copy_peer(b, 0, a, 0, 64).path, CopyPath::host_staged);
+    try {
+      peers.enable_peer_access(ids[0], ids[1]);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::peer_access_unsupported);
+      EXPECT_NE(std::string(e.what()).find("have no direct link in the host topology (2 devices, topology none"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  {
+    const auto ids = test::use_host_devices(4, HostTopology::all);
+    PeerMemory peers;
+    DeviceBuffer a(ids[3], 64), b(ids[0], 64);
+    EXPECT_TRUE(peers.can_access_peer(ids[3], ids[0]));
+    EXPECT_EQ(peers.copy_peer(b, 0, a, 0, 64).path, CopyPath::host_staged) << "not enabled yet";
+    peers.enable_peer_access(ids[3], ids[0]);
+    peers.enable_peer_access(ids[3], ids[0]);  // idempotent
+    EXPECT_TRUE(peers.peer_access_enabled(ids[3], ids[0]));
+    EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[3]));
+    EXPECT_EQ(peers.copy_peer(b, 0, a, 0, 64).path, CopyPath::direct_peer);
+    EXPECT_EQ(peers.copy_peer(a, 0, b, 0, 64).path, CopyPath::direct_peer) << "either direction enabled";
+    peers.disable_peer_access(ids[3], ids[0]);
+    peers.disable_peer_access(ids[3], ids[0]);  // idempotent
+    EXPECT_EQ(peers.copy_peer(b, 0, a, 0, 64).path, CopyPath::host_staged);
+  }
+  {
+    const auto ids = test::use_host_devices(4, HostTopology::pairs, {{0, 1}, {2, 3}});
+    PeerMemory peers;
+    EXPECT_TRUE(peers.can_access_peer(ids[2], ids[3]));
+    EXPECT_FALSE(peers.can_access_peer(ids[1], ids[2]));
+    EXPECT_FALSE(peers.can_access_peer(ids[1], ids[1]));
+    const auto m = peers.topology();
+    EXPECT_EQ(m.at(0, 0).access, AccessType::same_device);
+    const auto text = m.to_string();
+    EXPECT_NE(text.find("DEV" + std::to_string(ids[0])), std::string::npos);
+    const auto row = [&](int r) {
+      std::string s;
+      for (std::size_t c = 0; c < m.size(); ++c) s += std::string(matrix_code(m.at(static_cast<std::size_t>(r), c).access)) + " ";
+      return s;
+    };
+    const int base = ids[0];
+    EXPECT_EQ(row(base + 0).substr(row(base + 0).size() - 11), "X VL HR HR ");
+    EXPECT_EQ(row(base + 3).substr(row(base + 3).size() - 11), "HR HR VL X ");
+    const auto cap = peers.capability(ids[0], ids[1]);
+    EXPECT_EQ(cap.access, AccessType::virtual_link);
+    EXPECT_TRUE(cap.native_atomics);
+    EXPECT_EQ(cap.performance_rank, 1);
+    EXPECT_FALSE(cap.bandwidth_gbps.measured);
+    EXPECT_EQ(peers.capability(ids[0], ids[2]).performance_rank, 100);
+  }
+}
+
+TEST(PeerMeasure, MeasuredFiguresReplaceEstimates) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  MeasureOptions o;
+  o.bandwidth_bytes = 1 << 20;
+  o.bandwidth_repetitions = 2;
+  o.latency_repetitions = 5;
+  const auto m = peers.measure(ids[0], ids[1], o);
+  EXPECT_EQ(m.path, CopyPath::host_staged);
+  EXPECT_GT(m.bandwidth_gbps, 0.0);
+  EXPECT_GT(m.latency_us, 0.0);
+  const auto c = peers.capability(ids[0], ids[1]);
+  EXPECT_TRUE(c.bandwidth_gbps.measured);
+  EXPECT_DOUBLE_EQ(c.bandwidth_gbps.value, m.bandwidth_gbps);
+  EXPECT_FALSE(peers.capability(ids[1], ids[0]).latency_us.measured);
+  o.latency_repetitions = 0;
+  EXPECT_THROW(peers.measure(ids[0], ids[1], o), Error);
+}
+
+}  // namespace
+}  // namespace ringkernel

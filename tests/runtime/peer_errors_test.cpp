@@ -1,0 +1,131 @@
+// Copyright RingKernel authors.
+// Every invalid argument of PeerMemory gives an Error with a code and a message that says why.
+#include <gtest/gtest.h>
+
+#include "host_fixture.h"
+#include "ringkernel/error.h"
+#include "ringkernel/peer_memory.h"
+
+namespace ringkernel {
+namespace {
+
+#define EXPECT_RK_ERROR(statement, expected_code, fragment)                                  \
+  do {                                                                                        \
+    try {                                                                                     \
+      statement;                                                                              \
+      ADD_FAILURE() << "no ringkernel::Error from " #statement;                              \
+    } catch (const ::ringkernel::Error& e) {                                                  \
+      EXPECT_EQ(e.code(), expected_code) << e.what();                                         \
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)                      \
+          << "message \"" << e.what() << "\" lacks \"" << (fragment) << "\"";                \
+    }                                                                                         \
+  } while (false)
+
+class PeerErrors : public ::testing::Test {
+ protected:
+  void SetUp() override { ids = test::use_host_devices(3, HostTopology::pairs, {{0, 1}}); }
+  std::vector<int> ids;
+  PeerMemory peers;
+};
+
+TEST_F(PeerErrors, BadDeviceIds) {
+  const int bad = device_count();
+  DeviceBuffer a(ids[0], 16);
+  EXPECT_RK_ERROR(peers.copy_peer(a.data(), bad, a.data(), ids[0], 4), errc::invalid_device,
+                  "PeerMemory::copy_peer (device " + std::to_string(bad) + "): invalid device: device id");
+  EXPECT_RK_ERROR(peers.can_access_peer(-1, ids[0]), errc::invalid_device, "names no device");
+  EXPECT_RK_ERROR(peers.enable_peer_access(ids[0], bad), errc::invalid_device, "names no device");
+  EXPECT_RK_ERROR(peers.capability(bad, ids[0]), errc::invalid_device, "PeerMemory::capability");
+  EXPECT_RK_ERROR(Stream{bad}, errc::invalid_device, "Stream::Stream");
+  EXPECT_RK_ERROR(Event{bad}, errc::invalid_device, "Event::Event");
+}
+
+TEST_F(PeerErrors, NullPointers) {
+  DeviceBuffer a(ids[0], 16), b(ids[1], 16);
+  EXPECT_RK_ERROR(peers.copy_peer(nullptr, ids[1], a.data(), ids[0], 4), errc::invalid_argument,
+                  "destination is null");
+  EXPECT_RK_ERROR(peers.copy_peer(b.data(), ids[1], nullptr, ids[0], 0), errc::invalid_argument,
+                  "source is null");
+  EXPECT_RK_ERROR(peers.unmap_peer_memory(nullptr, ids[1]), errc::invalid_argument, "null");
+  Stream s(ids[0]);
+  EXPECT_RK_ERROR(s.copy_async(nullptr, a.data(), 1), errc::invalid_argument, "destination is null");
+}
+
+TEST_F(PeerErrors, PointerOnWrongDeviceAndOutOfRange) {
+  DeviceBuffer a(ids[0], 100), b(ids[1], 100);
+  EXPECT_RK_ERROR(peers.copy_peer(b.data(), ids[1], b.data(), ids[0], 4), errc::invalid_argument,
+                  "source 0x");
+  EXPECT_RK_ERROR(peers.copy_peer(b.data(), ids[1], b.data(), ids[0], 4), errc::invalid_argument,
+                  "is not memory of device " + std::to_string(ids[0]));
+  EXPECT_RK_ERROR(peers.copy_peer(b.bytes() + 90, ids[1], a.data(), ids[0], 11), errc::out_of_range,
+                  "destination range [90, 90 + 11) exceeds its allocation of 100 bytes");
+  EXPECT_RK_ERROR(peers.copy_peer(b, 0, a, 60, 41), errc::out_of_range,
+                  "source range [60, 60 + 41) exceeds the buffer of 100 bytes");
+  EXPECT_RK_ERROR(peers.copy_peer(b, 101, a, 0, 0), errc::out_of_range, "destination range [101");
+  int on_stack = 0;
+  EXPECT_RK_ERROR(peers.copy_peer(&on_stack, ids[1], a.data(), ids[0], 4), errc::invalid_argument,
+                  "is not memory of device");
+  // Exactly to the end is fine.
+  EXPECT_EQ(peers.copy_peer(b.bytes() + 90, ids[1], a.data(), ids[0], 10).bytes, 10u);
+}
+
+TEST_F(PeerErrors, OverlapOnOneDevice) {
+  DeviceBuffer a(ids[0], 100);
+  EXPECT_RK_ERROR(peers.copy_peer(a.bytes() + 10, ids[0], a.data(), ids[0], 11), errc::overlapping_ranges,
+                  "ranges of 11 bytes overlap on one device");
+  EXPECT_RK_ERROR(peers.copy_peer(a, 0, a, 0, 1), errc::overlapping_ranges, "overlap");
+  EXPECT_EQ(peers.copy_peer(a.bytes() + 10, ids[0], a.data(), ids[0], 10).path, CopyPath::same_device);
+  Stream s(ids[0]);
+  EXPECT_RK_ERROR(s.copy_async(a.bytes() + 1, a.data(), 2), errc::overlapping_ranges, "overlap");
+}
+
+TEST_F(PeerErrors, StreamsEventsAndAccessControl) {
+  DeviceBuffer a(ids[0], 16), b(ids[1], 16);
+  Stream elsewhere(ids[2]);
+  EXPECT_RK_ERROR(peers.copy_peer_async(b.data(), ids[1], a.data(), ids[0], 4, elsewhere), errc::invalid_argument,
+                  "the stream is on device " + std::to_string(ids[2]));
+  Stream s0(ids[0]);
+  Event e1(ids[1]);
+  EXPECT_RK_ERROR(e1.record(s0), errc::invalid_argument, "cannot be recorded on a stream of device");
+  EXPECT_RK_ERROR(s0.copy_async(b.data(), a.data(), 4), errc::unsupported, "PeerMemory::copy_peer_async");
+  EXPECT_RK_ERROR(peers.enable_peer_access(ids[0], ids[0]), errc::invalid_argument, "same device");
+  EXPECT_RK_ERROR(peers.enable_peer_access(ids[1], ids[2]), errc::peer_access_unsupported, "no direct link");
+  EXPECT_RK_ERROR(PeerMemory{PeerMemoryOptions{0}}, errc::invalid_argument, "staging_chunk_bytes");
+  Stream moved(ids[0]);
+  Stream taker = std::move(moved);
+  EXPECT_RK_ERROR(moved.synchronize(), errc::invalid_state, "moved from");
+}
+
+TEST_F(PeerErrors, MappingRules) {
+  DeviceBuffer a(ids[0], 64);
+  EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[1], 64), errc::invalid_state,
+                  "is not enabled; call enable_peer_access(" + std::to_string(ids[1]) + ", " + std::to_string(ids[0]));
+  EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[2], 64), errc::peer_access_unsupported,
+                  "not supported by the topology");
+  peers.enable_peer_access(ids[1], ids[0]);
+  EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[1], 65), errc::out_of_range, "exceeds");
+  EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[0], 8), errc::invalid_argument, "same");
+  EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[1], 0), errc::invalid_argument, "0 bytes");
+  void* mapped = peers.map_peer_memory(a.data(), ids[0], ids[1], 64);
+  EXPECT_EQ(mapped, a.data());
+  EXPECT_EQ(peers.live_mappings(), 1u);
+  EXPECT_RK_ERROR(peers.disable_peer_access(ids[1], ids[0]), errc::invalid_state, "is still mapped for device");
+  peers.unmap_peer_memory(mapped, ids[1]);
+  EXPECT_EQ(peers.live_mappings(), 0u);
+  EXPECT_RK_ERROR(peers.unmap_peer_memory(mapped, ids[1]), errc::invalid_state, "is not mapped for device");
+  peers.disable_peer_access(ids[1], ids[0]);
+}
+
+TEST_F(PeerErrors, OldConfigurationObjectsAreRejectedNotMisused) {
+  DeviceBuffer old(ids[0], 16);
+  Stream old_stream(ids[0]);
+  const auto fresh = test::use_host_devices(2, HostTopology::all);
+  DeviceBuffer now(fresh[1], 16);
+  EXPECT_RK_ERROR(peers.copy_peer(now.data(), fresh[1], old.data(), fresh[0], 4), errc::invalid_argument,
+                  "is not memory of device");
+  EXPECT_RK_ERROR(peers.copy_peer_async(now.data(), fresh[1], now.data(), fresh[1], 0, old_stream),
+                  errc::invalid_argument, "older host configuration");
+}
+
+}  // namespace
+}  // namespace ringkernel
