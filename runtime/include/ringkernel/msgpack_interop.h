@@ -1,0 +1,90 @@
+// Copyright RingKernel authors.
+// Host-only bridge to msgpack-c's C API (<msgpack.h>, link msgpackc): write messages into any
+// msgpack_packer stream and read them from unpacked msgpack_object trees. Same wire rules as
+// ringkernel::encode/decode (docs/wire-format.md); pack emits every value through msgpack-c's own
+// msgpack_pack_* functions.
+#pragma once
+
+#include <msgpack.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/codec.h"
+#include "ringkernel/detail/message_codec.h"
+#include "ringkernel/message.h"
+#include "ringkernel/status.h"
+
+#if RINGKERNEL_IS_DEVICE_CODE
+#error "ringkernel/msgpack_interop.h is host-only (msgpack-c does not run on the device)"
+#endif
+
+namespace ringkernel::msgpack {
+
+namespace detail {
+
+/// The writer interface of ringkernel::detail::msgpack_writer, forwarding to msgpack_pack_*.
+/// Remembers the first non-zero result of the packer's write callback.
+class packer_writer {
+ public:
+  explicit packer_writer(msgpack_packer* pk) noexcept : pk_(pk) {}
+  int result() const noexcept { return result_; }
+
+  void write_bool(bool v) noexcept { keep(v ? msgpack_pack_true(pk_) : msgpack_pack_false(pk_)); }
+  void write_uint(std::uint64_t v) noexcept { keep(msgpack_pack_uint64(pk_, v)); }
+  void write_int(std::int64_t v) noexcept { keep(msgpack_pack_int64(pk_, v)); }
+  void write_float(float v) noexcept { keep(msgpack_pack_float(pk_, v)); }
+  void write_double(double v) noexcept { keep(msgpack_pack_double(pk_, v)); }
+  void write_str(const char* data, std::uint32_t length) noexcept {
+    keep(msgpack_pack_str(pk_, length));
+    keep(msgpack_pack_str_body(pk_, data, length));
+  }
+  void write_bin(const void* data, std::uint32_t length) noexcept {
+    keep(msgpack_pack_bin(pk_, length));
+    keep(msgpack_pack_bin_body(pk_, data, length));
+  }
+  void write_array_header(std::uint32_t count) noexcept { keep(msgpack_pack_array(pk_, count)); }
+  void write_map_header(std::uint32_t count) noexcept { keep(msgpack_pack_map(pk_, count)); }
+
+ private:
+  void keep(int r) noexcept {
+    if (result_ == 0) result_ = r;
+  }
+  msgpack_packer* pk_;
+  int result_ = 0;
+};
+
+}  // namespace detail
+
+/// Packs `msg` into the packer's stream. Returns 0, or the first non-zero result of the packer's
+/// write callback (msgpack-c's convention).
+template <class T>
+  requires is_message_v<T>
+int pack(msgpack_packer* pk, const T& msg) noexcept {
+  detail::packer_writer w(pk);
+  ringkernel::detail::encode_message(msg, w);
+  return w.result();
+}
+
+/// Converts an unpacked msgpack_object into `msg` with the rules of ringkernel::decode (the object is
+/// re-serialised through msgpack-c into a temporary buffer, then decoded). `msg` is written only on
+/// success. buffer_too_small: msgpack-c could not allocate the temporary buffer.
+template <class T>
+  requires is_message_v<T>
+codec_status unpack(const msgpack_object& object, T& msg) noexcept {
+  msgpack_sbuffer buffer;
+  msgpack_sbuffer_init(&buffer);
+  msgpack_packer pk;
+  msgpack_packer_init(&pk, &buffer, msgpack_sbuffer_write);
+  codec_status status = codec_status::buffer_too_small;
+  if (msgpack_pack_object(&pk, object) == 0) {
+    const codec_result r = decode(reinterpret_cast<const std::uint8_t*>(buffer.data), buffer.size, msg);
+    status = r.status;
+    // An object is one value: bytes after the message cannot occur, the check guards the invariant.
+    if (status == codec_status::ok && r.size != buffer.size) status = codec_status::invalid_input;
+  }
+  msgpack_sbuffer_destroy(&buffer);
+  return status;
+}
+
+}  // namespace ringkernel::msgpack

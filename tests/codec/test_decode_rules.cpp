@@ -1,0 +1,237 @@
+// Copyright RingKernel authors.
+// What the decoder accepts (every valid encoding of an in-range value, forward-compatible extras)
+// and every error status with a crafted input, the offset it reports, and that the target message
+// is written only on success.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <string>
+
+#include "codec_test_support.h"
+
+namespace codec_test {
+namespace {
+
+using ringkernel::codec_status;
+
+bytes cat(std::initializer_list<bytes> parts) {
+  bytes out;
+  for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+bytes str(const std::string& s) {  // fixstr
+  bytes out(s.size() + 1);
+  out[0] = static_cast<std::uint8_t>(0xa0 | s.size());
+  std::memcpy(out.data() + 1, s.data(), s.size());
+  return out;
+}
+const bytes float32_half = {0xca, 0x3f, 0x00, 0x00, 0x00};  // 0.5f
+
+template <class T>
+T sentinel() {
+  T m{};
+  std::memset(static_cast<void*>(&m), 0x5a, sizeof m);
+  return m;
+}
+
+template <class T>
+ringkernel::codec_result decode_expecting_untouched(const bytes& wire, codec_status expected_status) {
+  T m = sentinel<T>();
+  const ringkernel::codec_result r = ringkernel::decode(wire.data(), wire.size(), m);
+  EXPECT_EQ(r.status, expected_status) << ringkernel::to_string(r.status) << " for " << hex(wire);
+  const T untouched = sentinel<T>();
+  EXPECT_EQ(std::memcmp(&m, &untouched, sizeof m), 0) << "decode wrote the message on failure";
+  return r;
+}
+
+template <class T>
+T decode_ok(const bytes& wire) {
+  T m{};
+  const ringkernel::codec_result r = ringkernel::decode(wire.data(), wire.size(), m);
+  EXPECT_EQ(r.status, codec_status::ok) << ringkernel::to_string(r.status) << " at " << r.size << " in " << hex(wire);
+  EXPECT_EQ(r.size, wire.size());
+  return m;
+}
+
+// ---- accepted encodings ---------------------------------------------------------------------------
+
+TEST(DecodeAccepts, AnyIntegerWidthThatFits) {
+  const bytes encodings_of_5[] = {{0x05}, {0xcc, 5}, {0xcd, 0, 5}, {0xce, 0, 0, 0, 5}, {0xcf, 0, 0, 0, 0, 0, 0, 0, 5},
+                                  {0xd0, 5}, {0xd1, 0, 5}, {0xd2, 0, 0, 0, 5}, {0xd3, 0, 0, 0, 0, 0, 0, 0, 5}};
+  for (const bytes& five : encodings_of_5) {
+    const Point p = decode_ok<Point>(cat({{0x92}, five, float32_half}));
+    EXPECT_EQ(p.x, 5) << hex(five);
+    const Tag t = decode_ok<Tag>(cat({{0x82}, str("id"), five, str("label"), str("ab")}));  // uint16 field
+    EXPECT_EQ(t.id, 5) << hex(five);
+  }
+  const Point negative = decode_ok<Point>(cat({{0x92, 0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, float32_half}));
+  EXPECT_EQ(negative.x, -2);
+}
+
+TEST(DecodeAccepts, FloatingPointFromEitherWidthAndExactIntegers) {
+  // float field from float64 (rounded to nearest float) and from an exact integer.
+  Point p = decode_ok<Point>({0x92, 0x01, 0xcb, 0x3f, 0xb9, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a});  // 0.1
+  EXPECT_EQ(p.y, 0.1f);
+  p = decode_ok<Point>({0x92, 0x01, 0xce, 0x01, 0x00, 0x00, 0x00});  // 2^24 fits exactly
+  EXPECT_EQ(p.y, 16777216.0f);
+  p = decode_ok<Point>({0x92, 0x01, 0xcb, 0x7f, 0xf0, 0, 0, 0, 0, 0, 0});  // +inf
+  EXPECT_EQ(p.y, std::numeric_limits<float>::infinity());
+  // double field (Scalars::f64) from float32 (exact) and from a negative integer. All other fields 0:
+  // array16 of 16, false, nine integer zeros, f32 = 0.0f, f64 = <value>, four integer zeros.
+  const bytes before_f64 = {0xdc, 0x00, 0x10, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xca, 0, 0, 0, 0};
+  const bytes after_f64 = {0, 0, 0, 0};
+  EXPECT_EQ(decode_ok<Scalars>(cat({before_f64, float32_half, after_f64})).f64, 0.5);
+  EXPECT_EQ(decode_ok<Scalars>(cat({before_f64, {0xd0, 0x9c}, after_f64})).f64, -100.0);
+  EXPECT_EQ(hex(cat({before_f64, {0xcb, 0, 0, 0, 0, 0, 0, 0, 0}, after_f64})), hex(encode_to_vector(Scalars{})));
+}
+
+TEST(DecodeAccepts, EveryStrArrayAndMapHeaderWidth) {
+  const bytes label_forms[] = {{0xa2, 'h', 'i'}, {0xd9, 2, 'h', 'i'}, {0xda, 0, 2, 'h', 'i'}, {0xdb, 0, 0, 0, 2, 'h', 'i'}};
+  const bytes map_forms[] = {{0x82}, {0xde, 0, 2}, {0xdf, 0, 0, 0, 2}};
+  for (const bytes& header : map_forms) {
+    for (const bytes& label : label_forms) {
+      const Tag t = decode_ok<Tag>(cat({header, str("id"), {0x07}, str("label"), label}));
+      EXPECT_EQ(std::string(t.label, 2), "hi");
+      EXPECT_EQ(t.label[2], '\0');  // shorter than char[4]: zero-filled
+      EXPECT_EQ(t.label[3], '\0');
+    }
+  }
+  const bytes array_forms[] = {{0x92}, {0xdc, 0, 2}, {0xdd, 0, 0, 0, 2}};
+  for (const bytes& header : array_forms) {
+    EXPECT_EQ(decode_ok<Point>(cat({header, {0x09}, float32_half})).x, 9);
+  }
+}
+
+TEST(DecodeAccepts, ForwardCompatibleExtrasAreSkipped) {
+  // Extra trailing array elements of any type (ext, nested map, bin, nil) are skipped.
+  const bytes extras = {0xd4, 0x01, 0xaa, 0x81, 0xa1, 'k', 0x93, 0xc0, 0xc4, 0x01, 0x00, 0xc3, 0xc0};
+  const Point p = decode_ok<Point>(cat({{0x95, 0x03}, float32_half, extras}));
+  EXPECT_EQ(p.x, 3);
+  // Unknown map keys, anywhere, with any value, are skipped.
+  const Tag t = decode_ok<Tag>(cat({{0x84}, str("new"), {0x92, 0x01, 0xc0}, str("label"), str("z"), str("ids"),
+                                     {0xcb, 0, 0, 0, 0, 0, 0, 0, 0}, str("id"), {0x2a}}));
+  EXPECT_EQ(t.id, 42);
+  EXPECT_EQ(t.label[0], 'z');
+}
+
+TEST(DecodeAccepts, BytesAfterTheMessageAreNotRead) {
+  const bytes wire = cat({{0x92, 0x01}, float32_half, {0xc1, 0xc1}});
+  Point p{};
+  const ringkernel::codec_result r = ringkernel::decode(wire.data(), wire.size(), p);
+  EXPECT_EQ(r.status, codec_status::ok);
+  EXPECT_EQ(r.size, 7u);  // the caller decides whether trailing bytes are an error
+}
+
+// ---- every error status -------------------------------------------------------------------------
+
+TEST(DecodeRejects, TruncatedAtEveryPrefix) {
+  const bytes arrays = encode_to_vector(sample_arrays<ArraysMap>());
+  for (std::size_t n = 0; n < arrays.size(); ++n) {
+    decode_expecting_untouched<ArraysMap>(bytes(arrays.begin(), arrays.begin() + static_cast<long>(n)),
+                                          codec_status::truncated_input);
+  }
+  const bytes scalars = encode_to_vector(sample_scalars<Scalars>());
+  for (std::size_t n = 0; n < scalars.size(); ++n) {
+    decode_expecting_untouched<Scalars>(bytes(scalars.begin(), scalars.begin() + static_cast<long>(n)),
+                                        codec_status::truncated_input);
+  }
+  // A length that claims more than the input holds, in a skipped value.
+  decode_expecting_untouched<Point>(cat({{0x93, 0x01}, float32_half, {0xdb, 0xff, 0xff, 0xff, 0xff}}),
+                                    codec_status::truncated_input);
+  decode_expecting_untouched<Point>(cat({{0x93, 0x01}, float32_half, {0xdd, 0xff, 0xff, 0xff, 0xff}}),
+                                    codec_status::truncated_input);
+}
+
+TEST(DecodeRejects, TypeMismatchNamesTheOffset) {
+  const ringkernel::codec_result r =
+      decode_expecting_untouched<Point>(cat({{0x92}, str("1"), float32_half}), codec_status::type_mismatch);
+  EXPECT_EQ(r.size, 1u);  // the str at offset 1
+  decode_expecting_untouched<Point>({0x82, 0x01, 0x02, 0x03, 0x04}, codec_status::type_mismatch);  // map, not array
+  decode_expecting_untouched<Point>({0x92, 0x01, 0xc3}, codec_status::type_mismatch);              // bool for float
+  decode_expecting_untouched<Point>({0x92, 0xca, 0, 0, 0, 0, 0xc3}, codec_status::type_mismatch);  // float for int
+  decode_expecting_untouched<Tag>(cat({{0x82, 0x01, 0x02}, str("label"), str("x")}), codec_status::type_mismatch);
+  decode_expecting_untouched<Tag>(cat({{0x82}, str("id"), {0x01}, str("label"), {0xc4, 0x01, 'x'}}),
+                                  codec_status::type_mismatch);  // bin for char[4]
+  bytes scalars = encode_to_vector(sample_scalars<Scalars>());
+  scalars[3] = 0x01;  // flag (after the array16 header) given as the integer 1
+  const ringkernel::codec_result b = decode_expecting_untouched<Scalars>(scalars, codec_status::type_mismatch);
+  EXPECT_EQ(b.size, 3u);
+}
+
+TEST(DecodeRejects, ValueOutOfRange) {
+  decode_expecting_untouched<Point>(cat({{0x92, 0xce, 0x80, 0, 0, 0}, float32_half}), codec_status::value_out_of_range);
+  decode_expecting_untouched<Tag>(cat({{0x82}, str("id"), {0xff}, str("label"), str("")}),  // -1 for uint16
+                                  codec_status::value_out_of_range);
+  decode_expecting_untouched<Tag>(cat({{0x82}, str("id"), {0xce, 0, 1, 0, 0}, str("label"), str("")}),
+                                  codec_status::value_out_of_range);  // 65536 for uint16
+  // 1e39 does not fit a float; an odd integer above 2^24 has no exact float.
+  decode_expecting_untouched<Point>({0x92, 0x01, 0xcb, 0x48, 0x07, 0x82, 0x87, 0xf4, 0x9f, 0xd2, 0x8d},
+                                    codec_status::value_out_of_range);
+  decode_expecting_untouched<Point>({0x92, 0x01, 0xce, 0x01, 0x00, 0x00, 0x01}, codec_status::value_out_of_range);
+  decode_expecting_untouched<Tag>(cat({{0x82}, str("id"), {0x01}, str("label"), {0xa2, 'a', 0x00}}),
+                                  codec_status::value_out_of_range);  // NUL inside a str
+}
+
+TEST(DecodeRejects, WrongLength) {
+  const ringkernel::codec_result r = decode_expecting_untouched<Tag>(
+      cat({{0x82}, str("id"), {0x01}, str("label"), str("abcde")}), codec_status::wrong_length);
+  EXPECT_EQ(r.size, 11u);  // offset of the str value
+  ArraysMap a = sample_arrays<ArraysMap>();
+  bytes wire = encode_to_vector(a);
+  // blob: bin8 of 8 bytes -> claim 7 (and drop a byte) is a wrong length for std::uint8_t[8].
+  const bytes blob_key = str("blob");
+  auto at = std::search(wire.begin(), wire.end(), blob_key.begin(), blob_key.end()) + static_cast<long>(blob_key.size());
+  ASSERT_EQ(at[0], 0xc4);
+  at[1] = 7;
+  wire.erase(at + 2);
+  decode_expecting_untouched<ArraysMap>(wire, codec_status::wrong_length);
+  // grid: an inner array of 2 instead of 3.
+  wire = encode_to_vector(a);
+  const bytes grid_key = str("grid");
+  at = std::search(wire.begin(), wire.end(), grid_key.begin(), grid_key.end()) + static_cast<long>(grid_key.size());
+  ASSERT_EQ(at[0], 0x92);
+  ASSERT_EQ(at[1], 0x93);
+  at[1] = 0x92;
+  wire.erase(at + 2 + 4);  // drop -300000 (d2 + 4 bytes): keep the rest well formed
+  wire.erase(at + 2);
+  decode_expecting_untouched<ArraysMap>(wire, codec_status::wrong_length);
+}
+
+TEST(DecodeRejects, NestingTooDeepInSkippedValues) {
+  bytes deep = cat({{0x93, 0x01}, float32_half});
+  for (std::uint32_t i = 0; i < ringkernel::max_decode_depth; ++i) deep.push_back(0x91);
+  deep.push_back(0x00);
+  decode_expecting_untouched<Point>(deep, codec_status::nesting_too_deep);
+  // One level less fits: the message is level 1, the skipped value may open max - 1 levels.
+  bytes fits = cat({{0x93, 0x01}, float32_half});
+  for (std::uint32_t i = 0; i + 1 < ringkernel::max_decode_depth; ++i) fits.push_back(0x91);
+  fits.push_back(0x00);
+  EXPECT_EQ(decode_ok<Point>(fits).x, 1);
+}
+
+TEST(DecodeRejects, DuplicateAndMissingFields) {
+  const ringkernel::codec_result dup = decode_expecting_untouched<Tag>(
+      cat({{0x83}, str("id"), {0x01}, str("label"), str("a"), str("id"), {0x02}}), codec_status::duplicate_field);
+  EXPECT_EQ(dup.size, 13u);  // the second "id" key
+  decode_expecting_untouched<Tag>(cat({{0x81}, str("id"), {0x01}}), codec_status::missing_field);
+  decode_expecting_untouched<Tag>(cat({{0x82}, str("id"), {0x01}, str("Label"), str("a")}), codec_status::missing_field);
+  decode_expecting_untouched<Point>({0x91, 0x01}, codec_status::missing_field);
+  decode_expecting_untouched<Point>({0x90}, codec_status::missing_field);
+}
+
+TEST(DecodeRejects, InvalidMessagePack) {
+  decode_expecting_untouched<Point>({0xc1}, codec_status::invalid_input);
+  decode_expecting_untouched<Point>({0x92, 0xc1, 0x00}, codec_status::invalid_input);
+  decode_expecting_untouched<Point>(cat({{0x93, 0x01}, float32_half, {0x92, 0x00, 0xc1}}), codec_status::invalid_input);
+}
+
+TEST(DecodeRejects, EmptyAndNullInput) {
+  Point p{};
+  EXPECT_EQ(ringkernel::decode(nullptr, 0, p).status, codec_status::truncated_input);
+}
+
+}  // namespace
+}  // namespace codec_test
