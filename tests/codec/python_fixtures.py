@@ -98,6 +98,14 @@ CASES = [
         "sequence": 1, "timestamp_ns": -1, "sensor_id": 4294967295, "status": -2147483648,
         "value": 3.5, "min": -0.5, "max": 99.0, "flags": 65535, "channel": 200, "valid": False,
         "unit": "m/s"}), {}),
+    ("order", "Order128", Msg("array", {
+        "order_id": 2 ** 40 + 1, "account_id": 0, "price_ticks": -(2 ** 40), "quantity": 127,
+        "limit_price": -1e-3, "instrument": 128, "venue": -33, "side": 255, "reduce_only": True,
+        "tags": 300, "symbol": "XYZW.OQ", "legs": [0, -1, 65535, -2147483648],
+        "client_ref": bytes(range(100, 148))}), {}),
+    ("wide", "Wide", Msg("array", {
+        "text": "w" * 300, "data": bytes(i % 256 for i in range(300)),
+        "series": [(-1) ** i * i * 1000 for i in range(20)]}), {}),
 ]
 
 
