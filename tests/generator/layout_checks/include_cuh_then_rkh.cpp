@@ -1,0 +1,17 @@
+// Compile check: .rk.cuh first, then .rk.h of the same headers: the .rk.h must not include the
+// original headers (their types already exist).
+#include "arrays.rk.cuh"
+#include "enums.rk.cuh"
+#include "nesting.rk.cuh"
+#include "options.rk.cuh"
+#include "padding.rk.cuh"
+#include "scalars.rk.cuh"
+#include "uses_shared.rk.cuh"
+#include "arrays.rk.h"
+#include "enums.rk.h"
+#include "nesting.rk.h"
+#include "options.rk.h"
+#include "padding.rk.h"
+#include "scalars.rk.h"
+#include "uses_shared.rk.h"
+#include "corpus.registry.rk.h"
