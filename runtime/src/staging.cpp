@@ -9,7 +9,6 @@ namespace ringkernel::detail {
 
 StagingPipeline::StagingPipeline(int src_device, int dst_device, std::size_t chunk_bytes)
     : src_device_(src_device),
-      dst_device_(dst_device),
       chunk_bytes_(chunk_bytes),
       backend_(Registry::instance().resolve(src_device, "PeerMemory host staging").backend),
       staging_{PinnedBuffer(src_device, chunk_bytes), PinnedBuffer(src_device, chunk_bytes)},

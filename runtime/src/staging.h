@@ -27,7 +27,6 @@ class StagingPipeline {
 
  private:
   const int src_device_;
-  const int dst_device_;
   const std::size_t chunk_bytes_;
   std::shared_ptr<DeviceBackend> backend_;
   std::mutex mutex_;  // one copy at a time enqueues its chunks (buffers and events are shared)
