@@ -68,6 +68,9 @@ std::string cppIdentifier(std::string_view text) {
     out += mapped;
   }
   if (!out.empty() && std::isdigit(static_cast<unsigned char>(out.front())) != 0) out.insert(0, "_");
+  if (out.size() > 1 && out[0] == '_' && std::isupper(static_cast<unsigned char>(out[1])) != 0) {
+    out.insert(0, "r");  // "_X..." is reserved in every scope
+  }
   if (std::find(kKeywords.begin(), kKeywords.end(), out) != kKeywords.end()) out += '_';
   return out;
 }

@@ -21,7 +21,7 @@ std::string cppStringLiteral(std::string_view text);
 std::string macroFragment(std::string_view text);
 
 /// A valid C++ identifier for a namespace name: other characters become '_', a leading digit gets
-/// a '_' prefix, "__" is collapsed, keywords get a '_' suffix. Empty for empty input.
+/// a '_' prefix, "__" is collapsed, "_X" gets an 'r' prefix, keywords get a '_' suffix. Empty for empty input.
 std::string cppIdentifier(std::string_view text);
 
 }  // namespace ringkernel::gen

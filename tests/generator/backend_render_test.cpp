@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend_models.h"
+#include "cpp_spelling.h"
 #include "emit.h"
 #include "manifest.h"
 #include "output_writer.h"
@@ -186,6 +187,16 @@ TEST(BackendOutput, WritesNothingWhenOneFileCannotBeWritten) {
   for (const auto& entry : fs::directory_iterator(dir)) left.push_back(entry.path().filename().string());
   EXPECT_EQ(left, std::vector<std::string>{"blocked.rk.h"});
   fs::remove_all(dir);
+}
+
+TEST(BackendSpelling, RegistryNamesBecomeValidIdentifiers) {
+  EXPECT_EQ(cppIdentifier("my-app"), "my_app");
+  EXPECT_EQ(cppIdentifier("2fast"), "_2fast");
+  EXPECT_EQ(cppIdentifier("a--b"), "a_b");
+  EXPECT_EQ(cppIdentifier("_Upper"), "r_Upper");
+  EXPECT_EQ(cppIdentifier("default"), "default_");
+  EXPECT_EQ(cppStringLiteral("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+  EXPECT_EQ(hexLiteral(0x4001u), "0x00004001u");
 }
 
 }  // namespace
