@@ -12,9 +12,10 @@ if(RINGKERNEL_ENABLE_CUDA)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 90)  # H100 / H200
     endif()
+    enable_language(CUDA)
+    # After enable_language: CMake 3.25 does not know nvcc 13's CUDA20 flags before it has probed nvcc.
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-    enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(RINGKERNEL_HAS_CUDA ON)
     message(STATUS "RingKernel: CUDA ${CMAKE_CUDA_COMPILER_VERSION} found; building the CUDA backend for sm_${CMAKE_CUDA_ARCHITECTURES}")

@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 set(RINGKERNEL_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/RingKernel")
 set(RINGKERNEL_INSTALL_TEMPLATEDIR "${CMAKE_INSTALL_DATADIR}/ringkernel/templates")
 
-set(_ringkernel_install_targets ringkernel_runtime)
+set(_ringkernel_install_targets ringkernel_runtime ringkernel-info)
 if(TARGET ringkernel-gen)
   get_target_property(_ringkernel_gen_imported ringkernel-gen IMPORTED)
   if(NOT _ringkernel_gen_imported)
