@@ -1,0 +1,283 @@
+// Copyright RingKernel authors.
+#include "attribute_parser.h"
+
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace ringkernel::gen {
+namespace {
+
+constexpr const char* kAttribute = "[[ringkernel::message]]";
+constexpr const char* kValidKeys = "id, kernel, direction, priority, causal, format";
+
+std::string quoted(llvm::StringRef text) { return "'" + text.str() + "'"; }
+
+/// The tokens between the parentheses, plus the location of the closing one.
+struct ArgumentTokens {
+  std::vector<clang::Token> tokens;
+  clang::SourceLocation close;
+};
+
+class ArgumentParser {
+ public:
+  ArgumentParser(const ArgumentTokens& input, Diagnoser& diagnoser, MessageOptions& options)
+      : tokens_(input.tokens), close_(input.close), diagnoser_(diagnoser), options_(options) {}
+
+  bool parse() {
+    while (!atEnd()) {
+      if (!parseEntry()) skipToNextEntry();
+      if (atEnd()) break;
+      if (current().is(clang::tok::comma)) {
+        ++position_;
+        if (atEnd()) fail(close_, "expected an option after ',' in " + std::string(kAttribute),
+                          "remove the trailing ','");
+        continue;
+      }
+      fail(current().getLocation(),
+           "expected ',' or ')' after an option, found " + quoted(text(current())),
+           "separate options with ','");
+      skipToNextEntry();
+      if (!atEnd()) ++position_;
+    }
+    return ok_;
+  }
+
+ private:
+  bool atEnd() const { return position_ >= tokens_.size(); }
+  const clang::Token& current() const { return tokens_[position_]; }
+  clang::SourceLocation here() const { return atEnd() ? close_ : current().getLocation(); }
+
+  static llvm::StringRef text(const clang::Token& token) {
+    if (token.is(clang::tok::raw_identifier)) return token.getRawIdentifier();
+    if (token.isLiteral()) return llvm::StringRef(token.getLiteralData(), token.getLength());
+    if (const char* punctuator = clang::tok::getPunctuatorSpelling(token.getKind())) return punctuator;
+    return clang::tok::getTokenName(token.getKind());
+  }
+
+  bool fail(clang::SourceLocation where, const std::string& message, llvm::StringRef fix) {
+    diagnoser_.error(where, message, fix);
+    ok_ = false;
+    return false;
+  }
+
+  void skipToNextEntry() {
+    while (!atEnd() && !current().is(clang::tok::comma)) ++position_;
+  }
+
+  bool parseEntry() {
+    if (!current().is(clang::tok::raw_identifier)) {
+      return fail(here(), "expected an option name in " + std::string(kAttribute) + ", found " +
+                              quoted(text(current())),
+                  std::string("use one of: ") + kValidKeys);
+    }
+    const clang::Token key = current();
+    const llvm::StringRef name = key.getRawIdentifier();
+    ++position_;
+    static const std::vector<llvm::StringRef> known = {"id",       "kernel", "direction",
+                                                       "priority", "causal", "format"};
+    if (llvm::find(known, name) == known.end()) {
+      return fail(key.getLocation(), "unknown key " + quoted(name) + " in " + kAttribute,
+                  std::string("valid keys are ") + kValidKeys);
+    }
+    auto [previous, inserted] = seen_.emplace(name.str(), key.getLocation());
+    if (!inserted) {
+      fail(key.getLocation(), "duplicate key " + quoted(name) + " in " + kAttribute,
+           "give " + quoted(name) + " only once");
+      diagnoser_.note(previous->second, quoted(name) + " was first given here");
+      return false;
+    }
+    if (name == "causal" && (atEnd() || !current().is(clang::tok::equal))) {
+      options_.causal = true;
+      return true;
+    }
+    if (atEnd() || !current().is(clang::tok::equal)) {
+      return fail(here(), "expected '=' after " + quoted(name) + " in " + kAttribute,
+                  "write " + name.str() + " = <value>");
+    }
+    ++position_;
+    if (atEnd() || current().is(clang::tok::comma)) {
+      return fail(here(), "expected a value for " + quoted(name) + " in " + kAttribute,
+                  "write " + name.str() + " = <value>");
+    }
+    const clang::Token value = current();
+    ++position_;
+    if (name == "id") return parseId(value);
+    if (name == "kernel") return parseKernel(value);
+    if (name == "direction") return parseDirection(value);
+    if (name == "priority") return parsePriority(value);
+    if (name == "causal") return parseCausal(value);
+    return parseFormat(value);
+  }
+
+  /// Integer literal (decimal, hex, octal, binary, digit separators, u/l suffixes).
+  static std::optional<llvm::APInt> integerValue(const clang::Token& token) {
+    if (!token.is(clang::tok::numeric_constant)) return std::nullopt;
+    std::string digits;
+    for (char c : text(token)) {
+      if (c != '\'') digits.push_back(c);
+    }
+    llvm::StringRef spelling(digits);
+    const bool hex = spelling.starts_with_insensitive("0x");
+    while (!spelling.empty() && (spelling.back() == 'u' || spelling.back() == 'U' ||
+                                 spelling.back() == 'l' || spelling.back() == 'L' ||
+                                 spelling.back() == 'z' || spelling.back() == 'Z')) {
+      spelling = spelling.drop_back();
+    }
+    if (!hex && spelling.find_first_of(".eE") != llvm::StringRef::npos) return std::nullopt;
+    llvm::APInt result;
+    if (spelling.getAsInteger(0, result)) return std::nullopt;
+    return result;
+  }
+
+  bool parseId(const clang::Token& value) {
+    const char* fix = "write a non-zero integer up to 0xFFFFFFFF, e.g. id = 0x4001, or omit id to "
+                      "use the FNV-1a hash of the qualified name";
+    auto number = integerValue(value);
+    if (!number) {
+      return fail(value.getLocation(), "bad value " + quoted(text(value)) + " for 'id': expected "
+                                           "an unsigned 32-bit integer literal", fix);
+    }
+    if (number->getActiveBits() > 32) {
+      return fail(value.getLocation(),
+                  "bad value " + quoted(text(value)) + " for 'id': does not fit in 32 bits", fix);
+    }
+    if (number->isZero()) {
+      return fail(value.getLocation(), "bad value '0' for 'id': type id 0 is reserved", fix);
+    }
+    options_.id = static_cast<std::uint32_t>(number->getZExtValue());
+    return true;
+  }
+
+  bool parsePriority(const clang::Token& value) {
+    const char* fix = "write an integer from 0 to 255 (default 128)";
+    auto number = integerValue(value);
+    if (!number) {
+      return fail(value.getLocation(), "bad value " + quoted(text(value)) +
+                                           " for 'priority': expected an integer from 0 to 255",
+                  fix);
+    }
+    if (number->getActiveBits() > 8) {
+      return fail(value.getLocation(),
+                  "bad value " + quoted(text(value)) + " for 'priority': out of range 0-255", fix);
+    }
+    options_.priority = static_cast<std::uint8_t>(number->getZExtValue());
+    return true;
+  }
+
+  bool parseKernel(const clang::Token& value) {
+    const char* fix = "write a non-empty string of letters, digits, '_', '.', ':' or '-', e.g. "
+                      "kernel = \"Add\"";
+    llvm::StringRef spelling = text(value);
+    if (!value.is(clang::tok::string_literal) || !spelling.starts_with("\"")) {
+      return fail(value.getLocation(),
+                  "bad value " + quoted(spelling) + " for 'kernel': expected a string literal", fix);
+    }
+    llvm::StringRef name = spelling.drop_front().drop_back();
+    const bool valid = !name.empty() && llvm::all_of(name, [](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-';
+    });
+    if (!valid) {
+      return fail(value.getLocation(), "bad value " + spelling.str() +
+                                           " for 'kernel': not a valid kernel name", fix);
+    }
+    options_.kernel = name.str();
+    return true;
+  }
+
+  bool parseDirection(const clang::Token& value) {
+    static const std::map<std::string, Direction, std::less<>> values = {
+        {"input", Direction::Input},
+        {"output", Direction::Output},
+        {"kernel_to_kernel", Direction::KernelToKernel},
+        {"bidirectional", Direction::Bidirectional}};
+    auto found = value.is(clang::tok::raw_identifier) ? values.find(text(value)) : values.end();
+    if (found == values.end()) {
+      return fail(value.getLocation(),
+                  "bad value " + quoted(text(value)) + " for 'direction'",
+                  "write one of input, output, kernel_to_kernel, bidirectional");
+    }
+    options_.direction = found->second;
+    return true;
+  }
+
+  bool parseFormat(const clang::Token& value) {
+    const llvm::StringRef spelling = text(value);
+    if (value.is(clang::tok::raw_identifier) && (spelling == "array" || spelling == "map")) {
+      options_.format = spelling == "map" ? WireFormat::Map : WireFormat::Array;
+      return true;
+    }
+    return fail(value.getLocation(), "bad value " + quoted(spelling) + " for 'format'",
+                "write one of array, map");
+  }
+
+  bool parseCausal(const clang::Token& value) {
+    const llvm::StringRef spelling = text(value);
+    if (value.is(clang::tok::raw_identifier) && (spelling == "true" || spelling == "false")) {
+      options_.causal = spelling == "true";
+      return true;
+    }
+    return fail(value.getLocation(), "bad value " + quoted(spelling) + " for 'causal'",
+                "write `causal` alone, or causal = true / causal = false");
+  }
+
+  const std::vector<clang::Token>& tokens_;
+  clang::SourceLocation close_;
+  Diagnoser& diagnoser_;
+  MessageOptions& options_;
+  std::size_t position_ = 0;
+  bool ok_ = true;
+  std::map<std::string, clang::SourceLocation> seen_;
+};
+
+}  // namespace
+
+bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
+                                    const clang::LangOptions& langOpts, Diagnoser& diagnoser,
+                                    MessageOptions& options) {
+  const clang::SourceLocation spelling = sm.getSpellingLoc(nameLoc);
+  const auto [file, offset] = sm.getDecomposedLoc(spelling);
+  bool invalid = false;
+  const llvm::StringRef buffer = sm.getBufferData(file, &invalid);
+  if (invalid || offset >= buffer.size()) {
+    diagnoser.error(nameLoc, std::string("cannot read the source of ") + kAttribute);
+    return false;
+  }
+  clang::Lexer lexer(sm.getLocForStartOfFile(file), langOpts, buffer.begin(),
+                     buffer.begin() + offset, buffer.end());
+  clang::Token token;
+  lexer.LexFromRawLexer(token);
+  if (!token.is(clang::tok::raw_identifier) || token.getRawIdentifier() != "message") {
+    diagnoser.error(nameLoc, std::string("cannot find the name of ") + kAttribute +
+                                 " in the source text",
+                    "write the attribute literally as [[ringkernel::message(...)]]");
+    return false;
+  }
+  lexer.LexFromRawLexer(token);
+  if (!token.is(clang::tok::l_paren)) return true;  // no argument list: all defaults
+
+  const clang::SourceLocation open = token.getLocation();
+  ArgumentTokens arguments;
+  int depth = 0;
+  for (;;) {
+    lexer.LexFromRawLexer(token);
+    if (token.is(clang::tok::eof)) {
+      diagnoser.error(open, std::string("unterminated argument list of ") + kAttribute,
+                      "close the argument list with ')'");
+      return false;
+    }
+    if (token.is(clang::tok::l_paren)) ++depth;
+    if (token.is(clang::tok::r_paren) && depth-- == 0) break;
+    arguments.tokens.push_back(token);
+  }
+  arguments.close = token.getLocation();
+  return ArgumentParser(arguments, diagnoser, options).parse();
+}
+
+}  // namespace ringkernel::gen

@@ -1,0 +1,25 @@
+// Copyright RingKernel authors.
+// Parses the arguments of [[ringkernel::message(key = value, ...)]] (DESIGN.md §3). Clang 19 skips
+// the argument tokens of scoped plugin attributes, so they are lexed here from the source buffer.
+#pragma once
+
+#include "diagnostics.h"
+#include "model.h"
+
+namespace clang {
+class LangOptions;
+class SourceLocation;
+class SourceManager;
+}  // namespace clang
+
+namespace ringkernel::gen {
+
+/// `nameLoc` is the location of the attribute's `message` token. Lexes the balanced `( ... )` that
+/// may follow it and fills `options` (keys: id, kernel, direction, priority, causal, format).
+/// Every unknown key, bad value, duplicate key and syntax error is reported at its own
+/// file:line:col through `diagnoser`. Returns false if anything was reported.
+bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
+                                    const clang::LangOptions& langOpts, Diagnoser& diagnoser,
+                                    MessageOptions& options);
+
+}  // namespace ringkernel::gen

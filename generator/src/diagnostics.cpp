@@ -1,0 +1,63 @@
+// Copyright RingKernel authors.
+#include "diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/SmallString.h"
+
+namespace ringkernel::gen {
+
+Diagnoser::Diagnoser(clang::DiagnosticsEngine& engine)
+    : engine_(engine),
+      errorId_(engine.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0")),
+      noteId_(engine.getCustomDiagID(clang::DiagnosticsEngine::Note, "%0")),
+      fixId_(engine.getCustomDiagID(clang::DiagnosticsEngine::Note, "fix: %0")) {}
+
+void Diagnoser::error(clang::SourceLocation where, llvm::StringRef message, llvm::StringRef fix) {
+  engine_.Report(where, errorId_) << message;
+  if (!fix.empty()) engine_.Report(where, fixId_) << fix;
+}
+
+void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message) {
+  engine_.Report(where, noteId_) << message;
+}
+
+RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
+    : options_(new clang::DiagnosticOptions()),
+      printer_(std::make_unique<clang::TextDiagnosticPrinter>(out, options_.get())) {
+  options_->ShowColors = out.has_colors();
+}
+
+RecordingDiagnosticConsumer::~RecordingDiagnosticConsumer() = default;
+
+void RecordingDiagnosticConsumer::BeginSourceFile(const clang::LangOptions& langOpts,
+                                                  const clang::Preprocessor* pp) {
+  printer_->BeginSourceFile(langOpts, pp);
+}
+
+void RecordingDiagnosticConsumer::EndSourceFile() { printer_->EndSourceFile(); }
+
+void RecordingDiagnosticConsumer::finish() { printer_->finish(); }
+
+void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                                                   const clang::Diagnostic& info) {
+  clang::DiagnosticConsumer::HandleDiagnostic(level, info);  // counts errors and warnings
+  printer_->HandleDiagnostic(level, info);
+
+  RecordedDiagnostic record;
+  record.level = level;
+  llvm::SmallString<256> text;
+  info.FormatDiagnostic(text);
+  record.message = text.str().str();
+  if (info.getLocation().isValid() && info.hasSourceManager()) {
+    clang::PresumedLoc presumed = info.getSourceManager().getPresumedLoc(info.getLocation());
+    if (presumed.isValid()) {
+      record.file = presumed.getFilename();
+      record.line = presumed.getLine();
+      record.column = presumed.getColumn();
+    }
+  }
+  recorded_.push_back(std::move(record));
+}
+
+}  // namespace ringkernel::gen

@@ -1,0 +1,43 @@
+// Copyright RingKernel authors.
+// Classifies the C++ type of a field (DESIGN.md §4): the wire kind of one element, the array
+// extents, and the referenced enum or message; or why the type is not supported and how to fix it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "clang/AST/Type.h"
+#include "model.h"
+
+namespace clang {
+class ASTContext;
+class CXXRecordDecl;
+class EnumDecl;
+}  // namespace clang
+
+namespace ringkernel::gen {
+
+struct FieldType {
+  FieldKind kind = FieldKind::Int32;        // of one element
+  FieldKind underlying = FieldKind::Int32;  // == kind unless Enumeration
+  std::vector<std::uint64_t> extents;       // outermost first
+  clang::QualType element;                  // canonical element type
+  const clang::EnumDecl* enumeration = nullptr;  // for Enumeration
+  const clang::CXXRecordDecl* message = nullptr; // for Message (its definition)
+  std::string rejection;  // why the type is unsupported ("is a pointer ('int *')"); empty if ok
+  std::string fix;        // how to fix a rejection
+
+  bool ok() const { return rejection.empty(); }
+};
+
+/// Classifies `type` (as written on the field) for the target of `context`: integer kinds by the
+/// target's width and signedness (long is Int64 on x86_64, Int32 on i686), char -> Character,
+/// signed/unsigned char -> Int8/UInt8, char8/16/32_t -> UInt8/16/32, std::byte -> Byte,
+/// enums -> Enumeration, [[ringkernel::message]] records -> Message.
+FieldType classifyFieldType(clang::QualType type, const clang::ASTContext& context);
+
+/// Kind of a builtin scalar type, for enum underlying types; false if not a supported scalar.
+bool scalarKind(clang::QualType type, const clang::ASTContext& context, FieldKind& kind);
+
+}  // namespace ringkernel::gen

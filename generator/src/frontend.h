@@ -1,0 +1,48 @@
+// Copyright RingKernel authors.
+// Runs clang over the input headers and builds one HeaderModel per header. Nothing is written to
+// disk here; main() renders and writes only when the whole run had no error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "model.h"
+
+namespace clang::tooling {
+class CompilationDatabase;
+}
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace ringkernel::gen {
+
+struct FrontendRequest {
+  std::vector<std::string> headers;  // as given; made absolute against the file system's cwd
+  /// Compile flags per header (FixedCompilationDatabase for `-- <args>`, JSON for `-p`).
+  const clang::tooling::CompilationDatabase* compilations = nullptr;
+  std::string targetTriple;  // --target; empty: the host (or a --target in the compile flags)
+  std::string outputDir;     // absolute; HeaderModel::includeSpelling is relative to it
+  std::string resourceDir;   // clang's resource dir (resource_dir.h); empty: clang's default
+  /// Files are read through this; null means the real file system. Tests pass an overlay with an
+  /// llvm::vfs::InMemoryFileSystem on top of the real one.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem;
+};
+
+struct FrontendResult {
+  std::vector<HeaderModel> headers;     // in request order; complete only if errorCount == 0
+  std::vector<std::string> filesRead;   // every file the parse read: absolute, sorted, unique
+  unsigned errorCount = 0;              // clang's errors plus the generator's
+  std::vector<RecordedDiagnostic> diagnostics;  // everything that was printed
+};
+
+/// Parses every header as C++20 (-xc++ -std=c++20 unless the flags give -std, -fsyntax-only,
+/// -DRINGKERNEL_GENERATOR=1, --target=, -resource-dir=) and builds its model. Diagnostics are
+/// printed clang-style to `diagnosticStream`.
+FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& diagnosticStream);
+
+}  // namespace ringkernel::gen

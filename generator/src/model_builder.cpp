@@ -1,0 +1,196 @@
+// Copyright RingKernel authors.
+#include "model_builder.h"
+
+#include <algorithm>
+
+#include "attribute_parser.h"
+#include "attribute_registration.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Basic/SourceManager.h"
+#include "cpp_literal.h"
+#include "field_types.h"
+#include "names.h"
+
+namespace ringkernel::gen {
+namespace {
+
+/// Namespaces (outermost first) around `decl`, and the qualified name of the record it is nested
+/// in (empty at namespace scope).
+void scopeOf(const clang::Decl& decl, std::vector<std::string>& namespaces,
+             std::string& enclosingRecord) {
+  for (const clang::DeclContext* context = decl.getDeclContext(); context != nullptr;
+       context = context->getParent()) {
+    if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context)) {
+      namespaces.push_back(ns->getNameAsString());
+    } else if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(context);
+               record != nullptr && enclosingRecord.empty() && namespaces.empty()) {
+      enclosingRecord = qualifiedName(*record);
+    }
+  }
+  std::reverse(namespaces.begin(), namespaces.end());
+}
+
+const clang::AnnotateAttr* messageAnnotation(const clang::CXXRecordDecl& record) {
+  if (const clang::AnnotateAttr* own = ownMessageAnnotation(record)) return own;
+  for (const clang::Decl* redecl : record.redecls()) {
+    if (const clang::AnnotateAttr* own = ownMessageAnnotation(*redecl)) return own;
+  }
+  return nullptr;
+}
+
+std::uint64_t bytes(clang::CharUnits units) { return static_cast<std::uint64_t>(units.getQuantity()); }
+
+}  // namespace
+
+ModelBuilder::ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser)
+    : context_(context), diagnoser_(diagnoser), validator_(context, diagnoser) {}
+
+SourceLoc ModelBuilder::sourceLoc(const clang::Decl& decl) const {
+  SourceLoc result;
+  const clang::PresumedLoc presumed =
+      context_.getSourceManager().getPresumedLoc(decl.getLocation());
+  if (presumed.isValid()) {
+    result.file = presumed.getFilename();
+    result.line = presumed.getLine();
+    result.column = presumed.getColumn();
+  }
+  return result;
+}
+
+bool ModelBuilder::build(const std::vector<const clang::CXXRecordDecl*>& roots,
+                         HeaderModel& header) {
+  bool ok = true;
+  for (const clang::CXXRecordDecl* root : roots) ok = addMessage(*root) && ok;
+  const clang::SourceManager& sm = context_.getSourceManager();
+  std::vector<std::pair<const MessageModel*, clang::SourceLocation>> located;
+  for (std::size_t i = 0; i < messages_.size(); ++i) {
+    messages_[i].fromThisHeader =
+        sm.isInMainFile(sm.getExpansionLoc(messageDecls_[i]->getLocation()));
+    located.emplace_back(&messages_[i], messageDecls_[i]->getLocation());
+  }
+  ok = validator_.checkIds(located) && ok;
+  header.messages = std::move(messages_);
+  header.enums = std::move(enums_);
+  return ok;
+}
+
+bool ModelBuilder::addMessage(const clang::CXXRecordDecl& record) {
+  auto [state, isNew] = states_.emplace(&record, State::Building);
+  if (!isNew) return state->second != State::Failed;
+  MessageModel model;
+  const bool ok = buildMessage(record, model);
+  states_[&record] = ok ? State::Done : State::Failed;
+  if (!ok) return false;
+  messageIndex_[&record] = messages_.size();
+  messages_.push_back(std::move(model));
+  messageDecls_.push_back(&record);
+  // A nested message can only be reproduced inside its enclosing message.
+  if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(record.getDeclContext());
+      parent != nullptr && isMessageRecord(*parent) && parent->getDefinition() != nullptr) {
+    return addMessage(*parent->getDefinition());
+  }
+  return true;
+}
+
+bool ModelBuilder::buildMessage(const clang::CXXRecordDecl& record, MessageModel& model) {
+  if (record.isInvalidDecl()) return false;  // clang has reported why
+  model.name = record.getNameAsString();
+  model.qualifiedName = qualifiedName(record);
+  model.isClass = record.isClass();
+  model.location = sourceLoc(record);
+  scopeOf(record, model.namespaces, model.enclosingMessage);
+
+  bool ok = true;
+  if (const clang::AnnotateAttr* annotation = messageAnnotation(record)) {
+    ok = parseMessageAttributeArguments(annotation->getRange().getEnd(),
+                                        context_.getSourceManager(), context_.getLangOpts(),
+                                        diagnoser_, model.options);
+  }
+  ok = validator_.checkRecord(record, model.qualifiedName) && ok;
+  if (!Validator::hasConcreteLayout(record)) return false;
+  model.typeId = typeId(model.options, model.qualifiedName);
+  model.kernel = kernelName(model.options, model.name);
+  model.kernelId = fnv1a32(model.kernel);
+
+  const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(&record);
+  model.size = bytes(layout.getSize());
+  model.alignment = bytes(layout.getAlignment());
+  model.naturalAlignment = 1;
+  for (const clang::FieldDecl* field : record.fields()) {
+    FieldModel fieldModel;
+    if (!buildField(*field, model, fieldModel)) {
+      ok = false;
+      continue;
+    }
+    fieldModel.offset = context_.toCharUnitsFromBits(
+                                    static_cast<std::int64_t>(layout.getFieldOffset(field->getFieldIndex())))
+                            .getQuantity();
+    ok = validator_.checkFieldLayout(*field, fieldModel, model.qualifiedName) && ok;
+    model.naturalAlignment = std::max(model.naturalAlignment, fieldModel.alignment);
+    model.fields.push_back(std::move(fieldModel));
+  }
+  return validator_.checkRecordAfterFields(record, model, !ok) && ok;
+}
+
+bool ModelBuilder::buildField(const clang::FieldDecl& field, const MessageModel& message,
+                              FieldModel& model) {
+  const FieldType type = classifyFieldType(field.getType(), context_);
+  if (!validator_.checkField(field, type, message.qualifiedName)) return false;
+  model.name = field.getNameAsString();
+  model.kind = type.kind;
+  model.underlying = type.underlying;
+  model.extents = type.extents;
+  model.location = sourceLoc(field);
+  if (type.kind == FieldKind::Message) {
+    if (!addMessage(*type.message)) return false;
+    const MessageModel& nested = messages_[messageIndex_.at(type.message)];
+    model.referencedType = nested.qualifiedName;
+    model.typeName = "::" + nested.qualifiedName;
+    model.messageTypeId = nested.typeId;
+  } else if (type.kind == FieldKind::Enumeration) {
+    if (!addEnum(field, *type.enumeration, message.qualifiedName)) return false;
+    model.referencedType = qualifiedName(*type.enumeration);
+    model.typeName = "::" + model.referencedType;
+  } else {
+    model.typeName = fixedWidthType(type.kind);
+  }
+  if (!validator_.checkInitializer(field, type, message.qualifiedName, model.initializer)) {
+    return false;
+  }
+  model.size = bytes(context_.getTypeSizeInChars(field.getType()));
+  model.elementSize = bytes(context_.getTypeSizeInChars(type.element));
+  model.naturalAlignment = bytes(context_.getTypeAlignInChars(type.element));
+  const std::uint64_t written = bytes(context_.getTypeAlignInChars(field.getType()));
+  const std::uint64_t declared = bytes(context_.toCharUnitsFromBits(field.getMaxAlignment()));
+  model.alignment = std::max({model.naturalAlignment, written, declared});
+  return true;
+}
+
+bool ModelBuilder::addEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
+                           const std::string& message) {
+  if (!validator_.checkEnum(field, enumeration, message)) return false;
+  const clang::EnumDecl& definition = *enumeration.getDefinition();
+  if (!enumsSeen_.insert(&definition).second) return true;
+  EnumModel model;
+  model.qualifiedName = qualifiedName(definition);
+  model.name = definition.getNameAsString();
+  model.scoped = definition.isScoped();
+  model.location = sourceLoc(definition);
+  scopeOf(definition, model.namespaces, model.enclosingMessage);
+  scalarKind(definition.getIntegerType(), context_, model.underlying);
+  for (const clang::EnumConstantDecl* enumerator : definition.enumerators()) {
+    model.enumerators.push_back(
+        {enumerator->getNameAsString(), integerLiteral(enumerator->getInitVal(), model.underlying)});
+  }
+  enums_.push_back(std::move(model));
+  if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(definition.getDeclContext());
+      parent != nullptr && parent->getDefinition() != nullptr) {
+    return addMessage(*parent->getDefinition());
+  }
+  return true;
+}
+
+}  // namespace ringkernel::gen

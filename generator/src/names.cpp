@@ -1,0 +1,52 @@
+// Copyright RingKernel authors.
+#include "names.h"
+
+#include <array>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ringkernel::gen {
+
+std::uint32_t fnv1a32(std::string_view text) {
+  std::uint32_t hash = 2166136261u;
+  for (char c : text) {
+    hash ^= static_cast<std::uint8_t>(c);
+    hash *= 16777619u;
+  }
+  return hash;
+}
+
+std::string qualifiedName(const clang::NamedDecl& decl) {
+  clang::PrintingPolicy policy(decl.getASTContext().getLangOpts());
+  policy.SuppressInlineNamespace = false;
+  policy.SuppressUnwrittenScope = false;
+  std::string name;
+  llvm::raw_string_ostream out(name);
+  decl.printQualifiedName(out, policy);
+  out.flush();
+  if (name.starts_with("::")) name.erase(0, 2);
+  return name;
+}
+
+std::string defaultKernelName(std::string_view typeName) {
+  static constexpr std::array<std::string_view, 3> suffixes = {"Request", "Response", "Message"};
+  for (std::string_view suffix : suffixes) {
+    if (typeName.size() > suffix.size() && typeName.ends_with(suffix)) {
+      return std::string(typeName.substr(0, typeName.size() - suffix.size()));
+    }
+  }
+  return std::string(typeName);
+}
+
+std::string kernelName(const MessageOptions& options, std::string_view typeName) {
+  return options.kernel ? *options.kernel : defaultKernelName(typeName);
+}
+
+std::uint32_t typeId(const MessageOptions& options, std::string_view qualifiedName) {
+  return options.id ? *options.id : fnv1a32(qualifiedName);
+}
+
+}  // namespace ringkernel::gen

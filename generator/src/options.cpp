@@ -1,0 +1,140 @@
+// Copyright RingKernel authors.
+#include "options.h"
+
+#include "clang/Basic/Version.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ringkernel::gen {
+namespace {
+
+namespace cl = llvm::cl;
+
+cl::OptionCategory& generatorCategory() {
+  static cl::OptionCategory category("ringkernel-gen options");
+  return category;
+}
+
+cl::SubCommand& registryCommand() {
+  static cl::SubCommand command("registry",
+                                "Merge manifests (.rk.json) into <name>.registry.rk.h");
+  return command;
+}
+
+struct GenerateOptions {
+  cl::opt<std::string> outputDir{"output-dir", cl::Required, cl::value_desc("dir"),
+                                 cl::desc("Directory for <stem>.rk.h, <stem>.rk.cuh, <stem>.rk.json"),
+                                 cl::cat(generatorCategory())};
+  cl::opt<std::string> depfile{"depfile", cl::value_desc("file"),
+                               cl::desc("Write a Makefile depfile: the outputs depend on every "
+                                        "file the parse read"),
+                               cl::cat(generatorCategory())};
+  cl::opt<std::string> target{"target", cl::value_desc("triple"),
+                              cl::desc("Compute layouts for this target ABI (default: the host)"),
+                              cl::cat(generatorCategory())};
+  cl::opt<std::string> templateDir{"template-dir", cl::value_desc("dir"),
+                                   cl::desc("Directory of the mustache templates"),
+                                   cl::cat(generatorCategory())};
+  cl::opt<std::string> stamp{"stamp", cl::value_desc("file"),
+                             cl::desc("Touch this file after a successful run"),
+                             cl::cat(generatorCategory())};
+};
+
+struct RegistryOptions {
+  cl::opt<std::string> name{"name", cl::Required, cl::value_desc("name"),
+                            cl::desc("Registry name: writes <name>.registry.rk.h"),
+                            cl::sub(registryCommand())};
+  cl::opt<std::string> outputDir{"output-dir", cl::Required, cl::value_desc("dir"),
+                                 cl::desc("Directory for the registry header"),
+                                 cl::sub(registryCommand())};
+  cl::opt<std::string> templateDir{"template-dir", cl::value_desc("dir"),
+                                   cl::desc("Directory of the mustache templates"),
+                                   cl::sub(registryCommand())};
+  cl::list<std::string> manifests{cl::Positional, cl::OneOrMore, cl::value_desc("a.rk.json"),
+                                  cl::desc("<a.rk.json>..."), cl::sub(registryCommand())};
+};
+
+GenerateOptions& generateOptions() {
+  static GenerateOptions options;
+  return options;
+}
+
+RegistryOptions& registryOptions() {
+  static RegistryOptions options;
+  return options;
+}
+
+void printVersion(llvm::raw_ostream& out) { out << versionText() << '\n'; }
+
+const char* kOverview =
+    "Generates message_traits, CUDA layouts and MessagePack codecs for [[ringkernel::message]] "
+    "structs.\n\n"
+    "  ringkernel-gen [options] <header>... [-- <compiler args>]\n"
+    "  ringkernel-gen [options] -p <build-dir> <header>...\n"
+    "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n\n"
+    "Exit status: 0 success, 1 errors in the input (nothing written), 2 bad usage.\n";
+
+bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
+  RegistryOptions& options = registryOptions();
+  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) return false;
+  commandLine.mode = Mode::Registry;
+  commandLine.registryName = options.name;
+  commandLine.outputDir = options.outputDir;
+  commandLine.templateDir = options.templateDir;
+  commandLine.inputs.assign(options.manifests.begin(), options.manifests.end());
+  return true;
+}
+
+bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
+  GenerateOptions& options = generateOptions();
+  // Without `--` or -p, CommonOptionsParser searches for compile_commands.json and warns when it
+  // finds none; plain `ringkernel-gen a.h` means "no extra flags".
+  std::vector<const char*> args(argv, argv + argc);
+  const bool hasSeparator = llvm::any_of(args, [](const char* a) { return llvm::StringRef(a) == "--"; });
+  const bool hasBuildPath = llvm::any_of(args, [](const char* a) {
+    llvm::StringRef arg(a);
+    return arg == "-p" || arg == "--p" || arg.starts_with("-p=") || arg.starts_with("--p=");
+  });
+  if (!hasSeparator && !hasBuildPath) args.push_back("--");
+  int count = static_cast<int>(args.size());
+  auto parser = clang::tooling::CommonOptionsParser::create(count, args.data(), generatorCategory(),
+                                                           cl::OneOrMore, kOverview);
+  if (!parser) {
+    llvm::errs() << "ringkernel-gen: " << llvm::toString(parser.takeError());
+    llvm::errs() << "Run 'ringkernel-gen --help' for usage.\n";
+    return false;
+  }
+  commandLine.parser = std::make_shared<clang::tooling::CommonOptionsParser>(std::move(*parser));
+  commandLine.mode = Mode::Generate;
+  commandLine.inputs = commandLine.parser->getSourcePathList();
+  commandLine.outputDir = options.outputDir;
+  commandLine.depfile = options.depfile;
+  commandLine.targetTriple = options.target;
+  commandLine.templateDir = options.templateDir;
+  commandLine.stamp = options.stamp;
+  return true;
+}
+
+}  // namespace
+
+std::string versionText() {
+  return std::string("ringkernel-gen ") + RINGKERNEL_GEN_VERSION + " (clang " +
+         CLANG_VERSION_STRING + ")";
+}
+
+clang::tooling::CompilationDatabase& CommandLine::compilations() const {
+  return parser->getCompilations();
+}
+
+bool parseCommandLine(int argc, const char** argv, CommandLine& commandLine) {
+  generateOptions();
+  registryOptions();
+  cl::SetVersionPrinter(printVersion);
+  if (argc > 1 && llvm::StringRef(argv[1]) == "registry") {
+    return parseRegistry(argc, argv, commandLine);
+  }
+  return parseGenerate(argc, argv, commandLine);
+}
+
+}  // namespace ringkernel::gen

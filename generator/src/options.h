@@ -1,0 +1,48 @@
+// Copyright RingKernel authors.
+// The command line of ringkernel-gen (llvm::cl + clang's CommonOptionsParser):
+//   ringkernel-gen [options] <header>... [-- <compiler args>]   or   -p <build-dir>
+//   ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang::tooling {
+class CompilationDatabase;
+class CommonOptionsParser;
+}  // namespace clang::tooling
+
+namespace ringkernel::gen {
+
+enum class Mode { Generate, Registry };
+
+struct CommandLine {
+  Mode mode = Mode::Generate;
+  std::vector<std::string> inputs;  // headers (generate) or manifests (registry)
+  std::string outputDir;
+  std::string templateDir;
+  // generate only
+  std::string depfile;
+  std::string targetTriple;
+  std::string stamp;
+  // registry only
+  std::string registryName;
+
+  /// Compile flags for the headers (generate mode); owned by the parser below.
+  clang::tooling::CompilationDatabase& compilations() const;
+
+  std::shared_ptr<clang::tooling::CommonOptionsParser> parser;
+};
+
+/// Exit status for bad usage (unknown option, missing --output-dir, no inputs, missing file).
+inline constexpr int kUsageError = 2;
+
+/// Parses the command line. On bad usage prints the reason to stderr and returns false.
+/// --help and --version print and exit(0) as llvm::cl does.
+bool parseCommandLine(int argc, const char** argv, CommandLine& commandLine);
+
+/// "ringkernel-gen <version> (clang <version>)".
+std::string versionText();
+
+}  // namespace ringkernel::gen

@@ -1,0 +1,336 @@
+// Copyright RingKernel authors.
+// g++ 12 reports a false "'this' pointer is null" (-Wnonnull) inside clang's LazyOffsetPtr when
+// CXXRecordDecl::bases() is inlined; the pragma must precede the clang headers to take effect.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wnonnull"
+#endif
+#include "validator.h"
+
+#include <map>
+
+#include "attribute_registration.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "cpp_literal.h"
+#include "llvm/Support/Format.h"
+#include "names.h"
+
+namespace ringkernel::gen {
+namespace {
+
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+std::string fieldPrefix(const clang::FieldDecl& field, const std::string& message) {
+  return "field " + quoted(field.getNameAsString()) + " of message " + quoted(message);
+}
+
+std::string hex(std::uint32_t value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format_hex(value, 10);
+  return text;
+}
+
+/// `{}` (value-initialisation), written as an empty braced list or `= {}`.
+bool isEmptyBraces(const clang::Expr& init) {
+  const clang::Expr* expr = init.IgnoreImplicit();
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(expr)) {
+    const clang::InitListExpr* written = list->isSemanticForm() && list->getSyntacticForm()
+                                             ? list->getSyntacticForm()
+                                             : list;
+    return written->getNumInits() == 0;
+  }
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(expr)) {
+    return construct->isListInitialization() && construct->getNumArgs() == 0;
+  }
+  return false;
+}
+
+/// The user-declared member that makes a record not trivially copyable, if any.
+const clang::CXXMethodDecl* nonTrivialSpecialMember(const clang::CXXRecordDecl& record,
+                                                    std::string& what) {
+  for (const clang::CXXMethodDecl* method : record.methods()) {
+    if (!method->isUserProvided()) continue;
+    if (llvm::isa<clang::CXXDestructorDecl>(method)) what = "a user-provided destructor";
+    else if (const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(method);
+             ctor && ctor->isCopyOrMoveConstructor()) what = "a user-provided copy or move constructor";
+    else if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())
+      what = "a user-provided copy or move assignment operator";
+    else continue;
+    return method;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool Validator::hasConcreteLayout(const clang::CXXRecordDecl& record) {
+  return !record.isInvalidDecl() && !record.isUnion() && !record.isDependentContext() &&
+         record.getDescribedClassTemplate() == nullptr &&
+         !llvm::isa<clang::ClassTemplatePartialSpecializationDecl>(record);
+}
+
+Validator::Validator(const clang::ASTContext& context, Diagnoser& diagnoser)
+    : context_(context), diagnoser_(diagnoser) {}
+
+bool Validator::fail(clang::SourceLocation where, const std::string& message,
+                     const std::string& fix) {
+  diagnoser_.error(where, message, fix);
+  return false;
+}
+
+bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::string& message) {
+  const clang::SourceLocation where = record.getLocation();
+  const std::string subject = "message " + quoted(message);
+  if (record.isUnion()) {
+    return fail(where, subject + " is a union; a union's active member cannot be known",
+                "use a struct");
+  }
+  if (record.getDescribedClassTemplate() != nullptr ||
+      llvm::isa<clang::ClassTemplateSpecializationDecl>(record)) {
+    return fail(where, subject + " is a class template or a specialisation of one; the generator "
+                                 "needs one fixed layout per message",
+                "declare a non-template struct per message, e.g. struct [[ringkernel::message]] "
+                "FloatSample { float value; };");
+  }
+  if (record.isDependentContext()) {
+    return fail(where, subject + " is declared inside a class template",
+                "move it out of the template to namespace scope");
+  }
+  if (record.getParentFunctionOrMethod() != nullptr) {
+    return fail(where, subject + " is a local struct declared inside a function",
+                "move it to namespace scope in a header");
+  }
+  if (record.getIdentifier() == nullptr) {
+    return fail(where, "anonymous struct cannot be a message; it has no name to identify it",
+                "give the struct a name: struct [[ringkernel::message]] Name { ... };");
+  }
+  if (record.isInAnonymousNamespace()) {
+    return fail(where, subject + " is declared in an anonymous namespace, so its qualified name "
+                                 "is not stable",
+                "move it to a named namespace");
+  }
+  if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(record.getDeclContext());
+      parent != nullptr && !isMessageRecord(*parent)) {
+    return fail(where, subject + " is nested in " + quoted(qualifiedName(*parent)) +
+                           ", which is not a [[ringkernel::message]]",
+                "move it to namespace scope or annotate " + quoted(parent->getNameAsString()));
+  }
+  bool ok = true;
+  for (const clang::CXXBaseSpecifier& base : record.bases()) {
+    const std::string baseName = base.getType().getAsString(context_.getPrintingPolicy());
+    ok = fail(base.getBeginLoc(), subject + " derives " + (base.isVirtual() ? "virtually " : "") +
+                                      "from " + quoted(baseName) +
+                                      "; messages cannot have base classes",
+              "make " + quoted(baseName) + " a member instead (and annotate it with "
+              "[[ringkernel::message]])");
+  }
+  for (const clang::CXXMethodDecl* method : record.methods()) {
+    if (method->isVirtual() && !method->isImplicit()) {
+      ok = fail(method->getLocation(), subject + " has virtual function " +
+                                           quoted(method->getNameAsString()) +
+                                           "; a vtable pointer cannot cross devices",
+                "remove 'virtual' (messages are plain data)");
+    }
+  }
+  if (record.hasAttr<clang::PackedAttr>()) {
+    ok = fail(where, subject + " is __attribute__((packed)); packed fields are misaligned on "
+                               "the GPU",
+              "remove the packed attribute; reorder fields or add explicit padding fields");
+  }
+  return ok;
+}
+
+bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
+                           const std::string& message) {
+  const clang::SourceLocation where = field.getLocation();
+  if (field.isAnonymousStructOrUnion()) {
+    const bool isUnion = field.getType()->isUnionType();
+    return fail(where, std::string("message ") + quoted(message) + " has an anonymous " +
+                           (isUnion ? "union" : "struct") + " member",
+                isUnion ? "replace the union by separate fields or a byte array"
+                        : "name the struct, annotate it with [[ringkernel::message]] and use it "
+                          "as a named field");
+  }
+  const std::string subject = fieldPrefix(field, message);
+  if (field.isBitField()) {
+    return fail(where, subject + " is a bit-field; bit-field layout is implementation-defined",
+                "use a whole integer field (e.g. std::uint8_t flags) and mask the bits in code");
+  }
+  if (field.getAccess() != clang::AS_public) {
+    return fail(where, subject + " is " +
+                           (field.getAccess() == clang::AS_private ? "private" : "protected") +
+                           "; message fields must be public",
+                "make it public (declare it after 'public:' or use 'struct')");
+  }
+  if (!type.ok()) return fail(where, subject + " " + type.rejection, type.fix);
+  const clang::QualType element = context_.getBaseElementType(field.getType());
+  if (element.isConstQualified() || element.isVolatileQualified()) {
+    return fail(where, subject + " is " + (element.isConstQualified() ? "const" : "volatile") +
+                           "; decoders must be able to write every field",
+                "remove the qualifier");
+  }
+  return true;
+}
+
+bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
+                          const std::string& message) {
+  const std::string subject = fieldPrefix(field, message);
+  if (enumeration.getIdentifier() == nullptr) {
+    return fail(field.getLocation(), subject + " uses an unnamed enum, which generated code "
+                                               "cannot name",
+                "give the enum a name");
+  }
+  const std::string enumName = quoted(qualifiedName(enumeration));
+  if (enumeration.getDefinition() == nullptr) {
+    return fail(field.getLocation(), subject + " uses enum " + enumName +
+                                         ", whose enumerators are not visible",
+                "include the header that defines the enum");
+  }
+  const clang::DeclContext* context = enumeration.getDeclContext()->getRedeclContext();
+  if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(context)) {
+    if (isMessageRecord(*parent)) return true;
+    return fail(field.getLocation(), subject + " uses enum " + enumName + ", which is nested in " +
+                                         quoted(qualifiedName(*parent)) +
+                                         ", a class that is not a [[ringkernel::message]]",
+                "move the enum to namespace scope or annotate " +
+                    quoted(parent->getNameAsString()) + " with [[ringkernel::message]]");
+  }
+  if (!context->isFileContext() || enumeration.isInAnonymousNamespace()) {
+    return fail(field.getLocation(), subject + " uses enum " + enumName +
+                                         ", which is not declared at namespace scope",
+                "move the enum to a named namespace or the global scope");
+  }
+  return true;
+}
+
+bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType& type,
+                                 const std::string& message, std::string& literal) {
+  literal.clear();
+  const clang::Expr* init = field.getInClassInitializer();
+  if (init == nullptr) return true;
+  const std::string subject = fieldPrefix(field, message);
+  const char* fix = "remove the default member initializer, or use a constant of the field's "
+                    "scalar type (arrays and nested messages accept only {})";
+  if (isEmptyBraces(*init)) {
+    literal = "{}";
+    return true;
+  }
+  if (!type.extents.empty() || type.kind == FieldKind::Message) {
+    return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
+                                               "{}; only scalar fields take initial values",
+                fix);
+  }
+  clang::Expr::EvalResult result;
+  if (init->isValueDependent() || !init->EvaluateAsConstantExpr(result, context_) ||
+      result.HasSideEffects) {
+    return fail(init->getBeginLoc(),
+                subject + " has a default member initializer that is not a constant expression",
+                fix);
+  }
+  const clang::APValue& value = result.Val;
+  if (value.isFloat()) {
+    auto text = floatLiteral(value.getFloat(), type.kind);
+    if (!text) {
+      return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
+                                                 "a finite number",
+                  "initialise it with a finite value");
+    }
+    literal = *text;
+    return true;
+  }
+  if (!value.isInt()) {
+    return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
+                                               "a scalar constant",
+                fix);
+  }
+  const llvm::APSInt& number = value.getInt();
+  if (type.kind != FieldKind::Enumeration) {
+    literal = integerLiteral(number, type.kind);
+    return true;
+  }
+  const std::string enumName = "::" + qualifiedName(*type.enumeration);
+  for (const clang::EnumConstantDecl* enumerator : type.enumeration->enumerators()) {
+    if (llvm::APSInt::isSameValue(enumerator->getInitVal(), number)) {
+      literal = enumName + "::" + enumerator->getNameAsString();
+      return true;
+    }
+  }
+  literal = "static_cast<" + enumName + ">(" + integerLiteral(number, type.underlying) + ")";
+  return true;
+}
+
+bool Validator::checkFieldLayout(const clang::FieldDecl& field, const FieldModel& model,
+                                 const std::string& message) {
+  if (model.alignment == 0 || model.offset % model.alignment == 0) return true;
+  return fail(field.getLocation(),
+              fieldPrefix(field, message) + " is at offset " + std::to_string(model.offset) +
+                  ", not a multiple of its alignment " + std::to_string(model.alignment) +
+                  " (#pragma pack or packed); misaligned fields fault or slow down on the GPU",
+              "remove the packing; reorder the fields or add explicit padding fields");
+}
+
+bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
+                                       const MessageModel& model, bool anyErrorReported) {
+  if (anyErrorReported) return true;
+  const std::string subject = "message " + quoted(model.qualifiedName);
+  if (model.alignment < model.naturalAlignment) {
+    return fail(record.getLocation(), subject + " has alignment " +
+                                          std::to_string(model.alignment) + ", below the " +
+                                          std::to_string(model.naturalAlignment) +
+                                          " its fields need (#pragma pack)",
+                "remove the #pragma pack around the struct");
+  }
+  if (!record.isTriviallyCopyable()) {
+    std::string what = "a non-trivial copy, move or destructor";
+    const clang::CXXMethodDecl* member = nonTrivialSpecialMember(record, what);
+    return fail(member ? member->getLocation() : record.getLocation(),
+                subject + " is not trivially copyable: it has " + what +
+                    "; messages are copied byte for byte",
+                "remove it (or declare it = default)");
+  }
+  if (!record.isStandardLayout()) {
+    return fail(record.getLocation(), subject + " is not a standard-layout type",
+                "give every field the same access and remove base classes");
+  }
+  return true;
+}
+
+bool Validator::checkIds(
+    const std::vector<std::pair<const MessageModel*, clang::SourceLocation>>& messages) {
+  bool ok = true;
+  std::map<std::uint32_t, std::pair<const MessageModel*, clang::SourceLocation>> byTypeId;
+  std::map<std::uint32_t, std::pair<const MessageModel*, clang::SourceLocation>> byKernelId;
+  for (const auto& [message, where] : messages) {
+    const std::string subject = "message " + quoted(message->qualifiedName);
+    if (message->typeId == 0) {
+      ok = fail(where, subject + " hashes to type id 0, which is reserved",
+                "give it an explicit id: [[ringkernel::message(id = 0x...)]]");
+      continue;
+    }
+    auto [type, newType] = byTypeId.emplace(message->typeId, std::make_pair(message, where));
+    if (!newType) {
+      ok = fail(where, subject + " has type id " + hex(message->typeId) + ", the same as " +
+                           quoted(type->second.first->qualifiedName),
+                "give one of them a different explicit id: [[ringkernel::message(id = ...)]]");
+      diagnoser_.note(type->second.second, quoted(type->second.first->qualifiedName) +
+                                               " is declared here");
+    }
+    auto [kernel, newKernel] = byKernelId.emplace(message->kernelId, std::make_pair(message, where));
+    if (!newKernel && kernel->second.first->kernel != message->kernel) {
+      ok = fail(where, subject + " has kernel " + quoted(message->kernel) + " whose kernel id " +
+                           hex(message->kernelId) + " equals that of kernel " +
+                           quoted(kernel->second.first->kernel) + " of " +
+                           quoted(kernel->second.first->qualifiedName),
+                "rename one of the kernels with kernel = \"...\"");
+      diagnoser_.note(kernel->second.second, quoted(kernel->second.first->qualifiedName) +
+                                                 " is declared here");
+    }
+  }
+  return ok;
+}
+
+}  // namespace ringkernel::gen

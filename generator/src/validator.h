@@ -1,0 +1,70 @@
+// Copyright RingKernel authors.
+// The rules of DESIGN.md §4 on message records and their fields. Every error names the message or
+// field, the reason and a fix, at the declaration's file:line:col.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "clang/Basic/SourceLocation.h"
+#include "diagnostics.h"
+#include "field_types.h"
+#include "model.h"
+
+namespace clang {
+class ASTContext;
+class CXXRecordDecl;
+class EnumDecl;
+class FieldDecl;
+}  // namespace clang
+
+namespace ringkernel::gen {
+
+class Validator {
+ public:
+  Validator(const clang::ASTContext& context, Diagnoser& diagnoser);
+
+  /// Rules on the record itself: unions, class templates and their specialisations and members,
+  /// local and anonymous structs, anonymous namespaces, nesting in a non-message class, base
+  /// classes, virtual functions, __attribute__((packed)). Returns false if anything was reported.
+  bool checkRecord(const clang::CXXRecordDecl& record, const std::string& message);
+
+  /// False for records without one concrete layout (unions, templates, members of templates,
+  /// invalid declarations): their fields are not examined further.
+  static bool hasConcreteLayout(const clang::CXXRecordDecl& record);
+
+  /// Rules on one field: anonymous struct/union members, bit-fields, non-public access,
+  /// const/volatile, and an unsupported type (`type.rejection`).
+  bool checkField(const clang::FieldDecl& field, const FieldType& type, const std::string& message);
+
+  /// An enum used by a field must be named and sit at namespace scope or in a message.
+  bool checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
+                 const std::string& message);
+
+  /// The default member initializer, if any, must be a scalar constant (or `{}`); on success
+  /// `literal` holds its C++ spelling (empty without initializer).
+  bool checkInitializer(const clang::FieldDecl& field, const FieldType& type,
+                        const std::string& message, std::string& literal);
+
+  /// The field's offset must be a multiple of its alignment (no #pragma pack / packed).
+  bool checkFieldLayout(const clang::FieldDecl& field, const FieldModel& model,
+                        const std::string& message);
+
+  /// After the fields: packing that lowers the struct's alignment, and (only when nothing more
+  /// specific was reported) non-trivially-copyable or non-standard-layout records.
+  bool checkRecordAfterFields(const clang::CXXRecordDecl& record, const MessageModel& model,
+                              bool anyErrorReported);
+
+  /// Type id 0, and type-id / kernel-id collisions among the messages of one header; each
+  /// collision names both types.
+  bool checkIds(const std::vector<std::pair<const MessageModel*, clang::SourceLocation>>& messages);
+
+ private:
+  bool fail(clang::SourceLocation where, const std::string& message, const std::string& fix);
+
+  const clang::ASTContext& context_;
+  Diagnoser& diagnoser_;
+};
+
+}  // namespace ringkernel::gen
