@@ -42,7 +42,7 @@ inline constexpr std::uint32_t max_decode_depth = detail::codec_max_depth;
 
 template <class T>
   requires is_message_v<T>
-RINGKERNEL_HOST_DEVICE inline codec_result encode(const T& msg, std::uint8_t* out, std::size_t capacity) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result encode(const T& msg, std::uint8_t* out, std::size_t capacity) noexcept {
   if (capacity >= max_encoded_size<T>) {  // every write fits: no per-byte bounds checks
     detail::msgpack_writer<false> w(out, capacity);
     detail::encode_message(msg, w);
@@ -55,13 +55,13 @@ RINGKERNEL_HOST_DEVICE inline codec_result encode(const T& msg, std::uint8_t* ou
 
 template <class T>
   requires is_message_v<T>
-RINGKERNEL_HOST_DEVICE inline codec_result decode(const std::uint8_t* in, std::size_t size, T& msg) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result decode(const std::uint8_t* in, std::size_t size, T& msg) noexcept {
   static_assert(detail::message_depth<T>() <= max_decode_depth,
                 "message nests deeper than RINGKERNEL_CODEC_MAX_DEPTH: raise the limit");
   detail::msgpack_reader r(in, size);
-  T decoded = msg;
+  T decoded{};  // not a copy of msg: reading msg back wide right after narrow stores stalls
   const codec_status status = detail::decode_message(r, decoded, 0);
-  if (status == codec_status::ok) msg = decoded;
+  if (status == codec_status::ok) detail::copy_fields(decoded, msg);  // padding of msg keeps its bytes
   return {status, r.offset()};
 }
 

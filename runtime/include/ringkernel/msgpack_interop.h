@@ -39,6 +39,10 @@ class packer_writer {
     keep(msgpack_pack_str(pk_, length));
     keep(msgpack_pack_str_body(pk_, data, length));
   }
+  template <std::size_t N>
+  void write_char_array(const char (&s)[N]) noexcept {
+    write_str(s, ringkernel::detail::bounded_strlen(s, N));
+  }
   void write_bin(const void* data, std::uint32_t length) noexcept {
     keep(msgpack_pack_bin(pk_, length));
     keep(msgpack_pack_bin_body(pk_, data, length));

@@ -8,6 +8,24 @@
 
 #include "ringkernel/config.h"
 
+// Hot codec paths must inline into one straight-line function per message (the compilers'
+// heuristics stop at the reader's switch otherwise).
+#if defined(__CUDA_ARCH__)
+#define RINGKERNEL_CODEC_INLINE __forceinline__
+#elif defined(__GNUC__) || defined(__clang__)
+#define RINGKERNEL_CODEC_INLINE inline __attribute__((always_inline))
+#else
+#define RINGKERNEL_CODEC_INLINE inline
+#endif
+
+// On the entry points: inline every call (generated visit_fields included), so the writer/reader
+// state lives in registers instead of being reloaded after every byte store (char stores alias it).
+#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
+#define RINGKERNEL_CODEC_FLATTEN __attribute__((flatten))
+#else
+#define RINGKERNEL_CODEC_FLATTEN
+#endif
+
 namespace ringkernel::detail {
 
 RINGKERNEL_HOST_DEVICE inline void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {

@@ -10,6 +10,7 @@
 #include "ringkernel/config.h"
 #include "ringkernel/detail/byte_ops.h"
 #include "ringkernel/detail/field_type.h"
+#include "ringkernel/detail/fixed_string.h"
 #include "ringkernel/detail/msgpack_reader.h"
 #include "ringkernel/status.h"
 
@@ -20,15 +21,8 @@ RINGKERNEL_HOST_DEVICE void encode_message(const T& msg, Writer& w) noexcept;
 template <class T>
 RINGKERNEL_HOST_DEVICE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept;
 
-/// Characters of a char[N] field before the first NUL (all N when there is none).
-RINGKERNEL_HOST_DEVICE inline std::uint32_t bounded_strlen(const char* s, std::size_t n) noexcept {
-  std::size_t i = 0;
-  while (i < n && s[i] != '\0') ++i;
-  return static_cast<std::uint32_t>(i);
-}
-
 template <class F, class Writer>
-RINGKERNEL_HOST_DEVICE void encode_value(const F& v, Writer& w) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Writer& w) noexcept {
   constexpr wire_shape shape = shape_of<F>();
   static_assert(shape != wire_shape::unsupported,
                 "field type is not supported by the MessagePack codec (DESIGN.md §4)");
@@ -46,7 +40,7 @@ RINGKERNEL_HOST_DEVICE void encode_value(const F& v, Writer& w) noexcept {
   } else if constexpr (shape == wire_shape::float64) {
     w.write_double(v);
   } else if constexpr (shape == wire_shape::str) {
-    w.write_str(v, bounded_strlen(v, std::extent_v<F>));
+    w.write_char_array(v);
   } else if constexpr (shape == wire_shape::bin) {
     w.write_bin(v, static_cast<std::uint32_t>(std::extent_v<F>));
   } else if constexpr (shape == wire_shape::array) {
@@ -60,7 +54,7 @@ RINGKERNEL_HOST_DEVICE void encode_value(const F& v, Writer& w) noexcept {
 /// Decodes one value into `out`. `depth`: array/map levels open around the value. On failure `out`
 /// may be partly written (codec.h decodes into a copy) and the reader points at the bad value.
 template <class F>
-RINGKERNEL_HOST_DEVICE codec_status decode_value(msgpack_reader& r, F& out, std::uint32_t depth) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status decode_value(msgpack_reader& r, F& out, std::uint32_t depth) noexcept {
   constexpr wire_shape shape = shape_of<F>();
   static_assert(shape != wire_shape::unsupported,
                 "field type is not supported by the MessagePack codec (DESIGN.md §4)");
@@ -86,9 +80,9 @@ RINGKERNEL_HOST_DEVICE codec_status decode_value(msgpack_reader& r, F& out, std:
     if (const codec_status s = r.read_str(data, length); s != codec_status::ok) return s;
     if (length > std::extent_v<F>) return r.fail_at(start, codec_status::wrong_length);
     // A NUL inside the string would be cut off when re-encoded: refuse it instead of losing text.
-    if (bounded_strlen(data, length) != length) return r.fail_at(start, codec_status::value_out_of_range);
-    copy_bytes(out, data, length);
-    fill_zero(out + length, std::extent_v<F> - length);
+    if (!copy_str_zero_filled(out, data, length, r.readable_from(data))) {
+      return r.fail_at(start, codec_status::value_out_of_range);
+    }
     return codec_status::ok;
   } else if constexpr (shape == wire_shape::bin) {
     const msgpack_reader::mark start = r.position();

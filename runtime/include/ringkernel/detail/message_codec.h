@@ -28,7 +28,7 @@ template <class Writer>
 struct field_encoder {
   Writer* w;
   template <std::size_t I, class F>
-  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, const F& value) const noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, const F& value) const noexcept {
     encode_value(value, *w);
   }
 };
@@ -37,7 +37,7 @@ template <class T, class Writer>
 struct named_field_encoder {
   Writer* w;
   template <std::size_t I, class F>
-  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, const F& value) const noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, const F& value) const noexcept {
     w->write_str(message_traits<T>::field(I).name, static_cast<std::uint32_t>(field_name_length<T, I>));
     encode_value(value, *w);
   }
@@ -61,7 +61,7 @@ struct field_decoder {
   codec_status* status;
   std::uint32_t depth;
   template <std::size_t I, class F>
-  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, F& value) const noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, F& value) const noexcept {
     if (*status == codec_status::ok) *status = decode_value(*r, value, depth);
   }
 };
@@ -92,7 +92,7 @@ struct keyed_field_decoder {
   bool* matched;
   codec_status* status;
   template <std::size_t I, class F>
-  RINGKERNEL_HOST_DEVICE void operator()(field_index<I>, F& value) const noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, F& value) const noexcept {
     if (*matched || key_length != field_name_length<T, I> ||
         !bytes_equal(key, message_traits<T>::field(I).name, key_length)) {
       return;
@@ -144,6 +144,25 @@ RINGKERNEL_HOST_DEVICE codec_status decode_map_message(msgpack_reader& r, T& msg
   }
   if (!seen.all()) return r.fail_at(start, codec_status::missing_field);
   return codec_status::ok;
+}
+
+/// Copies each field of a decoded message into the caller's message with the field's own width.
+/// (A whole-struct copy would load wide words right after the decoder's narrow stores, and stall on
+/// store-to-load forwarding: that copy alone cost more than decoding a 64-byte message.)
+template <class T>
+struct field_copier {
+  const T* source;
+  T* target;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, const F& value) const noexcept {
+    const auto offset = reinterpret_cast<const unsigned char*>(&value) - reinterpret_cast<const unsigned char*>(source);
+    copy_bytes(reinterpret_cast<unsigned char*>(target) + offset, &value, sizeof(F));
+  }
+};
+
+template <class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void copy_fields(const T& source, T& target) noexcept {
+  message_traits<T>::visit_fields(source, field_copier<T>{&source, &target});
 }
 
 template <class T>

@@ -60,19 +60,24 @@ class msgpack_reader {
       : begin_(in), pos_(in), end_(in + size) {}
 
   /// Bytes consumed so far; after a failure, the offset of the value that failed.
-  RINGKERNEL_HOST_DEVICE std::size_t offset() const noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::size_t offset() const noexcept {
     return static_cast<std::size_t>(pos_ - begin_);
+  }
+
+  /// Input bytes from `p` (inside the input) to its end.
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::size_t readable_from(const void* p) const noexcept {
+    return static_cast<std::size_t>(end_ - static_cast<const std::uint8_t*>(p));
   }
 
   /// A saved position, to report a failure found after a value was read at the value's start.
   using mark = const std::uint8_t*;
-  RINGKERNEL_HOST_DEVICE mark position() const noexcept { return pos_; }
-  RINGKERNEL_HOST_DEVICE codec_status fail_at(mark where, codec_status status) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE mark position() const noexcept { return pos_; }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status fail_at(mark where, codec_status status) noexcept {
     pos_ = where;
     return status;
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_bool(bool& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_bool(bool& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     if (*pos_ == tag::true_ || *pos_ == tag::false_) {
       out = *pos_++ == tag::true_;
@@ -81,7 +86,7 @@ class msgpack_reader {
     return unexpected(*pos_);
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_integer(wire_integer& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_integer(wire_integer& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t <= tag::positive_fixint_max) {
@@ -114,7 +119,7 @@ class msgpack_reader {
 
   /// Any integer encoding whose value fits I (I: an integer type other than bool).
   template <class I>
-  RINGKERNEL_HOST_DEVICE codec_status read_int(I& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int(I& out) noexcept {
     const std::uint8_t* const start = pos_;
     wire_integer v{};
     if (const codec_status s = read_integer(v); s != codec_status::ok) return s;
@@ -128,7 +133,7 @@ class msgpack_reader {
 
   /// float32 as is; float64 rounded to nearest (finite values beyond float's range are out of range);
   /// an integer only when float represents it exactly.
-  RINGKERNEL_HOST_DEVICE codec_status read_float(float& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_float(float& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float32) {
@@ -154,7 +159,7 @@ class msgpack_reader {
   }
 
   /// float64 as is; float32 widened exactly; an integer only when double represents it exactly.
-  RINGKERNEL_HOST_DEVICE codec_status read_double(double& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_double(double& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float64) {
@@ -172,7 +177,7 @@ class msgpack_reader {
     return read_exact_integer_as(out);
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_str(const char*& data, std::uint32_t& length) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_str(const char*& data, std::uint32_t& length) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     std::size_t header = 0;
@@ -189,7 +194,7 @@ class msgpack_reader {
     return codec_status::ok;
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_bin(const std::uint8_t*& data, std::uint32_t& length) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_bin(const std::uint8_t*& data, std::uint32_t& length) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     std::size_t header = 0;
@@ -203,11 +208,11 @@ class msgpack_reader {
     return codec_status::ok;
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_array_header(std::uint32_t& count) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_array_header(std::uint32_t& count) noexcept {
     return read_container_header(tag::fixarray, tag::array16, tag::array32, count);
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_map_header(std::uint32_t& count) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_map_header(std::uint32_t& count) noexcept {
     return read_container_header(tag::fixmap, tag::map16, tag::map32, count);
   }
 
@@ -236,28 +241,28 @@ class msgpack_reader {
   }
 
  private:
-  RINGKERNEL_HOST_DEVICE bool need(std::size_t n) const noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool need(std::size_t n) const noexcept {
     return static_cast<std::size_t>(end_ - pos_) >= n;
   }
-  RINGKERNEL_HOST_DEVICE static codec_status truncated() noexcept { return codec_status::truncated_input; }
-  RINGKERNEL_HOST_DEVICE static codec_status unexpected(std::uint8_t t) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE static codec_status truncated() noexcept { return codec_status::truncated_input; }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE static codec_status unexpected(std::uint8_t t) noexcept {
     return t == tag::never_used ? codec_status::invalid_input : codec_status::type_mismatch;
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status finish_unsigned(wire_integer& out, std::size_t n,
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status finish_unsigned(wire_integer& out, std::size_t n,
                                                       std::uint64_t bits) noexcept {
     out = {false, bits};
     pos_ += n;
     return codec_status::ok;
   }
-  RINGKERNEL_HOST_DEVICE codec_status finish_signed(wire_integer& out, std::size_t n, std::int64_t v) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status finish_signed(wire_integer& out, std::size_t n, std::int64_t v) noexcept {
     out = {v < 0, static_cast<std::uint64_t>(v)};
     pos_ += n;
     return codec_status::ok;
   }
 
   template <class F>
-  RINGKERNEL_HOST_DEVICE codec_status read_exact_integer_as(F& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_exact_integer_as(F& out) noexcept {
     const std::uint8_t* const start = pos_;
     wire_integer v{};
     if (const codec_status s = read_integer(v); s != codec_status::ok) return s;
@@ -281,7 +286,7 @@ class msgpack_reader {
   }
 
   // str8/bin8 (1-byte length), 16 and 32 forms: the header size and the payload length.
-  RINGKERNEL_HOST_DEVICE codec_status read_length(std::uint8_t t, std::uint8_t tag8, std::uint8_t tag16,
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_length(std::uint8_t t, std::uint8_t tag8, std::uint8_t tag16,
                                                   std::uint8_t tag32, std::size_t& header,
                                                   std::uint32_t& length) const noexcept {
     if (t == tag8) header = 2;
@@ -293,7 +298,7 @@ class msgpack_reader {
     return codec_status::ok;
   }
 
-  RINGKERNEL_HOST_DEVICE codec_status read_container_header(std::uint8_t fix_tag, std::uint8_t tag16,
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_container_header(std::uint8_t fix_tag, std::uint8_t tag16,
                                                             std::uint8_t tag32, std::uint32_t& count) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;

@@ -12,6 +12,7 @@
 
 #include "ringkernel/config.h"
 #include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/fixed_string.h"
 #include "ringkernel/detail/msgpack_tags.h"
 
 namespace ringkernel::detail {
@@ -23,15 +24,15 @@ class msgpack_writer {
       : out_(out), capacity_(capacity) {}
 
   /// False once a write did not fit (checked writers only).
-  RINGKERNEL_HOST_DEVICE bool ok() const noexcept { return !Checked || size_ <= capacity_; }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool ok() const noexcept { return !Checked || size_ <= capacity_; }
   /// Bytes written, or (after an overflow) bytes the whole encoding needs.
-  RINGKERNEL_HOST_DEVICE std::size_t size() const noexcept { return size_; }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::size_t size() const noexcept { return size_; }
 
-  RINGKERNEL_HOST_DEVICE void write_bool(bool v) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_bool(bool v) noexcept {
     if (std::uint8_t* p = reserve(1)) p[0] = v ? tag::true_ : tag::false_;
   }
 
-  RINGKERNEL_HOST_DEVICE void write_uint(std::uint64_t v) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_uint(std::uint64_t v) noexcept {
     if (v <= tag::positive_fixint_max) {
       if (std::uint8_t* p = reserve(1)) p[0] = static_cast<std::uint8_t>(v);
     } else if (v <= 0xffu) {
@@ -55,7 +56,7 @@ class msgpack_writer {
     }
   }
 
-  RINGKERNEL_HOST_DEVICE void write_int(std::int64_t v) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_int(std::int64_t v) noexcept {
     if (v >= 0) {
       write_uint(static_cast<std::uint64_t>(v));
     } else if (v >= -32) {
@@ -81,41 +82,56 @@ class msgpack_writer {
     }
   }
 
-  RINGKERNEL_HOST_DEVICE void write_float(float v) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_float(float v) noexcept {
     if (std::uint8_t* p = reserve(5)) {
       p[0] = tag::float32;
       store_be32(p + 1, float_bits(v));
     }
   }
 
-  RINGKERNEL_HOST_DEVICE void write_double(double v) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_double(double v) noexcept {
     if (std::uint8_t* p = reserve(9)) {
       p[0] = tag::float64;
       store_be64(p + 1, double_bits(v));
     }
   }
 
-  RINGKERNEL_HOST_DEVICE void write_str(const char* data, std::uint32_t length) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_str(const char* data, std::uint32_t length) noexcept {
     write_length_header(length, tag::fixstr, 32, tag::str8, tag::str16, tag::str32);
     write_body(data, length);
   }
 
-  RINGKERNEL_HOST_DEVICE void write_bin(const void* data, std::uint32_t length) noexcept {
+  /// A char[N] field: str of the characters before the first NUL. Unchecked writers copy all N
+  /// bytes at once (the buffer holds the longest encoding, so this stays inside it; bytes past the
+  /// string are overwritten by what follows or lie beyond size()).
+  template <std::size_t N>
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_char_array(const char (&s)[N]) noexcept {
+    const std::uint32_t length = bounded_strlen(s, N);
+    if constexpr (!Checked && N <= 256) {
+      write_length_header(length, tag::fixstr, 32, tag::str8, tag::str16, tag::str32);
+      copy_bytes(out_ + size_, s, N);
+      size_ += length;
+    } else {
+      write_str(s, length);
+    }
+  }
+
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_bin(const void* data, std::uint32_t length) noexcept {
     write_length_header(length, 0, 0, tag::bin8, tag::bin16, tag::bin32);
     write_body(data, length);
   }
 
-  RINGKERNEL_HOST_DEVICE void write_array_header(std::uint32_t count) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_array_header(std::uint32_t count) noexcept {
     write_length_header(count, tag::fixarray, 16, 0, tag::array16, tag::array32);
   }
 
-  RINGKERNEL_HOST_DEVICE void write_map_header(std::uint32_t count) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_map_header(std::uint32_t count) noexcept {
     write_length_header(count, tag::fixmap, 16, 0, tag::map16, tag::map32);
   }
 
  private:
   // Returns where `n` bytes may be written, or nullptr when they do not fit (checked only).
-  RINGKERNEL_HOST_DEVICE std::uint8_t* reserve(std::size_t n) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint8_t* reserve(std::size_t n) noexcept {
     if constexpr (Checked) {
       const bool fits = size_ <= capacity_ && n <= capacity_ - size_;
       std::uint8_t* p = fits ? out_ + size_ : nullptr;
@@ -128,12 +144,12 @@ class msgpack_writer {
     }
   }
 
-  RINGKERNEL_HOST_DEVICE void write_body(const void* data, std::uint32_t length) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_body(const void* data, std::uint32_t length) noexcept {
     if (std::uint8_t* p = reserve(length)) copy_bytes(p, data, length);
   }
 
   // fix_limit == 0: no fix form; tag8 == 0: no 8-bit length form (array, map).
-  RINGKERNEL_HOST_DEVICE void write_length_header(std::uint32_t n, std::uint8_t fix_tag,
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_length_header(std::uint32_t n, std::uint8_t fix_tag,
                                                   std::uint32_t fix_limit, std::uint8_t tag8,
                                                   std::uint8_t tag16, std::uint8_t tag32) noexcept {
     if (n < fix_limit) {

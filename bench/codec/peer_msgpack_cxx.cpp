@@ -1,0 +1,114 @@
+// Copyright RingKernel authors.
+// Peer: msgpack-cxx with MSGPACK_DEFINE (how C++ users write it by hand): pack into a reused
+// msgpack::sbuffer; unpack into an object_handle and convert. The structs mirror the benchmark
+// messages field for field; the peer must produce the same bytes as ringkernel::encode.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstring>
+#include <msgpack.hpp>
+#include <vector>
+
+#include "bench_codec_peers.h"
+#include "ringkernel/codec.h"
+
+MSGPACK_ADD_ENUM(codec_test::Color);
+
+namespace bench_codec {
+namespace {
+
+struct SmallCxx {
+  std::uint64_t sequence;
+  std::int64_t timestamp_ns;
+  std::uint32_t sensor_id;
+  std::int32_t status;
+  double value;
+  float min;
+  float max;
+  std::uint16_t flags;
+  std::uint8_t channel;
+  bool valid;
+  char unit[20];
+  MSGPACK_DEFINE(sequence, timestamp_ns, sensor_id, status, value, min, max, flags, channel, valid, unit);
+};
+
+struct LargeCxx {
+  std::uint64_t order_id;
+  std::uint64_t account_id;
+  std::int64_t price_ticks;
+  std::int64_t quantity;
+  double limit_price;
+  std::uint32_t instrument;
+  std::int32_t venue;
+  codec_test::Color side;
+  bool reduce_only;
+  std::uint16_t tags;
+  char symbol[12];
+  std::int32_t legs[4];
+  std::uint8_t client_ref[48];
+  MSGPACK_DEFINE(order_id, account_id, price_ticks, quantity, limit_price, instrument, venue, side, reduce_only,
+                 tags, symbol, legs, client_ref);
+};
+
+static_assert(sizeof(SmallCxx) == sizeof(Small) && sizeof(LargeCxx) == sizeof(Large));
+
+// Same members, same order, same types: the mirror is a byte copy of the message.
+template <class Cxx, class T>
+Cxx mirror(const T& m) {
+  Cxx c;
+  std::memcpy(static_cast<void*>(&c), &m, sizeof c);
+  return c;
+}
+SmallCxx sample_small() { return mirror<SmallCxx>(codec_test::sample_telemetry()); }
+LargeCxx sample_large() { return mirror<LargeCxx>(codec_test::sample_order()); }
+void touch(SmallCxx& m, std::uint64_t i) { m.sequence = i; }
+void touch(LargeCxx& m, std::uint64_t i) { m.order_id = i; }
+
+template <class Cxx, class T>
+bool same_bytes_as_ringkernel(const Cxx& c, const T& m) {
+  msgpack::sbuffer buffer;
+  msgpack::pack(buffer, c);
+  const codec_test::bytes ours = codec_test::encode_to_vector(m);
+  return buffer.size() == ours.size() && std::memcmp(buffer.data(), ours.data(), ours.size()) == 0;
+}
+
+template <class Cxx, class T>
+void msgpack_cxx_encode(benchmark::State& state, Cxx msg, T reference) {
+  if (!same_bytes_as_ringkernel(msg, reference)) state.SkipWithError("msgpack-cxx bytes differ from ringkernel::encode");
+  msgpack::sbuffer buffer(256);
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    touch(msg, i++);
+    benchmark::DoNotOptimize(msg);
+    buffer.clear();
+    msgpack::pack(buffer, msg);
+    benchmark::DoNotOptimize(buffer.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(Cxx)));
+}
+
+template <class Cxx>
+void msgpack_cxx_decode(benchmark::State& state, Cxx msg) {
+  msgpack::sbuffer buffer;
+  msgpack::pack(buffer, msg);
+  Cxx out{};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(buffer.data());
+    msgpack::object_handle handle = msgpack::unpack(buffer.data(), buffer.size());
+    handle.get().convert(out);
+    benchmark::DoNotOptimize(out);
+  }
+  if (std::memcmp(&out, &msg, sizeof out) != 0) state.SkipWithError("msgpack-cxx round trip differs");
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(Cxx)));
+}
+
+BENCHMARK_CAPTURE(msgpack_cxx_encode, x, sample_small(), codec_test::sample_telemetry())
+    ->Name("encode/Telemetry64/msgpack_cxx");
+BENCHMARK_CAPTURE(msgpack_cxx_decode, x, sample_small())->Name("decode/Telemetry64/msgpack_cxx");
+BENCHMARK_CAPTURE(msgpack_cxx_encode, x, sample_large(), codec_test::sample_order())
+    ->Name("encode/Order128/msgpack_cxx");
+BENCHMARK_CAPTURE(msgpack_cxx_decode, x, sample_large())->Name("decode/Order128/msgpack_cxx");
+
+}  // namespace
+}  // namespace bench_codec
