@@ -201,7 +201,7 @@ bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& 
   }
   if (!context->isFileContext() || enumeration.isInAnonymousNamespace()) {
     return fail(field.getLocation(), subject + " uses enum " + enumName +
-                                         ", which is not declared at namespace scope",
+                                         ", which is declared neither in a named namespace nor at global scope",
                 "move the enum to a named namespace or the global scope");
   }
   return true;
@@ -215,11 +215,11 @@ bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType&
   const std::string subject = fieldPrefix(field, message);
   const char* fix = "remove the default member initializer, or use a constant of the field's "
                     "scalar type (arrays and nested messages accept only {})";
-  if (isEmptyBraces(*init)) {
-    literal = "{}";
-    return true;
-  }
   if (!type.extents.empty() || type.kind == FieldKind::Message) {
+    if (isEmptyBraces(*init)) {
+      literal = "{}";
+      return true;
+    }
     return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
                                                "{}; only scalar fields take initial values",
                 fix);

@@ -1,0 +1,175 @@
+// Copyright RingKernel authors.
+// [[ringkernel::message(key = value, ...)]]: every key, the defaults, free formatting, and every
+// error at its exact line:column.
+#include <gtest/gtest.h>
+
+#include "frontend_harness.h"
+
+namespace ringkernel::gen {
+namespace {
+
+using testing::errorCount;
+using testing::hasError;
+using testing::positionOf;
+using testing::runFrontendOn;
+
+TEST(AttributeOptions, DefaultsWithoutArguments) {
+  const auto run = runFrontendOn("struct [[ringkernel::message]] Ping { int a; };\n"
+                                 "struct [[ringkernel::message()]] Pong { int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  for (const char* name : {"Ping", "Pong"}) {
+    const MessageOptions& options = run.message(name).options;
+    EXPECT_FALSE(options.id.has_value());
+    EXPECT_FALSE(options.kernel.has_value());
+    EXPECT_EQ(options.direction, Direction::Bidirectional);
+    EXPECT_EQ(options.priority, 128);
+    EXPECT_FALSE(options.causal);
+    EXPECT_EQ(options.format, WireFormat::Array);
+  }
+}
+
+TEST(AttributeOptions, EveryKey) {
+  const auto run = runFrontendOn(
+      "struct [[ringkernel::message(id = 0x4001, kernel = \"Add\", direction = output, "
+      "priority = 200, causal, format = map)]] AddResponse { long sum; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  const MessageModel& message = run.message("AddResponse");
+  EXPECT_EQ(message.options.id, 0x4001u);
+  EXPECT_EQ(message.typeId, 0x4001u);
+  EXPECT_EQ(message.options.kernel, "Add");
+  EXPECT_EQ(message.kernel, "Add");
+  EXPECT_EQ(message.options.direction, Direction::Output);
+  EXPECT_EQ(message.options.priority, 200);
+  EXPECT_TRUE(message.options.causal);
+  EXPECT_EQ(message.options.format, WireFormat::Map);
+}
+
+TEST(AttributeOptions, EveryDirection) {
+  const auto run = runFrontendOn(
+      "struct [[ringkernel::message(direction = input)]] A { int a; };\n"
+      "struct [[ringkernel::message(direction = output)]] B { int a; };\n"
+      "struct [[ringkernel::message(direction = kernel_to_kernel)]] C { int a; };\n"
+      "struct [[ringkernel::message(direction = bidirectional)]] D { int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("A").options.direction, Direction::Input);
+  EXPECT_EQ(run.message("B").options.direction, Direction::Output);
+  EXPECT_EQ(run.message("C").options.direction, Direction::KernelToKernel);
+  EXPECT_EQ(run.message("D").options.direction, Direction::Bidirectional);
+}
+
+TEST(AttributeOptions, IntegerSpellingsAndBooleanCausal) {
+  const auto run = runFrontendOn(
+      "struct [[ringkernel::message(id = 0b101, priority = 0)]] A { int a; };\n"
+      "struct [[ringkernel::message(id = 1'000'000u, priority = 0xff)]] B { int a; };\n"
+      "struct [[ringkernel::message(id = 0xFFFFFFFF, causal = true)]] C { int a; };\n"
+      "struct [[ringkernel::message(id = 017, causal = false)]] D { int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("A").typeId, 5u);
+  EXPECT_EQ(run.message("A").options.priority, 0);
+  EXPECT_EQ(run.message("B").typeId, 1000000u);
+  EXPECT_EQ(run.message("B").options.priority, 255);
+  EXPECT_EQ(run.message("C").typeId, 0xFFFFFFFFu);
+  EXPECT_TRUE(run.message("C").options.causal);
+  EXPECT_EQ(run.message("D").typeId, 15u);
+  EXPECT_FALSE(run.message("D").options.causal);
+}
+
+TEST(AttributeOptions, WhitespaceCommentsAndLineBreaks) {
+  const auto run = runFrontendOn(R"(struct [[ringkernel::message(  /* the id */ id=7 ,
+      // kernel on its own line
+      kernel
+        =   "Spaced",causal
+    )]] Spaced { int a; };
+struct [[using ringkernel: message(id = 9)]] UsingPrefix { int a; };
+#define RK_MESSAGE [[ringkernel::message(priority = 3)]]
+struct RK_MESSAGE ThroughMacro { int a; };
+)");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("Spaced").typeId, 7u);
+  EXPECT_EQ(run.message("Spaced").kernel, "Spaced");
+  EXPECT_TRUE(run.message("Spaced").options.causal);
+  EXPECT_EQ(run.message("UsingPrefix").typeId, 9u);
+  EXPECT_EQ(run.message("ThroughMacro").options.priority, 3);
+}
+
+struct BadOption {
+  const char* arguments;   // inside message( ... )
+  const char* offending;   // token the error points at
+  std::vector<std::string> message;
+  const char* fix;
+  int occurrence = 1;  // of `offending` in the argument list
+};
+
+void PrintTo(const BadOption& bad, std::ostream* out) { *out << bad.arguments; }
+
+class AttributeErrors : public ::testing::TestWithParam<BadOption> {};
+
+TEST_P(AttributeErrors, PointAtTheOffendingToken) {
+  const BadOption& bad = GetParam();
+  const std::string prefix = "namespace app {\nstruct [[ringkernel::message(";
+  const std::string source = prefix + bad.arguments + ")]] Bad { int a; };\n}\n";
+  const auto run = runFrontendOn(source);
+  // Search from the argument list so a token that also occurs earlier is not picked up.
+  testing::Position where =
+      positionOf(source.substr(prefix.size()), bad.offending, bad.occurrence);
+  where.column += where.line == 1 ? static_cast<unsigned>(prefix.size() - prefix.rfind('\n') - 1) : 0;
+  where.line += 1;
+  EXPECT_TRUE(hasError(run, where, bad.message, bad.fix));
+  EXPECT_GE(errorCount(run), 1u);
+  EXPECT_TRUE(run.result.headers.empty() || run.result.headers.front().messages.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Grammar, AttributeErrors,
+    ::testing::Values(
+        BadOption{"bogus = 1", "bogus", {"unknown key 'bogus'"}, "valid keys are id, kernel"},
+        BadOption{"id = 1, id = 2", "id = 2", {"duplicate key 'id'"}, "only once"},
+        BadOption{"causal, causal", "causal", {"duplicate key 'causal'"}, "only once", 2},
+        BadOption{"id = 0", "0", {"'id'", "type id 0 is reserved"}, "non-zero"},
+        BadOption{"id = 0x100000000", "0x1", {"'id'", "does not fit in 32 bits"}, "0xFFFFFFFF"},
+        BadOption{"id = -1", "-", {"bad value '-' for 'id'"}, "non-zero"},
+        BadOption{"id = \"7\"", "\"7\"", {"for 'id'", "unsigned 32-bit integer"}, "non-zero"},
+        BadOption{"id = 1.5", "1.5", {"bad value '1.5' for 'id'"}, "non-zero"},
+        BadOption{"priority = 256", "256", {"'priority'", "out of range 0-255"}, "0 to 255"},
+        BadOption{"priority = high", "high", {"bad value 'high' for 'priority'"}, "0 to 255"},
+        BadOption{"kernel = Add", "Add", {"'kernel'", "expected a string literal"}, "kernel = \"Add\""},
+        BadOption{"kernel = \"\"", "\"\"", {"'kernel'", "not a valid kernel name"}, "non-empty"},
+        BadOption{"kernel = \"a b\"", "\"a b\"", {"'kernel'", "not a valid kernel name"}, "letters"},
+        BadOption{"kernel = L\"x\"", "L\"x\"", {"'kernel'", "string literal"}, "kernel ="},
+        BadOption{"direction = sideways", "sideways", {"bad value 'sideways' for 'direction'"},
+                  "input, output, kernel_to_kernel, bidirectional"},
+        BadOption{"direction = 1", "1", {"bad value '1' for 'direction'"}, "input"},
+        BadOption{"format = json", "json", {"bad value 'json' for 'format'"}, "array, map"},
+        BadOption{"causal = maybe", "maybe", {"bad value 'maybe' for 'causal'"}, "causal = true"},
+        BadOption{"id 5", "5", {"expected '=' after 'id'"}, "id = <value>"},
+        BadOption{"priority =", ")", {"expected a value for 'priority'"}, "priority = <value>"},
+        BadOption{"id = 1 priority = 2", "priority", {"expected ',' or ')'"}, "separate"},
+        BadOption{"id = 1,", ")", {"expected an option after ','"}, "trailing"},
+        BadOption{"= 3", "=", {"expected an option name"}, "id, kernel, direction"},
+        BadOption{"id = (1)", "(", {"bad value '(' for 'id'"}, "non-zero"}));
+
+TEST(AttributeErrors, ReportsEveryErrorOfOneList) {
+  const std::string source =
+      "struct [[ringkernel::message(bogus = 1, priority = 999, format = xml)]] Bad { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "bogus"), {"unknown key 'bogus'"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "999"), {"out of range"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "xml"), {"'format'"}));
+}
+
+TEST(AttributeErrors, DuplicateKeyNotesTheFirstOne) {
+  const std::string source =
+      "struct [[ringkernel::message(kernel = \"A\",\n  kernel = \"B\")]] Bad { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, 2, 3, {"duplicate key 'kernel'"}, "only once"));
+  bool notedFirst = false;
+  for (const RecordedDiagnostic& d : run.result.diagnostics) {
+    notedFirst = notedFirst || (d.level == clang::DiagnosticsEngine::Note && d.line == 1 &&
+                                d.column == 30 && d.message.find("first given here") != std::string::npos);
+  }
+  EXPECT_TRUE(notedFirst) << run.printed;
+}
+
+}  // namespace
+}  // namespace ringkernel::gen

@@ -1,0 +1,91 @@
+// Copyright RingKernel authors.
+// Where [[ringkernel::message]] may appear: on struct/class definitions only; everything else is an
+// error at the attribute.
+#include <gtest/gtest.h>
+
+#include "frontend_harness.h"
+
+namespace ringkernel::gen {
+namespace {
+
+using testing::errorCount;
+using testing::hasError;
+using testing::positionOf;
+using testing::runFrontendOn;
+
+TEST(AttributePlacement, StructAndClassDefinitionsAreMessages) {
+  const auto run = runFrontendOn("struct [[ringkernel::message]] S { int a; };\n"
+                                 "class [[ringkernel::message]] C { public: int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_FALSE(run.message("S").isClass);
+  EXPECT_TRUE(run.message("C").isClass);
+}
+
+TEST(AttributePlacement, UnannotatedStructsAreIgnored) {
+  const auto run = runFrontendOn("struct Plain { int* p; };\nstruct [[ringkernel::message]] S { int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().messages.size(), 1u);
+}
+
+struct Misplaced {
+  const char* source;
+  const char* what;  // how the error names the declaration
+};
+
+void PrintTo(const Misplaced& bad, std::ostream* out) { *out << bad.source; }
+
+class AttributeMisplaced : public ::testing::TestWithParam<Misplaced> {};
+
+TEST_P(AttributeMisplaced, IsAnErrorAtTheAttribute) {
+  const std::string source = std::string("#include <cstdint>\n") + GetParam().source;
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "ringkernel::message"),
+                       {"[[ringkernel::message]] cannot be applied to", GetParam().what},
+                       "struct [[ringkernel::message]] Name"));
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Declarations, AttributeMisplaced,
+    ::testing::Values(Misplaced{"[[ringkernel::message]] int f();\n", "a function"},
+                      Misplaced{"[[ringkernel::message]] int v;\n", "a variable"},
+                      Misplaced{"enum [[ringkernel::message]] E { A };\n", "an enum"},
+                      Misplaced{"enum class [[ringkernel::message]] E : int { A };\n", "an enum"},
+                      Misplaced{"struct S { [[ringkernel::message]] int f; };\n", "a field"},
+                      Misplaced{"namespace [[ringkernel::message]] n {}\n", "a namespace"},
+                      Misplaced{"using T [[ringkernel::message]] = int;\n", "a type alias"},
+                      Misplaced{"void g([[ringkernel::message]] int p);\n", "a parameter"},
+                      Misplaced{"union [[ringkernel::message]] U { int a; float b; };\n",
+                                "a union"}));
+
+TEST(AttributePlacement, ForwardDeclarationIsAnError) {
+  const std::string source = "struct [[ringkernel::message]] Later;\nstruct Later { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "ringkernel"),
+                       {"on a declaration of 'Later' that is not its definition"},
+                       "put the attribute on the definition"));
+}
+
+TEST(AttributePlacement, ForwardDeclarationBeforeAnnotatedDefinitionIsFine) {
+  const auto run = runFrontendOn("struct Later;\nstruct [[ringkernel::message]] Later { int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("Later").fields.size(), 1u);
+}
+
+TEST(AttributePlacement, GivenTwiceIsAnError) {
+  const std::string source =
+      "struct [[ringkernel::message(id = 1), ringkernel::message(id = 2)]] Twice { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "ringkernel", 2),
+                       {"given more than once on 'Twice'"}, "keep one attribute"));
+}
+
+TEST(AttributePlacement, BeforeTheStructKeywordIsAnError) {
+  const std::string source = "[[ringkernel::message]] struct Early { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_GE(errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, " Early"), {"misplaced attributes"}));
+}
+
+}  // namespace
+}  // namespace ringkernel::gen

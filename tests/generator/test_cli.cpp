@@ -1,0 +1,209 @@
+// Copyright RingKernel authors.
+// Runs the built ringkernel-gen: exit status 2 on bad usage, 1 on input errors (and then no output
+// file), --version, builtin and standard headers found without flags, and the success path.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+std::string quote(const std::string& text) { return "'" + text + "'"; }
+
+Result runGenerator(const std::string& arguments) {
+  const std::string command = quote(RINGKERNEL_GEN_PATH) + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("ringkernel-gen-cli-") + info->name() + "-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& content) {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << content;
+    return path.string();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+constexpr const char* kGoodHeader =
+    "#pragma once\n#include <stddef.h>\n#include <cstdint>\n"
+    "namespace app {\n"
+    "struct [[ringkernel::message(kernel = \"Add\", direction = input)]] AddRequest { std::int32_t a, b; };\n"
+    "struct [[ringkernel::message]] AddResponse { std::int64_t sum; std::size_t n; };\n"
+    "}\n";
+
+TEST_F(CliTest, VersionNamesGeneratorAndClang) {
+  const Result result = runGenerator("--version");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find(std::string("ringkernel-gen ") + RINGKERNEL_GEN_VERSION + " (clang 19."),
+            std::string::npos)
+      << result.output;
+}
+
+TEST_F(CliTest, HelpDescribesTheOptions) {
+  const Result result = runGenerator("--help");
+  EXPECT_EQ(result.status, 0) << result.output;
+  for (const char* option : {"--output-dir", "--depfile", "--target", "--template-dir", "--stamp"}) {
+    EXPECT_NE(result.output.find(option), std::string::npos) << option << "\n" << result.output;
+  }
+}
+
+TEST_F(CliTest, UnknownOptionIsBadUsage) {
+  const std::string header = write("a.h", kGoodHeader);
+  const Result result = runGenerator("--no-such-option --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+TEST_F(CliTest, MissingOutputDirIsBadUsage) {
+  const std::string header = write("a.h", kGoodHeader);
+  const Result result = runGenerator(quote(header));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("output-dir"), std::string::npos) << result.output;
+}
+
+TEST_F(CliTest, NoInputsIsBadUsage) {
+  const Result result = runGenerator("--output-dir " + quote(path("out")));
+  EXPECT_EQ(result.status, 2) << result.output;
+}
+
+TEST_F(CliTest, MissingInputFileIsBadUsage) {
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(path("missing.h")));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("missing.h"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+TEST_F(CliTest, BadHeaderExitsOneAndWritesNothing) {
+  const std::string good = write("good.h", kGoodHeader);
+  const std::string bad = write("bad.h", "#include <cstdint>\nstruct [[ringkernel::message]] Bad {\n  int* p;\n};\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                     quote(path("out.d")) + " --stamp " + quote(path("stamp")) + " " +
+                                     quote(good) + " " + quote(bad));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find(bad + ":3:8: error: field 'p' of message 'Bad'"), std::string::npos)
+      << result.output;
+  EXPECT_FALSE(fs::exists(path("out"))) << "no output may be created on error";
+  EXPECT_FALSE(fs::exists(path("out.d")));
+  EXPECT_FALSE(fs::exists(path("stamp")));
+}
+
+TEST_F(CliTest, BadAttributeOptionExitsOne) {
+  const std::string bad = write("opt.h", "struct [[ringkernel::message(priority = 999)]] P { int a; };\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(bad));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find(bad + ":1:41: error: bad value '999' for 'priority'"), std::string::npos)
+      << result.output;
+}
+
+TEST_F(CliTest, StandardAndBuiltinHeadersAreFoundWithoutFlags) {
+  const std::string header = write("inc.h", kGoodHeader);
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.output.find("file not found"), std::string::npos) << result.output;
+  EXPECT_NE(result.status, 2) << result.output;
+}
+
+TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
+  const std::string header = write("def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                            "struct [[ringkernel::message]] D { int a; };\n");
+  const Result without = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(without.status, 1) << without.output;
+  const Result with = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- -DNEEDED");
+  EXPECT_NE(with.status, 1) << with.output;
+  EXPECT_NE(with.status, 2) << with.output;
+}
+
+// The success path needs the backend (renderHeader/writeOutputs and the templates).
+TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
+  const std::string header = write("dir with space/messages.h", kGoodHeader);
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                     quote(path("deps/messages.d")) + " --stamp " + quote(path("stamp")) +
+                                     " " + quote(header));
+  ASSERT_EQ(result.status, 0) << result.output;
+  for (const char* file : {"out/messages.rk.h", "out/messages.rk.cuh", "out/messages.rk.json"}) {
+    EXPECT_TRUE(fs::exists(path(file))) << file;
+  }
+  EXPECT_TRUE(fs::exists(path("stamp")));
+  std::ifstream depfile(path("deps/messages.d"));
+  std::stringstream text;
+  text << depfile.rdbuf();
+  const std::string deps = text.str();
+  EXPECT_NE(deps.find(fs::absolute(path("out/messages.rk.h")).string()), std::string::npos) << deps;
+  EXPECT_NE(deps.find("dir\\ with\\ space/messages.h"), std::string::npos) << deps;
+  EXPECT_NE(deps.find("/include/stddef.h"), std::string::npos) << deps;
+  EXPECT_NE(deps.find("cstdint"), std::string::npos) << deps;
+
+  // An unchanged rerun keeps the depfile's mtime (written only when its content changes).
+  const auto before = fs::last_write_time(path("deps/messages.d"));
+  const Result again = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                    quote(path("deps/messages.d")) + " " + quote(header));
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_EQ(fs::last_write_time(path("deps/messages.d")), before);
+}
+
+TEST_F(CliTest, TargetChangesTheLayout) {
+  const std::string header = write("abi.h", "struct [[ringkernel::message]] Abi { long a; double d; };\n");
+  const Result x64 = runGenerator("--output-dir " + quote(path("x64")) + " --target x86_64-linux-gnu " + quote(header));
+  const Result x86 = runGenerator("--output-dir " + quote(path("x86")) + " --target i686-linux-gnu " + quote(header));
+  ASSERT_EQ(x64.status, 0) << x64.output;
+  ASSERT_EQ(x86.status, 0) << x86.output;
+  auto read = [](const std::string& file) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const std::string manifest64 = read(path("x64/abi.rk.json"));
+  const std::string manifest86 = read(path("x86/abi.rk.json"));
+  EXPECT_NE(manifest64.find("x86_64"), std::string::npos);
+  EXPECT_NE(manifest86.find("i686"), std::string::npos);
+  EXPECT_NE(manifest64, manifest86);
+}
+
+TEST_F(CliTest, RegistryWithoutNameIsBadUsage) {
+  const Result result = runGenerator("registry --output-dir " + quote(path("out")) + " " + quote(path("a.rk.json")));
+  EXPECT_EQ(result.status, 2) << result.output;
+}
+
+TEST_F(CliTest, RegistryMergesManifests) {
+  const std::string header = write("m.h", kGoodHeader);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
+  const Result result = runGenerator("registry --name app --output-dir " + quote(path("out")) + " " +
+                                     quote(path("out/m.rk.json")));
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/app.registry.rk.h")));
+}
+
+}  // namespace

@@ -1,0 +1,102 @@
+// Copyright RingKernel authors.
+// FNV-1a 32 vectors, agreement with the runtime's constexpr fnv1a32, kernel name derivation, and
+// the ids the frontend assigns.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontend_harness.h"
+#include "names.h"
+#include "ringkernel/message.h"
+
+namespace ringkernel::gen {
+namespace {
+
+using testing::runFrontendOn;
+
+TEST(Fnv1a32, PublishedTestVectors) {
+  EXPECT_EQ(fnv1a32(""), 0x811c9dc5u);
+  EXPECT_EQ(fnv1a32("a"), 0xe40c292cu);
+  EXPECT_EQ(fnv1a32("foobar"), 0xbf9cf968u);
+}
+
+TEST(Fnv1a32, RuntimeConstexprAgreesAtCompileTime) {
+  static_assert(ringkernel::fnv1a32("") == 0x811c9dc5u);
+  static_assert(ringkernel::fnv1a32("a") == 0xe40c292cu);
+  static_assert(ringkernel::fnv1a32("foobar") == 0xbf9cf968u);
+  SUCCEED();
+}
+
+TEST(Fnv1a32, GeneratorMatchesRuntimeOnManyStrings) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) {
+    text.push_back(static_cast<char>((i * 37 + 11) % 256));  // includes bytes >= 0x80 and NUL
+    EXPECT_EQ(fnv1a32(text), ringkernel::fnv1a32(text.data(), text.size())) << "length " << i + 1;
+  }
+  for (const char* name : {"app::AddRequest", "Add", "ns::deeply::Nested::Type", "\xff\xfe"}) {
+    EXPECT_EQ(fnv1a32(name), ringkernel::fnv1a32(name, std::char_traits<char>::length(name)));
+  }
+}
+
+TEST(KernelName, StripsOneKnownSuffix) {
+  EXPECT_EQ(defaultKernelName("AddRequest"), "Add");
+  EXPECT_EQ(defaultKernelName("AddResponse"), "Add");
+  EXPECT_EQ(defaultKernelName("TickMessage"), "Tick");
+  EXPECT_EQ(defaultKernelName("Ping"), "Ping");
+  EXPECT_EQ(defaultKernelName("RequestResponse"), "Request");
+}
+
+TEST(KernelName, KeepsANameThatIsOnlyASuffix) {
+  EXPECT_EQ(defaultKernelName("Request"), "Request");
+  EXPECT_EQ(defaultKernelName("Message"), "Message");
+  EXPECT_EQ(defaultKernelName("request"), "request");  // suffixes are case-sensitive
+}
+
+TEST(KernelName, OptionWins) {
+  MessageOptions options;
+  options.kernel = "Custom";
+  EXPECT_EQ(kernelName(options, "AddRequest"), "Custom");
+  EXPECT_EQ(kernelName(MessageOptions{}, "AddRequest"), "Add");
+}
+
+TEST(TypeId, ExplicitIdWinsOverHash) {
+  MessageOptions options;
+  EXPECT_EQ(typeId(options, "app::X"), fnv1a32("app::X"));
+  options.id = 0x4001u;
+  EXPECT_EQ(typeId(options, "app::X"), 0x4001u);
+}
+
+TEST(FrontendIds, DefaultsFollowTheQualifiedNameAndKernelName) {
+  const auto run = runFrontendOn(R"(
+namespace app::v1 {
+struct [[ringkernel::message]] AddRequest { int a; };
+struct [[ringkernel::message(kernel = "Mul", id = 77)]] MulMessage { int a; };
+}
+struct [[ringkernel::message]] GlobalResponse { int a; };
+)");
+  ASSERT_EQ(testing::errorCount(run), 0u) << run.printed;
+  const MessageModel& add = run.message("app::v1::AddRequest");
+  EXPECT_EQ(add.typeId, ringkernel::fnv1a32("app::v1::AddRequest"));
+  EXPECT_EQ(add.kernel, "Add");
+  EXPECT_EQ(add.kernelId, ringkernel::fnv1a32("Add"));
+  const MessageModel& mul = run.message("app::v1::MulMessage");
+  EXPECT_EQ(mul.typeId, 77u);
+  EXPECT_EQ(mul.kernel, "Mul");
+  EXPECT_EQ(mul.kernelId, ringkernel::fnv1a32("Mul"));
+  const MessageModel& global = run.message("GlobalResponse");
+  EXPECT_EQ(global.typeId, ringkernel::fnv1a32("GlobalResponse"));
+  EXPECT_EQ(global.kernel, "Global");
+  EXPECT_TRUE(global.namespaces.empty());
+}
+
+TEST(FrontendIds, InlineNamespacesArePartOfTheQualifiedName) {
+  const auto run = runFrontendOn(
+      "namespace app { inline namespace v2 { struct [[ringkernel::message]] Ping { int a; }; } }\n");
+  ASSERT_EQ(testing::errorCount(run), 0u) << run.printed;
+  const MessageModel& ping = run.message("app::v2::Ping");
+  EXPECT_EQ(ping.typeId, ringkernel::fnv1a32("app::v2::Ping"));
+  EXPECT_EQ(ping.namespaces, (std::vector<std::string>{"app", "v2"}));
+}
+
+}  // namespace
+}  // namespace ringkernel::gen

@@ -1,0 +1,129 @@
+// Copyright RingKernel authors.
+// DESIGN.md §4, field rules: every unsupported field is an error at the field that names the
+// field, the reason and a fix; nothing is modelled for the message.
+#include <gtest/gtest.h>
+
+#include "frontend_harness.h"
+
+namespace ringkernel::gen {
+namespace {
+
+using testing::errorCount;
+using testing::hasError;
+using testing::positionOf;
+using testing::runFrontendOn;
+
+struct BadField {
+  const char* name;         // test name
+  const char* declarations; // before the message
+  const char* field;        // the field declaration inside `struct [[...]] Bad { ...; }`
+  const char* at;           // where the error points (a substring of `field`)
+  std::vector<std::string> reason;
+  const char* fix;
+};
+
+void PrintTo(const BadField& bad, std::ostream* out) { *out << bad.name; }
+
+class FieldRule : public ::testing::TestWithParam<BadField> {};
+
+TEST_P(FieldRule, IsAnErrorNamingFieldReasonAndFix) {
+  const BadField& bad = GetParam();
+  const std::string prefix = std::string("#include <cstdint>\n#include <string>\n#include <vector>\n"
+                                         "#include <array>\n#include <atomic>\n#include <optional>\n") +
+                             bad.declarations + "\nstruct [[ringkernel::message]] Bad {\n  int ok;\n  ";
+  const std::string source = prefix + bad.field + ";\n};\n";
+  const auto run = runFrontendOn(source);
+  // The error points into the field line, after the prefix.
+  testing::Position where = positionOf(source.substr(prefix.size()), bad.at);
+  where.line += static_cast<unsigned>(std::count(prefix.begin(), prefix.end(), '\n'));
+  where.column += 2;
+  std::vector<std::string> expected = bad.reason;
+  expected.push_back("message 'Bad'");
+  EXPECT_TRUE(hasError(run, where, expected, bad.fix));
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  ASSERT_EQ(run.result.headers.size(), 1u);
+  for (const MessageModel& message : run.result.headers[0].messages) {
+    EXPECT_NE(message.name, "Bad") << "a rejected message entered the model";
+  }
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
+  BadField{"Pointer", "", "int* p", "p", {"field 'p'", "pointer type 'int *'"}, "index"},
+  BadField{"FunctionPointer", "", "void (*callback)(int)", "callback", {"field 'callback'", "pointer type"}, "index"},
+  BadField{"MemberPointer", "struct S { int m; };", "int S::* member", "member", {"field 'member'", "pointer type"}, "index"},
+  BadField{"PointerArray", "", "const char* names[4]", "names", {"field 'names'", "pointer type"}, "index"},
+  BadField{"Nullptr", "", "decltype(nullptr) n", "n;", {"field 'n'", "nullptr_t"}, "remove the field"},
+  BadField{"Reference", "inline int g;", "int& r = g", "r", {"field 'r'", "is a reference"}, "store the value itself"},
+  BadField{"BitField", "", "unsigned flags : 3", "flags", {"field 'flags'", "is a bit-field"}, "mask the bits"},
+  BadField{"UnionType", "union U { int a; float b; };", "U u", "u", {"field 'u'", "is a union 'U'"}, "tag field"},
+  BadField{"AnonymousUnion", "", "union { int a; float b; }", "union", {"has an anonymous union member"}, "separate fields"},
+  BadField{"AnonymousStruct", "", "struct { int a; }", "struct", {"has an anonymous struct member"}, "annotate it"},
+  BadField{"LongDouble", "", "long double ld", "ld", {"field 'ld'", "'long double'"}, "use double"},
+  BadField{"Int128", "", "__int128 big", "big", {"field 'big'", "128-bit integer"}, "two std::uint64_t"},
+  BadField{"UInt128", "", "unsigned __int128 big", "big", {"field 'big'", "128-bit integer"}, "two std::uint64_t"},
+  BadField{"WChar", "", "wchar_t w", "w;", {"field 'w'", "'wchar_t'", "differs between platforms"}, "char16_t or char32_t"},
+  BadField{"Float16", "", "_Float16 h", "h", {"field 'h'", "half-precision"}, "use float"},
+  BadField{"BFloat16", "", "__bf16 h", "h", {"field 'h'", "half-precision"}, "use float"},
+  BadField{"Float128", "", "__float128 q", "q", {"field 'q'", "128-bit floating-point"}, "use double"},
+  BadField{"String", "", "std::string name", "name", {"field 'name'", "standard library container"}, "char name[64]"},
+  BadField{"Vector", "", "std::vector<int> items", "items", {"field 'items'", "standard library container"}, "fixed-size array"},
+  BadField{"StdArray", "", "std::array<int, 3> xs", "xs", {"field 'xs'", "standard library type"}, "built-in array"},
+  BadField{"Atomic", "", "std::atomic<int> counter", "counter", {"field 'counter'", "standard library"}, "plain value type"},
+  BadField{"Optional", "", "std::optional<int> maybe", "maybe", {"field 'maybe'", "standard library"}, "has_value"},
+  BadField{"NotAnnotated", "struct Plain { int x; };", "Plain plain", "plain", {"field 'plain'", "'Plain', which is not a [[ringkernel::message]]"}, "struct [[ringkernel::message]] Plain"},
+  BadField{"TemplateInstance", "template <class T> struct Box { T v; };", "Box<int> box", "box", {"field 'box'", "instance of a class template"}, "non-template struct"},
+  BadField{"FlexibleArray", "", "int data[]", "data", {"field 'data'", "array without a fixed size"}, "constant size"},
+  BadField{"ZeroLengthArray", "", "int none[0]", "none", {"field 'none'", "zero-length array"}, "at least one element"},
+  BadField{"Const", "", "const int c = 1", "c =", {"field 'c'", "is const"}, "remove the qualifier"},
+  BadField{"ConstArray", "", "const char tag[2] = {}", "tag", {"field 'tag'", "is const"}, "remove the qualifier"},
+  BadField{"Volatile", "", "volatile int v", "v;", {"field 'v'", "is volatile"}, "remove the qualifier"},
+  BadField{"Complex", "", "_Complex double z", "z", {"field 'z'", "complex type"}, "real and imaginary"},
+  BadField{"Vector4", "typedef float float4 __attribute__((ext_vector_type(4)));", "float4 v", "v", {"field 'v'", "vector type"}, "fixed-size array"},
+  BadField{"BitInt", "", "_BitInt(24) b", "b", {"field 'b'", "_BitInt"}, "fixed-width integer"},
+  BadField{"Private", "", "private: int hidden", "hidden", {"field 'hidden'", "is private"}, "make it public"},
+  BadField{"Protected", "", "protected: int guarded", "guarded", {"field 'guarded'", "is protected"}, "make it public"},
+  BadField{"UnnamedEnum", "enum { Anon } ;", "decltype(Anon) e", "e;", {"field 'e'", "unnamed enum"}, "give the enum a name"},
+  BadField{"EnumInNonMessage", "struct Holder { enum class Mode { A }; };", "Holder::Mode mode", "mode", {"field 'mode'", "nested in 'Holder'", "not a [[ringkernel::message]]"}, "move the enum to namespace scope"},
+  BadField{"EnumInAnonymousNamespace", "namespace { enum class Hidden { A }; }", "Hidden h", "h", {"field 'h'", "neither in a named namespace nor at global scope"}, "named namespace"},
+  BadField{"NonConstantInitializer", "inline int counter() { return 1; }", "int a = counter()", "counter()", {"field 'a'", "not a constant expression"}, "remove the default member initializer"},
+  BadField{"ArrayInitializer", "", "int xs[2] = {1, 2}", "{1, 2}", {"field 'xs'", "not {}"}, "accept only {}"},
+  BadField{"MessageInitializer", "struct [[ringkernel::message]] P { int x; };", "P p = {3}", "{3}", {"field 'p'", "not {}"}, "accept only {}"},
+  BadField{"InfiniteInitializer", "", "float f = __builtin_inff()", "__builtin_inff", {"field 'f'", "not a finite number"}, "finite value"},
+  BadField{"PackedField", "", "char c; int misaligned __attribute__((packed))", "misaligned", {"field 'misaligned'", "offset 5", "alignment 4"}, "remove the packing"}
+), [](const auto& info) { return std::string(info.param.name); });
+// clang-format on
+
+TEST(FieldRules, PragmaPackMisalignsAField) {
+  const std::string source = "#pragma pack(push, 1)\n"
+                             "struct [[ringkernel::message]] Packed { char c; int value; };\n"
+                             "#pragma pack(pop)\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "value"),
+                       {"field 'value' of message 'Packed'", "offset 1", "alignment 4",
+                        "#pragma pack"},
+                       "remove the packing"));
+}
+
+TEST(FieldRules, AllBadFieldsOfOneMessageAreReported) {
+  const std::string source =
+      "struct [[ringkernel::message]] Many { int* p; long double ld; wchar_t w; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p'"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "ld"), {"field 'ld'"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "w;"), {"field 'w'"}));
+}
+
+TEST(FieldRules, AMessageUsingABadMessageIsNotModelled) {
+  const std::string source = "struct [[ringkernel::message]] Inner { int* p; };\n"
+                             "struct [[ringkernel::message]] Outer { Inner i; int x; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;  // reported once, at Inner::p
+  EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p' of message 'Inner'"}));
+  ASSERT_EQ(run.result.headers.size(), 1u);
+  EXPECT_TRUE(run.result.headers[0].messages.empty());
+}
+
+}  // namespace
+}  // namespace ringkernel::gen

@@ -1,0 +1,130 @@
+// Copyright RingKernel authors.
+// DESIGN.md §4, record rules (bases, virtual, templates, local/anonymous, nesting, packing,
+// trivially copyable) and id collisions inside one header.
+#include <gtest/gtest.h>
+
+#include "frontend_harness.h"
+#include "ringkernel/message.h"
+
+namespace ringkernel::gen {
+namespace {
+
+using testing::errorCount;
+using testing::hasError;
+using testing::positionOf;
+using testing::runFrontendOn;
+
+struct BadRecord {
+  const char* name;
+  const char* source;
+  const char* at;  // substring the error points at
+  int occurrence;
+  std::vector<std::string> reason;
+  const char* fix;
+};
+
+void PrintTo(const BadRecord& bad, std::ostream* out) { *out << bad.name; }
+
+class RecordRule : public ::testing::TestWithParam<BadRecord> {};
+
+TEST_P(RecordRule, IsAnErrorNamingTheMessageReasonAndFix) {
+  const BadRecord& bad = GetParam();
+  const std::string source = std::string("#include <cstdint>\n") + bad.source;
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, bad.at, bad.occurrence), bad.reason, bad.fix));
+  EXPECT_GE(errorCount(run), 1u);
+}
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Rules, RecordRule, ::testing::Values(
+  BadRecord{"BaseClass", "struct [[ringkernel::message]] Base { int a; };\nstruct [[ringkernel::message]] Derived : Base { int b; };\n",
+            "Base {", 2, {"message 'Derived' derives from 'Base'", "cannot have base classes"}, "make 'Base' a member instead"},
+  BadRecord{"VirtualBase", "struct V { int a; };\nstruct [[ringkernel::message]] D : virtual V { int b; };\n",
+            "virtual V", 1, {"message 'D' derives virtually from 'V'"}, "make 'V' a member"},
+  BadRecord{"VirtualFunction", "struct [[ringkernel::message]] Poly { int a; virtual void run(); };\n",
+            "run", 1, {"message 'Poly' has virtual function 'run'", "vtable"}, "remove 'virtual'"},
+  BadRecord{"VirtualDestructor", "struct [[ringkernel::message]] Poly { int a; virtual ~Poly(); };\n",
+            "~Poly", 1, {"message 'Poly' has virtual function"}, "remove 'virtual'"},
+  BadRecord{"ClassTemplate", "template <class T> struct [[ringkernel::message]] Box { T v; };\n",
+            "Box", 1, {"message 'Box' is a class template"}, "non-template struct"},
+  BadRecord{"ExplicitSpecialization", "template <class T> struct Box { T v; };\ntemplate <> struct [[ringkernel::message]] Box<int> { int v; };\n",
+            "Box<int>", 1, {"is a class template or a specialisation"}, "non-template struct"},
+  BadRecord{"PartialSpecialization", "template <class T, class U> struct Pair {};\ntemplate <class T> struct [[ringkernel::message]] Pair<T, int> { T v; };\n",
+            "Pair<T, int>", 1, {"is a class template or a specialisation"}, "non-template struct"},
+  BadRecord{"MemberOfTemplate", "template <class T> struct Outer { struct [[ringkernel::message]] Inner { int a; }; };\n",
+            "Inner", 1, {"message 'Outer::Inner' is declared inside a class template"}, "namespace scope"},
+  BadRecord{"LocalStruct", "inline void f() { struct [[ringkernel::message]] Local { int a; }; }\n",
+            "Local", 1, {"Local' is a local struct declared inside a function"}, "namespace scope"},
+  BadRecord{"AnonymousStruct", "struct [[ringkernel::message]] { int a; } instance;\n",
+            "struct [[ringkernel::message]] {", 1, {"anonymous struct cannot be a message"}, "give the struct a name"},
+  BadRecord{"AnonymousNamespace", "namespace { struct [[ringkernel::message]] Hidden { int a; }; }\n",
+            "Hidden", 1, {"message '(anonymous namespace)::Hidden' is declared in an anonymous namespace"}, "named namespace"},
+  BadRecord{"NestedInNonMessage", "struct Holder { struct [[ringkernel::message]] Inner { int a; }; };\n",
+            "Inner", 1, {"message 'Holder::Inner' is nested in 'Holder', which is not a [[ringkernel::message]]"}, "annotate 'Holder'"},
+  BadRecord{"PackedAttribute", "struct __attribute__((packed)) [[ringkernel::message]] P { std::int32_t a; std::int32_t b; };\n",
+            "P {", 1, {"message 'P' is __attribute__((packed))"}, "remove the packed attribute"},
+  BadRecord{"PragmaPackLowersAlignment", "#pragma pack(push, 2)\nstruct [[ringkernel::message]] P { std::int32_t a; std::int32_t b; };\n#pragma pack(pop)\n",
+            "P {", 1, {"message 'P' has alignment 2, below the 4 its fields need"}, "#pragma pack"},
+  BadRecord{"UserProvidedDestructor", "struct [[ringkernel::message]] Owner { int a; ~Owner() {} };\n",
+            "~Owner", 1, {"message 'Owner' is not trivially copyable", "user-provided destructor"}, "= default"},
+  BadRecord{"UserProvidedCopy", "struct [[ringkernel::message]] Copier { int a; Copier() = default; Copier(const Copier&) {} };\n",
+            "Copier(const", 1, {"not trivially copyable", "copy or move constructor"}, "= default"},
+  BadRecord{"UserProvidedAssignment", "struct [[ringkernel::message]] Assigner { int a; Assigner& operator=(const Assigner&) { return *this; } };\n",
+            "operator=", 1, {"not trivially copyable", "assignment operator"}, "= default"},
+  BadRecord{"ExplicitIdCollision", "struct [[ringkernel::message(id = 9)]] First { int a; };\nstruct [[ringkernel::message(id = 9)]] Second { int a; };\n",
+            "Second", 1, {"message 'Second' has type id 0x00000009, the same as 'First'"}, "different explicit id"}
+), [](const auto& info) { return std::string(info.param.name); });
+// clang-format on
+
+TEST(RecordRules, TypeIdCollisionNotesTheOtherType) {
+  const std::string source = "struct [[ringkernel::message(id = 9)]] First { int a; };\n"
+                             "struct [[ringkernel::message(id = 9)]] Second { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  bool noted = false;
+  for (const RecordedDiagnostic& d : run.result.diagnostics) {
+    noted = noted || (d.level == clang::DiagnosticsEngine::Note && d.line == 1 && d.column == 40 &&
+                      d.message == "'First' is declared here");
+  }
+  EXPECT_TRUE(noted) << run.printed;
+}
+
+TEST(RecordRules, HashedTypeIdCollidesWithAnExplicitOne) {
+  const std::string source = "struct [[ringkernel::message]] First { int a; };\n"
+                             "struct [[ringkernel::message(id = " +
+                             std::to_string(ringkernel::fnv1a32("First")) + ")]] Second { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "Second"), {"'Second'", "the same as 'First'"}));
+}
+
+TEST(RecordRules, KernelIdCollisionNamesBothTypes) {
+  // "costarring" and "liquid" are a known FNV-1a 32 collision.
+  ASSERT_EQ(ringkernel::fnv1a32("costarring"), ringkernel::fnv1a32("liquid"));
+  const std::string source =
+      "struct [[ringkernel::message(kernel = \"costarring\")]] A { int a; };\n"
+      "struct [[ringkernel::message(kernel = \"liquid\")]] B { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "B {"),
+                       {"message 'B' has kernel 'liquid'", "equals that of kernel 'costarring' of 'A'"},
+                       "rename one of the kernels"));
+}
+
+TEST(RecordRules, SharedKernelNamesAreNoCollision) {
+  const auto run = runFrontendOn("struct [[ringkernel::message]] AddRequest { int a; };\n"
+                                 "struct [[ringkernel::message]] AddResponse { int a; };\n");
+  EXPECT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("AddRequest").kernelId, run.message("AddResponse").kernelId);
+}
+
+TEST(RecordRules, RecordAndFieldErrorsAreReportedTogether) {
+  const std::string source = "struct Base { int z; };\n"
+                             "struct [[ringkernel::message]] D : Base { int* p; virtual void f(); };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "Base {", 2), {"derives from 'Base'"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p'"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "f()"), {"virtual function 'f'"}));
+}
+
+}  // namespace
+}  // namespace ringkernel::gen
