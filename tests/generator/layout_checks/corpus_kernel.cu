@@ -14,7 +14,7 @@ struct SizeSum {
   __device__ void operator()(const T& message) const {
     using traits = ringkernel::message_traits<T>;
     std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < traits::field_count; ++i) sum += traits::field(i).size;
+    for (std::size_t i = 0; traits::field(i).name != nullptr; ++i) sum += traits::field(i).size;
     traits::visit_fields(message, [&](auto index, const auto& member) { sum += index.value + sizeof(member); });
     *out += sum;
   }

@@ -53,7 +53,9 @@ void checkMessage() {
     } else {
       EXPECT_EQ(d.message_type_id, 0u);
     }
-    if (d.kind != ringkernel::field_kind::enumeration) EXPECT_EQ(d.kind, d.underlying);
+    if (d.kind != ringkernel::field_kind::enumeration) {
+      EXPECT_EQ(d.kind, d.underlying);
+    }
   }
   EXPECT_EQ(traits::field(traits::field_count).name, nullptr);
   std::size_t constVisits = 0;
