@@ -1,4 +1,5 @@
-// Layout corpus: a message whose field is a message declared in another header (nesting.h).
+// Layout corpus: a message whose fields are messages declared in another header (nesting.h),
+// one of them nested in a message there.
 #pragma once
 #include <cstdint>
 
@@ -6,6 +7,11 @@
 
 namespace corpus::shared {
 
-struct [[ringkernel::message]] Route { GlobalPoint waypoints[4]; corpus::deep::er::Segment last; std::uint8_t hops; };
+struct [[ringkernel::message]] Route {
+  GlobalPoint waypoints[4];
+  corpus::deep::er::Segment last;
+  corpus::deep::er::Outer::Inner hint;  // nested in a message of another header
+  std::uint8_t hops;
+};
 
 }  // namespace corpus::shared
