@@ -14,7 +14,7 @@
 namespace codec_test::handwritten {
 
 template <class E>
-constexpr ringkernel::field_kind kind_of() {
+RINGKERNEL_HOST_DEVICE constexpr ringkernel::field_kind kind_of() {
   using ringkernel::field_kind;
   if constexpr (std::is_same_v<E, bool>) return field_kind::boolean;
   else if constexpr (std::is_same_v<E, char>) return field_kind::character;
@@ -34,7 +34,7 @@ constexpr ringkernel::field_kind kind_of() {
 }
 
 template <class F>
-constexpr ringkernel::field_descriptor describe(const char* name, std::size_t offset) {
+RINGKERNEL_HOST_DEVICE constexpr ringkernel::field_descriptor describe(const char* name, std::size_t offset) {
   using E = std::remove_all_extents_t<F>;
   ringkernel::field_descriptor d{};
   d.name = name;

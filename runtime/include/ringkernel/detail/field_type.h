@@ -128,11 +128,13 @@ struct message_size_accumulator {
   }
 };
 
+RINGKERNEL_HOST_DEVICE constexpr std::uint32_t larger(std::uint32_t a, std::uint32_t b) noexcept { return a < b ? b : a; }
+
 struct depth_accumulator {
   std::uint32_t* deepest;
   template <std::size_t I, class F>
   RINGKERNEL_HOST_DEVICE constexpr void operator()(field_index<I>, const F&) const noexcept {
-    if (value_depth<F>() > *deepest) *deepest = value_depth<F>();
+    *deepest = larger(*deepest, value_depth<F>());
   }
 };
 
