@@ -13,7 +13,11 @@ if(RINGKERNEL_ENABLE_CUDA)
       set(CMAKE_CUDA_ARCHITECTURES 90)  # H100 / H200
     endif()
     enable_language(CUDA)
-    # After enable_language: CMake 3.25 does not know nvcc 13's CUDA20 flags before it has probed nvcc.
+    # CMake 3.25 predates nvcc's C++20 support and knows no flag for the CUDA20 dialect: teach it.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
