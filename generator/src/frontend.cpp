@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 #include "frontend.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -129,30 +130,34 @@ class HeaderActionFactory : public clang::tooling::FrontendActionFactory {
   RunState& state_;
 };
 
-/// -xc++ -std=c++20 unless given, plus the generator's own flags.
+/// -xc++ (first) and -std=c++20 unless given, plus the generator's own flags. Those go before a
+/// `--` that ends the options (interpolated compile commands have one before the file name), else
+/// at the end, so --target given to ringkernel-gen wins over the compile command's.
 clang::tooling::ArgumentsAdjuster generatorFlags(const FrontendRequest& request) {
   return [target = request.targetTriple, resourceDir = request.resourceDir](
              const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
+    if (args.empty()) return args;
+    const auto optionsEnd = std::find(args.begin(), args.end(), "--");
     auto given = [&](llvm::StringRef prefix) {
-      return llvm::any_of(args, [&](const std::string& arg) {
+      return std::any_of(args.begin(), optionsEnd, [&](const std::string& arg) {
         return llvm::StringRef(arg).starts_with(prefix);
       });
     };
-    clang::tooling::CommandLineArguments result;
-    if (args.empty()) return result;
-    result.push_back(args.front());
+    clang::tooling::CommandLineArguments added;
     const bool language = given("-x");
-    if (!language) {
-      result.push_back("-xc++");
-      result.push_back("-Wno-pragma-once-outside-header");
-    }
-    result.insert(result.end(), args.begin() + 1, args.end());
-    if (!given("-std=") && !given("--std")) result.push_back("-std=c++20");
-    result.push_back("-DRINGKERNEL_GENERATOR=1");
-    if (!target.empty()) result.push_back("--target=" + target);
+    if (!language) added.push_back("-Wno-pragma-once-outside-header");
+    if (!given("-std=") && !given("--std")) added.push_back("-std=c++20");
+    added.push_back("-DRINGKERNEL_GENERATOR=1");
+    if (!target.empty()) added.push_back("--target=" + target);
     if (!resourceDir.empty() && !given("-resource-dir")) {
-      result.push_back("-resource-dir=" + resourceDir);
+      added.push_back("-resource-dir=" + resourceDir);
     }
+    // The language must precede the input file, which ends a command without `--`.
+    clang::tooling::CommandLineArguments result{args.front()};
+    if (!language) result.push_back("-xc++");
+    result.insert(result.end(), args.begin() + 1, optionsEnd);
+    result.insert(result.end(), added.begin(), added.end());
+    result.insert(result.end(), optionsEnd, args.end());
     return result;
   };
 }

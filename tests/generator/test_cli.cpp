@@ -145,6 +145,20 @@ TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
   EXPECT_NE(with.status, 2) << with.output;
 }
 
+TEST_F(CliTest, CompileCommandsFromBuildDirectory) {
+  const std::string header = write("src/def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                                "struct [[ringkernel::message]] D { int a; };\n");
+  write("src/def.cpp", "#include \"def.h\"\n");
+  write("build/compile_commands.json",
+        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/def.cpp") +
+            "\", \"command\": \"c++ -std=c++20 -DNEEDED -c " + path("src/def.cpp") + "\"}]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.output.find("NEEDED is not defined"), std::string::npos) << result.output;
+  EXPECT_NE(result.status, 1) << result.output;
+  EXPECT_NE(result.status, 2) << result.output;
+}
+
 // The success path needs the backend (renderHeader/writeOutputs and the templates).
 TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
   const std::string header = write("dir with space/messages.h", kGoodHeader);

@@ -109,6 +109,19 @@ TEST(RecordRules, KernelIdCollisionNamesBothTypes) {
                        "rename one of the kernels"));
 }
 
+TEST(RecordRules, NameHashingToTheReservedIdZeroNeedsAnExplicitId) {
+  // Found by exhaustive search: FNV-1a 32 of "ZCL8rVv" is 0.
+  ASSERT_EQ(ringkernel::fnv1a32("ZCL8rVv"), 0u);
+  const std::string source = "struct [[ringkernel::message]] ZCL8rVv { int a; };\n"
+                             "struct [[ringkernel::message(id = 1)]] Other { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "ZCL8rVv"),
+                       {"message 'ZCL8rVv' hashes to type id 0, which is reserved"},
+                       "give it an explicit id"));
+  const auto fixed = runFrontendOn("struct [[ringkernel::message(id = 2)]] ZCL8rVv { int a; };\n");
+  EXPECT_EQ(errorCount(fixed), 0u) << fixed.printed;
+}
+
 TEST(RecordRules, SharedKernelNamesAreNoCollision) {
   const auto run = runFrontendOn("struct [[ringkernel::message]] AddRequest { int a; };\n"
                                  "struct [[ringkernel::message]] AddResponse { int a; };\n");
