@@ -22,8 +22,9 @@ struct Result {
 
 std::string quote(const std::string& text) { return "'" + text + "'"; }
 
-Result runGenerator(const std::string& arguments) {
-  const std::string command = quote(RINGKERNEL_GEN_PATH) + " " + arguments + " 2>&1";
+/// Runs ringkernel-gen with `arguments` (shell syntax); `environment` is prepended as VAR=value.
+Result runGenerator(const std::string& arguments, const std::string& environment = "") {
+  const std::string command = environment + " " + quote(RINGKERNEL_GEN_PATH) + " " + arguments + " 2>&1";
   Result result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -133,6 +134,20 @@ TEST_F(CliTest, StandardAndBuiltinHeadersAreFoundWithoutFlags) {
   const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
   EXPECT_EQ(result.output.find("file not found"), std::string::npos) << result.output;
   EXPECT_NE(result.status, 2) << result.output;
+}
+
+// RINGKERNEL_CLANG_RESOURCE_DIR (the macro) comes with ringkernel_gen_lib's compile definitions.
+TEST_F(CliTest, ResourceDirectoryOverrideIsVerified) {
+  const std::string header = write("inc.h", kGoodHeader);
+  const Result bad = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header),
+                                  "RINGKERNEL_CLANG_RESOURCE_DIR=" + quote(path("nowhere")));
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("is not a clang resource directory"), std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+  const Result good = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header),
+                                   "RINGKERNEL_CLANG_RESOURCE_DIR=" + quote(RINGKERNEL_CLANG_RESOURCE_DIR));
+  EXPECT_EQ(good.output.find("file not found"), std::string::npos) << good.output;
+  EXPECT_NE(good.status, 2) << good.output;
 }
 
 TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
