@@ -1,6 +1,8 @@
 // Copyright RingKernel authors.
 #include "attribute_registration.h"
 
+#include <algorithm>
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/ParsedAttrInfo.h"
@@ -71,19 +73,20 @@ void registerMessageAttribute() {
   (void)registration;
 }
 
-const clang::AnnotateAttr* ownMessageAnnotation(const clang::Decl& decl) {
+std::vector<const clang::AnnotateAttr*> ownMessageAnnotations(const clang::Decl& decl) {
+  std::vector<const clang::AnnotateAttr*> result;
   for (const auto* attr : decl.specific_attrs<clang::AnnotateAttr>()) {
-    if (isOurs(attr) && !attr->isInherited()) return attr;
+    if (isOurs(attr) && !attr->isInherited()) result.push_back(attr);
   }
-  return nullptr;
+  std::sort(result.begin(), result.end(), [](const auto* a, const auto* b) {
+    return a->getLocation().getRawEncoding() < b->getLocation().getRawEncoding();
+  });
+  return result;
 }
 
-unsigned countMessageAnnotations(const clang::Decl& decl) {
-  unsigned count = 0;
-  for (const auto* attr : decl.specific_attrs<clang::AnnotateAttr>()) {
-    if (isOurs(attr) && !attr->isInherited()) ++count;
-  }
-  return count;
+const clang::AnnotateAttr* ownMessageAnnotation(const clang::Decl& decl) {
+  const auto annotations = ownMessageAnnotations(decl);
+  return annotations.empty() ? nullptr : annotations.front();
 }
 
 bool isMessageRecord(const clang::Decl& decl) {

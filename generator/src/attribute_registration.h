@@ -5,6 +5,8 @@
 // token, where attribute_parser.h reads the arguments.
 #pragma once
 
+#include <vector>
+
 namespace clang {
 class AnnotateAttr;
 class Decl;
@@ -19,10 +21,11 @@ inline constexpr const char* kMessageAnnotation = "ringkernel::message";
 /// parsing (the frontend does).
 void registerMessageAttribute();
 
-/// The [[ringkernel::message]] annotation written on this very declaration (not inherited from a
-/// previous declaration), or nullptr. Use `countMessageAnnotations` to detect repeats.
+/// The [[ringkernel::message]] annotations written on this very declaration (not inherited from
+/// a previous declaration), in source order; more than one is an error the frontend reports.
+std::vector<const clang::AnnotateAttr*> ownMessageAnnotations(const clang::Decl& decl);
+/// The first of ownMessageAnnotations(decl), or nullptr.
 const clang::AnnotateAttr* ownMessageAnnotation(const clang::Decl& decl);
-unsigned countMessageAnnotations(const clang::Decl& decl);
 
 /// True if the declaration or any redeclaration carries [[ringkernel::message]].
 bool isMessageRecord(const clang::Decl& decl);

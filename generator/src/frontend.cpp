@@ -62,18 +62,15 @@ class HeaderConsumer : public clang::ASTConsumer {
     std::vector<const clang::CXXRecordDecl*> roots;
     for (const clang::CXXRecordDecl* record : annotated) {
       const std::string name = "'" + record->getNameAsString() + "'";
-      if (countMessageAnnotations(*record) > 1) {
-        std::vector<const clang::AnnotateAttr*> ours;
-        for (const auto* attr : record->specific_attrs<clang::AnnotateAttr>()) {
-          if (attr->getAnnotation() == kMessageAnnotation) ours.push_back(attr);
-        }
-        diagnoser.error(attributeLoc(*ours[1]),
+      const auto annotations = ownMessageAnnotations(*record);
+      if (annotations.size() > 1) {
+        diagnoser.error(attributeLoc(*annotations[1]),
                         "[[ringkernel::message]] is given more than once on " + name,
                         "keep one attribute and put all options in it");
         continue;
       }
       if (!record->isThisDeclarationADefinition()) {
-        diagnoser.error(attributeLoc(*ownMessageAnnotation(*record)),
+        diagnoser.error(attributeLoc(*annotations.front()),
                         "[[ringkernel::message]] is on a declaration of " + name +
                             " that is not its definition",
                         "put the attribute on the definition: struct [[ringkernel::message]] " +
