@@ -69,34 +69,74 @@ RINGKERNEL_HOST_DEVICE inline double double_from_bits(std::uint64_t u) noexcept 
   return d;
 }
 
-RINGKERNEL_HOST_DEVICE inline void store_be16(std::uint8_t* p, std::uint16_t v) noexcept {
+#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RINGKERNEL_CODEC_BSWAP 1  // one byte swap and one unaligned store/load per number
+#else
+#define RINGKERNEL_CODEC_BSWAP 0  // byte by byte: portable to every byte order, and the device
+#endif
+
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void store_be16(std::uint8_t* p, std::uint16_t v) noexcept {
+#if RINGKERNEL_CODEC_BSWAP
+  v = __builtin_bswap16(v);
+  copy_bytes(p, &v, 2);
+#else
   p[0] = static_cast<std::uint8_t>(v >> 8);
   p[1] = static_cast<std::uint8_t>(v);
+#endif
 }
 
-RINGKERNEL_HOST_DEVICE inline void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void store_be32(std::uint8_t* p, std::uint32_t v) noexcept {
+#if RINGKERNEL_CODEC_BSWAP
+  v = __builtin_bswap32(v);
+  copy_bytes(p, &v, 4);
+#else
   p[0] = static_cast<std::uint8_t>(v >> 24);
   p[1] = static_cast<std::uint8_t>(v >> 16);
   p[2] = static_cast<std::uint8_t>(v >> 8);
   p[3] = static_cast<std::uint8_t>(v);
+#endif
 }
 
-RINGKERNEL_HOST_DEVICE inline void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void store_be64(std::uint8_t* p, std::uint64_t v) noexcept {
+#if RINGKERNEL_CODEC_BSWAP
+  v = __builtin_bswap64(v);
+  copy_bytes(p, &v, 8);
+#else
   store_be32(p, static_cast<std::uint32_t>(v >> 32));
   store_be32(p + 4, static_cast<std::uint32_t>(v));
+#endif
 }
 
-RINGKERNEL_HOST_DEVICE inline std::uint16_t load_be16(const std::uint8_t* p) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint16_t load_be16(const std::uint8_t* p) noexcept {
+#if RINGKERNEL_CODEC_BSWAP
+  std::uint16_t v;
+  copy_bytes(&v, p, 2);
+  return __builtin_bswap16(v);
+#else
   return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
+#endif
 }
 
-RINGKERNEL_HOST_DEVICE inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint32_t load_be32(const std::uint8_t* p) noexcept {
+#if RINGKERNEL_CODEC_BSWAP
+  std::uint32_t v;
+  copy_bytes(&v, p, 4);
+  return __builtin_bswap32(v);
+#else
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
          std::uint32_t{p[3]};
+#endif
 }
 
-RINGKERNEL_HOST_DEVICE inline std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint64_t load_be64(const std::uint8_t* p) noexcept {
+#if RINGKERNEL_CODEC_BSWAP
+  std::uint64_t v;
+  copy_bytes(&v, p, 8);
+  return __builtin_bswap64(v);
+#else
   return (std::uint64_t{load_be32(p)} << 32) | load_be32(p + 4);
+#endif
 }
 
 }  // namespace ringkernel::detail

@@ -81,15 +81,23 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool copy_str_zero_filled(char (&
     }
   }
 #endif
-  if constexpr (N <= 64) {  // near the end of the input: short byte loops beat library calls
-    std::size_t i = 0;
-    for (; i < length; ++i) {
-      if (data[i] == '\0') return false;
-      out[i] = data[i];
+#if RINGKERNEL_CODEC_LITTLE_ENDIAN
+  if constexpr (N <= 64) {  // near the end of the input: gather words in registers, store words
+    constexpr std::size_t words = (N + 7) / 8;
+    std::uint64_t w[words];
+    for (std::size_t k = 0; k < words; ++k) {
+      std::uint64_t word = 0;
+      for (std::size_t j = 0; j < 8 && k * 8 + j < length; ++j) {
+        const auto c = static_cast<std::uint8_t>(data[k * 8 + j]);
+        if (c == 0) return false;
+        word |= std::uint64_t{c} << (8 * j);
+      }
+      w[k] = word;
     }
-    for (; i < N; ++i) out[i] = '\0';
+    copy_bytes(out, w, N);
     return true;
   }
+#endif
   if (bounded_strlen(data, length) != length) return false;
   copy_bytes(out, data, length);
   fill_zero(out + length, N - length);

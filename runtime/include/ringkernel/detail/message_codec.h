@@ -156,7 +156,16 @@ struct field_copier {
   template <std::size_t I, class F>
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, const F& value) const noexcept {
     const auto offset = reinterpret_cast<const unsigned char*>(&value) - reinterpret_cast<const unsigned char*>(source);
-    copy_bytes(reinterpret_cast<unsigned char*>(target) + offset, &value, sizeof(F));
+    unsigned char* to = reinterpret_cast<unsigned char*>(target) + offset;
+    const auto* from = reinterpret_cast<const unsigned char*>(&value);
+    // Arrays go in 8-byte pieces: loads no wider than the decoder's stores forward from them.
+    std::size_t done = 0;
+    for (; done + 8 <= sizeof(F); done += 8) {
+      std::uint64_t piece;
+      copy_bytes(&piece, from + done, 8);
+      copy_bytes(to + done, &piece, 8);
+    }
+    if constexpr (sizeof(F) % 8 != 0) copy_bytes(to + done, from + done, sizeof(F) % 8);
   }
 };
 
