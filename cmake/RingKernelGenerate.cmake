@@ -58,8 +58,8 @@ function(ringkernel_generate_messages target)
   set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
   set(compiler_args
     "$<IF:$<VERSION_GREATER:${std},20>,-std=c++${std},-std=c++20>"
-    "$<$<BOOL:${inc}>:-I$<JOIN:${inc},;-I>>"
-    "$<$<BOOL:${def}>:-D$<JOIN:${def},;-D>>")
+    "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>"
+    "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>")
 
   get_property(template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
   file(GLOB templates CONFIGURE_DEPENDS "${template_dir}/*.mustache")

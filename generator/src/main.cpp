@@ -43,6 +43,27 @@ bool checkInputs(const std::vector<std::string>& inputs, std::string& error) {
   return true;
 }
 
+/// After a failed run: deletes what an earlier successful run wrote for these headers, so nothing
+/// stale outlives the error (the stamp goes too, so the next build reruns the tool).
+void removeStaleOutputs(const CommandLine& commandLine, const std::string& outputDir) {
+  std::vector<std::string> stale;
+  for (const std::string& input : commandLine.inputs) {
+    for (const char* suffix : {".rk.h", ".rk.cuh", ".rk.json"}) {
+      stale.push_back(outputDir + "/" + fileStem(input) + suffix);
+    }
+  }
+  if (!commandLine.stamp.empty()) stale.push_back(commandLine.stamp);
+  for (const std::string& path : stale) {
+    if (!llvm::sys::fs::exists(path)) continue;
+    if (std::error_code ec = llvm::sys::fs::remove(path)) {
+      llvm::errs() << "ringkernel-gen: warning: cannot remove stale " << path << ": " << ec.message()
+                   << '\n';
+    } else {
+      llvm::errs() << "ringkernel-gen: removed stale " << path << '\n';
+    }
+  }
+}
+
 int runGenerate(const CommandLine& commandLine, const char* argv0) {
   std::string error;
   if (!checkInputs(commandLine.inputs, error)) return usageError(error);
@@ -69,6 +90,7 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   if (parsed.errorCount != 0) {
     llvm::errs() << "ringkernel-gen: nothing was written (" << parsed.errorCount
                  << (parsed.errorCount == 1 ? " error" : " errors") << " in the input)\n";
+    if (commandLine.removeStaleOutputs) removeStaleOutputs(commandLine, request.outputDir);
     return kInputError;
   }
 
@@ -84,8 +106,13 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   if (!writeOutputs(outputs, error)) return inputError(error);
 
   if (!commandLine.depfile.empty()) {
+    // Build systems key the rule on the stamp when there is one (it is the rule's output).
     std::vector<std::string> targets;
-    for (const OutputFile& output : outputs) targets.push_back(absolutePath(output.path));
+    if (!commandLine.stamp.empty()) {
+      targets.push_back(absolutePath(commandLine.stamp));
+    } else {
+      for (const OutputFile& output : outputs) targets.push_back(absolutePath(output.path));
+    }
     if (!writeFileIfChanged(commandLine.depfile, depfileText(targets, parsed.filesRead), error)) {
       return inputError(error);
     }

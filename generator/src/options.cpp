@@ -37,8 +37,14 @@ struct GenerateOptions {
                                    cl::desc("Directory of the mustache templates"),
                                    cl::cat(generatorCategory())};
   cl::opt<std::string> stamp{"stamp", cl::value_desc("file"),
-                             cl::desc("Touch this file after a successful run"),
+                             cl::desc("Touch this file after a successful run (it is then the "
+                                      "depfile's target)"),
                              cl::cat(generatorCategory())};
+  cl::opt<bool> removeStaleOutputs{
+      "remove-stale-outputs",
+      cl::desc("On input errors, delete the outputs and the stamp an earlier run left for these "
+               "headers, so a failed build keeps nothing stale"),
+      cl::cat(generatorCategory())};
 };
 
 struct RegistryOptions {
@@ -113,6 +119,7 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   commandLine.targetTriple = options.target;
   commandLine.templateDir = options.templateDir;
   commandLine.stamp = options.stamp;
+  commandLine.removeStaleOutputs = options.removeStaleOutputs;
   return true;
 }
 

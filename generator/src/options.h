@@ -26,6 +26,7 @@ struct CommandLine {
   std::string depfile;
   std::string targetTriple;
   std::string stamp;
+  bool removeStaleOutputs = false;
   // registry only
   std::string registryName;
 

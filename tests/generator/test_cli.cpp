@@ -121,6 +121,43 @@ TEST_F(CliTest, BadHeaderExitsOneAndWritesNothing) {
   EXPECT_FALSE(fs::exists(path("stamp")));
 }
 
+TEST_F(CliTest, DepfileTargetsTheOutputsWithoutStamp) {
+  const std::string header = write("messages.h", kGoodHeader);
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                     quote(path("messages.d")) + " " + quote(header));
+  ASSERT_EQ(result.status, 0) << result.output;
+  std::ifstream depfile(path("messages.d"));
+  std::stringstream text;
+  text << depfile.rdbuf();
+  EXPECT_EQ(text.str().rfind(fs::absolute(path("out/messages.rk.h")).string() + " ", 0), 0u) << text.str();
+}
+
+TEST_F(CliTest, RemoveStaleOutputsDeletesAnEarlierRunsFilesOnError) {
+  const std::string header = write("messages.h", kGoodHeader);
+  const std::string args = "--output-dir " + quote(path("out")) + " --stamp " + quote(path("stamp")) +
+                           " --remove-stale-outputs " + quote(header);
+  ASSERT_EQ(runGenerator(args).status, 0);
+  ASSERT_TRUE(fs::exists(path("out/messages.rk.h")));
+  write("messages.h", "#include <cstdint>\nstruct [[ringkernel::message]] Bad {\n  int& r;\n};\n");
+  const Result failed = runGenerator(args);
+  EXPECT_EQ(failed.status, 1) << failed.output;
+  for (const char* file : {"out/messages.rk.h", "out/messages.rk.cuh", "out/messages.rk.json", "stamp"}) {
+    EXPECT_FALSE(fs::exists(path(file))) << file << " survived a failed run";
+  }
+  EXPECT_NE(failed.output.find("removed stale"), std::string::npos) << failed.output;
+}
+
+TEST_F(CliTest, WithoutRemoveStaleOutputsAFailedRunModifiesNothing) {
+  const std::string header = write("messages.h", kGoodHeader);
+  const std::string args = "--output-dir " + quote(path("out")) + " " + quote(header);
+  ASSERT_EQ(runGenerator(args).status, 0);
+  const auto before = fs::last_write_time(path("out/messages.rk.h"));
+  write("messages.h", "#include <cstdint>\nstruct [[ringkernel::message]] Bad {\n  int& r;\n};\n");
+  EXPECT_EQ(runGenerator(args).status, 1);
+  ASSERT_TRUE(fs::exists(path("out/messages.rk.h")));
+  EXPECT_EQ(fs::last_write_time(path("out/messages.rk.h")), before);
+}
+
 TEST_F(CliTest, BadAttributeOptionExitsOne) {
   const std::string bad = write("opt.h", "struct [[ringkernel::message(priority = 999)]] P { int a; };\n");
   const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(bad));
@@ -189,7 +226,8 @@ TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
   std::stringstream text;
   text << depfile.rdbuf();
   const std::string deps = text.str();
-  EXPECT_NE(deps.find(fs::absolute(path("out/messages.rk.h")).string()), std::string::npos) << deps;
+  // With --stamp the stamp is the depfile's target (it is the build rule's output).
+  EXPECT_EQ(deps.rfind(fs::absolute(path("stamp")).string() + ":", 0), 0u) << deps;
   EXPECT_NE(deps.find("dir\\ with\\ space/messages.h"), std::string::npos) << deps;
   EXPECT_NE(deps.find("/include/stddef.h"), std::string::npos) << deps;
   EXPECT_NE(deps.find("cstdint"), std::string::npos) << deps;
@@ -197,7 +235,8 @@ TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
   // An unchanged rerun keeps the depfile's mtime (written only when its content changes).
   const auto before = fs::last_write_time(path("deps/messages.d"));
   const Result again = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
-                                    quote(path("deps/messages.d")) + " " + quote(header));
+                                    quote(path("deps/messages.d")) + " --stamp " + quote(path("stamp")) +
+                                    " " + quote(header));
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_EQ(fs::last_write_time(path("deps/messages.d")), before);
 }
