@@ -131,26 +131,28 @@ bool TemplateSet::render(const std::string& name, const TemplateData& data, std:
     error = "template '" + name + kExtension + "' is missing in '" + directory_ + "'";
     return false;
   }
-  // Partials live in the root object so that every nesting level finds them. A partial's final
+  // Partials and the blank marker live in a base object under `data` on the context stack, so every
+  // nesting level finds them and `data` (large for big headers) is never copied. A partial's final
   // newline is dropped: the line holding the `{{> name}}` tag supplies it.
-  TemplateData root = data;
-  if (root.get(kBlankKey) != nullptr) {
+  if (data.get(kBlankKey) != nullptr) {
     error = std::string("template data must not define '") + kBlankKey + "' (reserved for blank lines)";
     return false;
   }
-  root.set(kBlankKey, std::string(1, kBlankMarker));
+  TemplateData base{TemplateData::type::object};
+  base.set(kBlankKey, std::string(1, kBlankMarker));
   for (const auto& [partialName, text] : templates_) {
-    if (root.get(partialName) != nullptr) {
+    if (data.get(partialName) != nullptr) {
       error = "template data key '" + partialName + "' clashes with the partial of that name";
       return false;
     }
     std::string body = text;
     if (!body.empty() && body.back() == '\n') body.pop_back();
-    root.set(partialName, kainjow::mustache::partial([body] { return body; }));
+    base.set(partialName, kainjow::mustache::partial([body] { return body; }));
   }
   kainjow::mustache::mustache tmpl(found->second);
   tmpl.set_custom_escape([](const std::string& text) { return text; });
-  StrictContext context(&root);
+  StrictContext context(&base);
+  context.push(&data);
   output = tidyLines(tmpl.render(context));
   if (!tmpl.is_valid()) {
     error = "cannot render template '" + name + kExtension + "': " + tmpl.error_message();
