@@ -49,7 +49,11 @@ endfunction()
 
 set(configure_args -S "${src}" -B "${bin}" -G "${GENERATOR}"
   "-DCMAKE_CXX_COMPILER=${CXX}" "-DRK_MODE=${MODE}" "-DRK_SOURCE_DIR=${RK_SOURCE_DIR}"
-  -DCMAKE_BUILD_TYPE=Debug -DRINGKERNEL_ENABLE_CUDA=OFF)
+  -DCMAKE_BUILD_TYPE=Debug)
+if(NOT MODE STREQUAL "package")
+  # RingKernel is built inside the consumer: keep it to the host backend (CUDA has its own test).
+  list(APPEND configure_args -DRINGKERNEL_ENABLE_CUDA=OFF)
+endif()
 if(GEN_EXE)
   list(APPEND configure_args "-DRINGKERNEL_GEN_EXECUTABLE=${GEN_EXE}")
 endif()
