@@ -1,0 +1,100 @@
+// Copyright RingKernel authors.
+// One atomic view over a plain 64-bit word, the same on host and device, so that a word placed in
+// mapped pinned memory or device memory can be updated by host threads and CUDA threads alike:
+//   - CUDA translation units (__CUDACC__, host and device passes): cuda::atomic_ref<T, scope>;
+//   - other host translation units: std::atomic_ref<T> (the scope is ignored: host atomics are
+//     always system-wide).
+// The word itself is an ordinary aligned std::uint64_t: no std::atomic object lives in shared
+// memory, so the layout is identical for every compiler that touches it.
+#pragma once
+
+#include <cstdint>
+
+#include "ringkernel/config.h"
+
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#else
+#include <atomic>
+#endif
+
+namespace ringkernel {
+
+/// Which threads an atomic operation must be coherent with (CUDA thread scopes). Choose the
+/// narrowest correct one: `device` for memory only one GPU touches, `system` for mapped host
+/// memory or peer memory that the host or another GPU touches too.
+enum class atomic_scope : std::uint8_t { block, device, system };
+
+}  // namespace ringkernel
+
+namespace ringkernel::detail {
+
+enum class order : std::uint8_t { relaxed, acquire, release, acq_rel, seq_cst };
+
+#if defined(__CUDACC__)
+template <atomic_scope S>
+inline constexpr cuda::thread_scope cuda_scope_of =
+    S == atomic_scope::block ? cuda::thread_scope_block
+    : S == atomic_scope::device ? cuda::thread_scope_device
+                                : cuda::thread_scope_system;
+RINGKERNEL_HOST_DEVICE constexpr cuda::std::memory_order to_memory_order(order o) noexcept {
+  switch (o) {
+    case order::relaxed: return cuda::std::memory_order_relaxed;
+    case order::acquire: return cuda::std::memory_order_acquire;
+    case order::release: return cuda::std::memory_order_release;
+    case order::acq_rel: return cuda::std::memory_order_acq_rel;
+    default: return cuda::std::memory_order_seq_cst;
+  }
+}
+#else
+constexpr std::memory_order to_memory_order(order o) noexcept {
+  switch (o) {
+    case order::relaxed: return std::memory_order_relaxed;
+    case order::acquire: return std::memory_order_acquire;
+    case order::release: return std::memory_order_release;
+    case order::acq_rel: return std::memory_order_acq_rel;
+    default: return std::memory_order_seq_cst;
+  }
+}
+#endif
+
+/// Failure order of a compare-exchange whose success order is `o` (no release part on failure).
+RINGKERNEL_HOST_DEVICE constexpr order failure_order(order o) noexcept {
+  return o == order::release ? order::relaxed : o == order::acq_rel ? order::acquire : o;
+}
+
+/// Atomic operations on a std::uint64_t that must be 8-byte aligned.
+template <atomic_scope Scope = atomic_scope::system>
+class atomic_word {
+ public:
+  RINGKERNEL_HOST_DEVICE explicit atomic_word(std::uint64_t& word) noexcept : ref_(word) {}
+
+  RINGKERNEL_HOST_DEVICE std::uint64_t load(order o) const noexcept { return ref_.load(to_memory_order(o)); }
+  RINGKERNEL_HOST_DEVICE void store(std::uint64_t v, order o) const noexcept { ref_.store(v, to_memory_order(o)); }
+  RINGKERNEL_HOST_DEVICE std::uint64_t fetch_add(std::uint64_t v, order o) const noexcept {
+    return ref_.fetch_add(v, to_memory_order(o));
+  }
+  /// Weak CAS: may fail spuriously; on failure `expected` holds the current value.
+  RINGKERNEL_HOST_DEVICE bool compare_exchange_weak(std::uint64_t& expected, std::uint64_t desired, order o) const noexcept {
+    return ref_.compare_exchange_weak(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+  }
+  RINGKERNEL_HOST_DEVICE bool compare_exchange_strong(std::uint64_t& expected, std::uint64_t desired, order o) const noexcept {
+    return ref_.compare_exchange_strong(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+  }
+  /// Raises the word to at least `v` (a CAS loop); returns the value before.
+  RINGKERNEL_HOST_DEVICE std::uint64_t fetch_max(std::uint64_t v, order o) const noexcept {
+    std::uint64_t current = load(order::relaxed);
+    while (current < v && !compare_exchange_weak(current, v, o)) {
+    }
+    return current;
+  }
+
+ private:
+#if defined(__CUDACC__)
+  cuda::atomic_ref<std::uint64_t, cuda_scope_of<Scope>> ref_;
+#else
+  std::atomic_ref<std::uint64_t> ref_;
+#endif
+};
+
+}  // namespace ringkernel::detail

@@ -1,0 +1,116 @@
+// Copyright RingKernel authors.
+// MessagePack encoding of a whole KernelMessage<T> (the envelope), built on the generated payload
+// codec and the codec's own reader/writer (docs/wire-format.md §9):
+//
+//   [type_id, sender_id, receiver_id, type, sequence, timestamp_us, hlc, payload]
+//
+// a fixed array of 8; `hlc` is 0 for payload types that are not causal; `payload` is the payload's
+// own encoding (array or map, as its traits say). Host and device, noexcept, no allocation.
+//   encode_envelope: as ringkernel::encode (status ok and bytes written, or buffer_too_small and
+//                    the bytes needed; nothing beyond `capacity` written).
+//   decode_envelope: as ringkernel::decode; additionally type_mismatch at the type_id when the
+//                    bytes carry another message type, value_out_of_range for an unknown
+//                    MessageType or a non-zero hlc for a non-causal type. `msg` is written only on
+//                    success. Extra trailing array elements are skipped (forward compatibility).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/codec.h"
+#include "ringkernel/config.h"
+#include "ringkernel/kernel_message.h"
+
+namespace ringkernel {
+
+/// Elements of the envelope array.
+inline constexpr std::uint32_t envelope_field_count = 8;
+
+/// Bytes that hold the encoding of any KernelMessage<T>.
+template <class T>
+inline constexpr std::size_t max_envelope_encoded_size =
+    1 /* array header */ + 5 /* type_id */ + 5 + 5 /* sender, receiver */ + 2 /* type */ + 9 + 9 + 9 /* sequence,
+    timestamp, hlc */ + max_encoded_size<T>;
+
+namespace detail {
+
+template <class T, class Writer>
+RINGKERNEL_HOST_DEVICE void encode_envelope_to(const KernelMessage<T>& m, Writer& w) noexcept {
+  w.write_array_header(envelope_field_count);
+  w.write_uint(m.header.type_id);
+  w.write_int(m.header.sender_id);
+  w.write_int(m.header.receiver_id);
+  w.write_uint(static_cast<std::uint8_t>(m.header.type));
+  w.write_uint(m.header.sequence);
+  w.write_int(m.header.timestamp_us);
+  if constexpr (KernelMessage<T>::causal) {
+    w.write_uint(m.header.hlc.bits);
+  } else {
+    w.write_uint(0);
+  }
+  encode_message(m.payload, w);
+}
+
+template <class T>
+RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, KernelMessage<T>& m) noexcept {
+  const msgpack_reader::mark start = r.position();
+  std::uint32_t count = 0;
+  if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
+  if (count < envelope_field_count) return r.fail_at(start, codec_status::missing_field);
+
+  const msgpack_reader::mark type_id_at = r.position();
+  if (const codec_status s = r.read_int(m.header.type_id); s != codec_status::ok) return s;
+  if (m.header.type_id != message_traits<T>::type_id) return r.fail_at(type_id_at, codec_status::type_mismatch);
+  if (const codec_status s = r.read_int(m.header.sender_id); s != codec_status::ok) return s;
+  if (const codec_status s = r.read_int(m.header.receiver_id); s != codec_status::ok) return s;
+  const msgpack_reader::mark type_at = r.position();
+  std::uint8_t type = 0;
+  if (const codec_status s = r.read_int(type); s != codec_status::ok) return s;
+  m.header.type = static_cast<MessageType>(type);
+  if (!is_valid(m.header.type)) return r.fail_at(type_at, codec_status::value_out_of_range);
+  if (const codec_status s = r.read_int(m.header.sequence); s != codec_status::ok) return s;
+  if (const codec_status s = r.read_int(m.header.timestamp_us); s != codec_status::ok) return s;
+  const msgpack_reader::mark hlc_at = r.position();
+  std::uint64_t hlc = 0;
+  if (const codec_status s = r.read_int(hlc); s != codec_status::ok) return s;
+  if constexpr (KernelMessage<T>::causal) {
+    m.header.hlc = hlc_timestamp{hlc};
+  } else if (hlc != 0) {
+    return r.fail_at(hlc_at, codec_status::value_out_of_range);
+  }
+  if (const codec_status s = decode_message(r, m.payload, 1); s != codec_status::ok) return s;
+  codec_status status = codec_status::ok;
+  for (std::uint32_t extra = envelope_field_count; status == codec_status::ok && extra < count; ++extra) {
+    status = r.skip_value<codec_max_depth>(codec_max_depth - 1);
+  }
+  return status;
+}
+
+}  // namespace detail
+
+template <class T>
+RINGKERNEL_HOST_DEVICE inline codec_result encode_envelope(const KernelMessage<T>& m, std::uint8_t* out,
+                                                           std::size_t capacity) noexcept {
+  if (capacity >= max_envelope_encoded_size<T>) {
+    detail::msgpack_writer<false> w(out, capacity);
+    detail::encode_envelope_to(m, w);
+    return {codec_status::ok, w.size()};
+  }
+  detail::msgpack_writer<true> w(out, capacity);
+  detail::encode_envelope_to(m, w);
+  return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
+}
+
+template <class T>
+RINGKERNEL_HOST_DEVICE inline codec_result decode_envelope(const std::uint8_t* in, std::size_t size,
+                                                           KernelMessage<T>& m) noexcept {
+  static_assert(detail::message_depth<T>() + 1 <= max_decode_depth,
+                "payload nests too deep to be decoded inside an envelope: raise RINGKERNEL_CODEC_MAX_DEPTH");
+  detail::msgpack_reader r(in, size);
+  KernelMessage<T> decoded{};
+  const codec_status status = detail::decode_envelope_from(r, decoded);
+  if (status == codec_status::ok) m = decoded;
+  return {status, r.offset()};
+}
+
+}  // namespace ringkernel

@@ -1,0 +1,149 @@
+// Copyright RingKernel authors.
+// ringkernel::HybridLogicalClock (DESIGN.md §6, "causal" messages): a hybrid logical clock whose
+// whole state is ONE 64-bit word, updated by one compare-and-swap loop, identical on host and device.
+//
+// Stamp layout (hlc_timestamp::bits, unsigned 64-bit):
+//
+//     63                                  12 11          0
+//    +--------------------------------------+-------------+
+//    | physical: microseconds since the     | logical     |
+//    | Unix epoch (52 bits, until year 2112)| (12 bits)   |
+//    +--------------------------------------+-------------+
+//
+// 16 logical bits would leave 48 bits of microseconds: 2^48 us is 8.9 years, too few for an epoch
+// time (today needs 51 bits). Comparing `bits` as integers compares (physical, logical)
+// lexicographically, so a stamp is "later" exactly when its bits are larger.
+//
+// Rules (wall = wall_clock_us() or the caller's wall time, last = the last stamp issued):
+//   now():          next = max(wall << 12, last + 1)
+//   update(remote): remote.physical > wall + max_skew_us  -> rejected (status, counted, clock
+//                   unchanged); otherwise next = max(wall << 12, last + 1, remote + 1)
+// which is the HLC algorithm of Kulkarni et al. on the packed word: when the physical parts tie,
+// the logical part counts on; when the wall clock is ahead, the logical part restarts at 0.
+// "+ 1" on a logical part of 4095 carries into the physical part: the clock then runs one
+// microsecond ahead of the wall clock instead of wrapping (counted as a logical overflow); stamps
+// stay unique and increasing, and the lead is bounded by 1 us per 4096 stamps issued within one
+// microsecond.
+//
+// Concurrency: each call is one CAS loop on the word, so every stamp is issued exactly once
+// (unique) and the stamps one thread receives increase strictly. Relaxed ordering suffices for
+// that (all RMWs of one word form one modification order); if a stamp's holder hands it to another
+// thread by any synchronising means, that thread's later stamps are larger, because its RMW comes
+// later in the word's modification order.
+//
+// The object is a plain standard-layout struct of 64-bit words: place it in mapped pinned memory
+// (atomic_scope::system, the default) to share one clock between host threads and kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/atomic_word.h"
+#include "ringkernel/wall_clock.h"
+
+namespace ringkernel {
+
+struct hlc_timestamp {
+  static constexpr unsigned logical_bits = 12;
+  static constexpr std::uint64_t logical_mask = (std::uint64_t{1} << logical_bits) - 1;
+  static constexpr std::uint64_t max_physical_us = (std::uint64_t{1} << (64 - logical_bits)) - 1;
+
+  std::uint64_t bits = 0;  // 0: "no stamp" (never issued: it would need a wall time of 0)
+
+  RINGKERNEL_HOST_DEVICE static constexpr hlc_timestamp from_parts(std::uint64_t physical_us,
+                                                                  std::uint64_t logical) noexcept {
+    return {(physical_us << logical_bits) | (logical & logical_mask)};
+  }
+  RINGKERNEL_HOST_DEVICE constexpr std::uint64_t physical_us() const noexcept { return bits >> logical_bits; }
+  RINGKERNEL_HOST_DEVICE constexpr std::uint64_t logical() const noexcept { return bits & logical_mask; }
+
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator==(hlc_timestamp a, hlc_timestamp b) noexcept { return a.bits == b.bits; }
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator!=(hlc_timestamp a, hlc_timestamp b) noexcept { return a.bits != b.bits; }
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator<(hlc_timestamp a, hlc_timestamp b) noexcept { return a.bits < b.bits; }
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator>(hlc_timestamp a, hlc_timestamp b) noexcept { return a.bits > b.bits; }
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator<=(hlc_timestamp a, hlc_timestamp b) noexcept { return a.bits <= b.bits; }
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator>=(hlc_timestamp a, hlc_timestamp b) noexcept { return a.bits >= b.bits; }
+};
+static_assert(sizeof(hlc_timestamp) == 8 && alignof(hlc_timestamp) == 8);
+
+enum class hlc_status : std::uint8_t {
+  ok = 0,
+  skew_rejected = 1,  // the remote stamp's physical part is more than max_skew_us ahead of the wall clock
+};
+
+RINGKERNEL_HOST_DEVICE constexpr const char* to_string(hlc_status s) noexcept {
+  return s == hlc_status::ok ? "ok" : s == hlc_status::skew_rejected ? "remote clock too far ahead" : "unknown";
+}
+
+struct hlc_update_result {
+  hlc_status status;
+  hlc_timestamp stamp;  // ok: the new local stamp (> remote); rejected: the clock's current stamp
+};
+
+class HybridLogicalClock {
+ public:
+  /// Default bound on how far a remote physical time may lead the local wall clock: 1 second.
+  static constexpr std::uint64_t default_max_skew_us = 1'000'000;
+
+  RINGKERNEL_HOST_DEVICE explicit HybridLogicalClock(std::uint64_t max_skew_us = default_max_skew_us) noexcept
+      : max_skew_us_(max_skew_us) {}
+  HybridLogicalClock(const HybridLogicalClock&) = delete;
+  HybridLogicalClock& operator=(const HybridLogicalClock&) = delete;
+
+  /// A new stamp for a local or send event.
+  RINGKERNEL_HOST_DEVICE hlc_timestamp now() noexcept { return now_at(wall_clock_us()); }
+  /// As now(), with the caller's wall time in microseconds since the epoch (tests, batching).
+  RINGKERNEL_HOST_DEVICE hlc_timestamp now_at(std::uint64_t wall_us) noexcept { return advance(floor_of(wall_us), 0); }
+
+  /// Merge a received stamp (a receive event); rejects, counts and ignores a stamp whose
+  /// physical part leads the wall clock by more than max_skew_us().
+  RINGKERNEL_HOST_DEVICE hlc_update_result update(hlc_timestamp remote) noexcept { return update_at(remote, wall_clock_us()); }
+  RINGKERNEL_HOST_DEVICE hlc_update_result update_at(hlc_timestamp remote, std::uint64_t wall_us) noexcept {
+    if (remote.physical_us() > wall_us && remote.physical_us() - wall_us > max_skew_us_) {
+      counter(skew_rejections_).fetch_add(1, detail::order::relaxed);
+      return {hlc_status::skew_rejected, last()};
+    }
+    return {hlc_status::ok, advance(floor_of(wall_us), remote.bits + 1)};
+  }
+
+  /// The last stamp issued (0 before the first).
+  RINGKERNEL_HOST_DEVICE hlc_timestamp last() const noexcept { return {word(last_).load(detail::order::relaxed)}; }
+  RINGKERNEL_HOST_DEVICE std::uint64_t max_skew_us() const noexcept { return max_skew_us_; }
+  /// Remote stamps rejected for skew so far.
+  RINGKERNEL_HOST_DEVICE std::uint64_t skew_rejections() const noexcept { return word(skew_rejections_).load(detail::order::relaxed); }
+  /// Stamps whose logical part overflowed into the physical part so far.
+  RINGKERNEL_HOST_DEVICE std::uint64_t logical_overflows() const noexcept { return word(logical_overflows_).load(detail::order::relaxed); }
+
+ private:
+  using word_ref = detail::atomic_word<atomic_scope::system>;
+  RINGKERNEL_HOST_DEVICE static word_ref word(const std::uint64_t& w) noexcept { return word_ref(const_cast<std::uint64_t&>(w)); }
+  RINGKERNEL_HOST_DEVICE static word_ref counter(std::uint64_t& w) noexcept { return word_ref(w); }
+  RINGKERNEL_HOST_DEVICE static std::uint64_t floor_of(std::uint64_t wall_us) noexcept {
+    const std::uint64_t physical = wall_us < hlc_timestamp::max_physical_us ? wall_us : hlc_timestamp::max_physical_us;
+    return physical << hlc_timestamp::logical_bits;
+  }
+
+  // next = max(floor, last + 1, other); one CAS loop.
+  RINGKERNEL_HOST_DEVICE hlc_timestamp advance(std::uint64_t floor, std::uint64_t other) noexcept {
+    const word_ref w = word(last_);
+    std::uint64_t current = w.load(detail::order::relaxed);
+    std::uint64_t next = 0;
+    do {
+      next = current + 1;
+      if (other > next) next = other;
+      if (floor > next) next = floor;
+    } while (!w.compare_exchange_weak(current, next, detail::order::relaxed));
+    // A logical part that wrapped to 0 without the wall clock having reached that microsecond.
+    if ((next & hlc_timestamp::logical_mask) == 0 && next > floor) {
+      counter(logical_overflows_).fetch_add(1, detail::order::relaxed);
+    }
+    return {next};
+  }
+
+  alignas(8) std::uint64_t last_ = 0;
+  std::uint64_t skew_rejections_ = 0;
+  std::uint64_t logical_overflows_ = 0;
+  std::uint64_t max_skew_us_;
+};
+
+}  // namespace ringkernel

@@ -1,0 +1,209 @@
+// Copyright RingKernel authors.
+// ringkernel::KernelMessage<T> (DESIGN.md §6; KernelMessage<T> of the reference): the envelope in
+// which messages travel between ring kernels, devices and the host. A fixed, trivially copyable
+// layout, identical for g++, clang++ and nvcc (static_asserts below), usable in device code.
+//
+// Layout (offsets in bytes; H = 40 for causal payload types, 32 otherwise):
+//    0  sequence      u64  per sender, assigned when the message is stamped for sending
+//    8  timestamp_us  i64  microseconds since the Unix epoch (host system_clock, device %globaltimer)
+//   16  type_id       u32  message_traits<T>::type_id (receivers can check what they got)
+//   20  sender_id     i32  kernel instance / endpoint that sent it
+//   24  receiver_id   i32  destination, or broadcast (-1)
+//   28  type          u8   MessageType
+//   29  flags         u8   reserved, 0
+//   30  reserved      u16  0
+//   32  hlc           u64  hybrid logical clock stamp (only when message_traits<T>::causal)
+//    H  payload       T    at H rounded up to alignof(T)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/hlc.h"
+#include "ringkernel/message.h"
+
+namespace ringkernel {
+
+/// What a message means to the ring kernel that receives it.
+enum class MessageType : std::uint8_t {
+  data = 0,       // application payload
+  control = 1,    // a control request (payload says which); processed before data
+  terminate = 2,  // stop the receiving kernel (receiver -1: every kernel); payload unused
+  ack = 3,        // acknowledges the message whose sequence number the payload or header names
+  error = 4,      // the sender failed to process a message; payload describes the failure
+  heartbeat = 5,  // liveness probe of a persistent kernel; payload unused
+};
+inline constexpr std::uint8_t message_type_count = 6;
+
+RINGKERNEL_HOST_DEVICE constexpr bool is_valid(MessageType t) noexcept {
+  return static_cast<std::uint8_t>(t) < message_type_count;
+}
+RINGKERNEL_HOST_DEVICE constexpr const char* to_string(MessageType t) noexcept {
+  switch (t) {
+    case MessageType::data: return "data";
+    case MessageType::control: return "control";
+    case MessageType::terminate: return "terminate";
+    case MessageType::ack: return "ack";
+    case MessageType::error: return "error";
+    case MessageType::heartbeat: return "heartbeat";
+  }
+  return "invalid";
+}
+
+/// Receiver id that addresses every kernel.
+inline constexpr std::int32_t broadcast_receiver = -1;
+
+/// Envelope header. Causal payload types carry a hybrid logical clock stamp as well.
+template <bool Causal>
+struct envelope_header {
+  std::uint64_t sequence;
+  std::int64_t timestamp_us;
+  std::uint32_t type_id;
+  std::int32_t sender_id;
+  std::int32_t receiver_id;
+  MessageType type;
+  std::uint8_t flags;
+  std::uint16_t reserved;
+};
+
+template <>
+struct envelope_header<true> {
+  std::uint64_t sequence;
+  std::int64_t timestamp_us;
+  std::uint32_t type_id;
+  std::int32_t sender_id;
+  std::int32_t receiver_id;
+  MessageType type;
+  std::uint8_t flags;
+  std::uint16_t reserved;
+  hlc_timestamp hlc;
+};
+
+static_assert(sizeof(envelope_header<false>) == 32 && sizeof(envelope_header<true>) == 40);
+static_assert(offsetof(envelope_header<false>, timestamp_us) == 8 && offsetof(envelope_header<false>, type_id) == 16 &&
+              offsetof(envelope_header<false>, sender_id) == 20 && offsetof(envelope_header<false>, receiver_id) == 24 &&
+              offsetof(envelope_header<false>, type) == 28 && offsetof(envelope_header<true>, hlc) == 32);
+
+namespace detail {
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr bool payload_equal(const T& a, const T& b) noexcept;
+}
+
+template <class T>
+inline constexpr bool kernel_message_layout_ok = false;  // defined below KernelMessage
+
+template <class T>
+  requires is_message_v<T>
+struct KernelMessage {
+  using payload_type = T;
+  static constexpr bool causal = message_traits<T>::causal;
+  using header_type = envelope_header<causal>;
+
+  header_type header;
+  T payload;
+
+  /// A message of any type; sequence, timestamp (and hlc) stay 0 until it is stamped
+  /// (MessageStamper) or, for the timestamp, sent through a queue.
+  RINGKERNEL_HOST_DEVICE static constexpr KernelMessage create(std::int32_t sender_id, std::int32_t receiver_id,
+                                                               MessageType type, const T& payload) noexcept {
+    static_assert(kernel_message_layout_ok<T>, "KernelMessage<T> layout differs from the documented one");
+    KernelMessage m{};
+    m.header.type_id = message_traits<T>::type_id;
+    m.header.sender_id = sender_id;
+    m.header.receiver_id = receiver_id;
+    m.header.type = type;
+    m.payload = payload;
+    return m;
+  }
+  RINGKERNEL_HOST_DEVICE static constexpr KernelMessage create_data(std::int32_t sender_id, std::int32_t receiver_id,
+                                                                    const T& payload) noexcept {
+    return create(sender_id, receiver_id, MessageType::data, payload);
+  }
+  RINGKERNEL_HOST_DEVICE static constexpr KernelMessage create_control(std::int32_t sender_id, std::int32_t receiver_id,
+                                                                       const T& payload) noexcept {
+    return create(sender_id, receiver_id, MessageType::control, payload);
+  }
+  /// Payload value-initialised; receiver broadcast_receiver stops every kernel.
+  RINGKERNEL_HOST_DEVICE static constexpr KernelMessage create_terminate(std::int32_t sender_id,
+                                                                         std::int32_t receiver_id) noexcept {
+    return create(sender_id, receiver_id, MessageType::terminate, T{});
+  }
+
+  RINGKERNEL_HOST_DEVICE constexpr bool is_broadcast() const noexcept { return header.receiver_id == broadcast_receiver; }
+
+  /// Equal when every header field and every payload field compare equal (field by field through
+  /// message_traits, so padding bytes never matter; floating-point fields compare with ==).
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator==(const KernelMessage& a, const KernelMessage& b) noexcept {
+    bool same = a.header.sequence == b.header.sequence && a.header.timestamp_us == b.header.timestamp_us &&
+                a.header.type_id == b.header.type_id && a.header.sender_id == b.header.sender_id &&
+                a.header.receiver_id == b.header.receiver_id && a.header.type == b.header.type &&
+                a.header.flags == b.header.flags && a.header.reserved == b.header.reserved;
+    if constexpr (causal) same = same && a.header.hlc == b.header.hlc;
+    return same && detail::payload_equal(a.payload, b.payload);
+  }
+  friend RINGKERNEL_HOST_DEVICE constexpr bool operator!=(const KernelMessage& a, const KernelMessage& b) noexcept {
+    return !(a == b);
+  }
+};
+
+template <class M>
+inline constexpr bool is_kernel_message_v = false;
+template <class T>
+inline constexpr bool is_kernel_message_v<KernelMessage<T>> = true;
+
+/// Offset of the payload in KernelMessage<T>.
+template <class T>
+inline constexpr std::size_t payload_offset_v =
+    (sizeof(envelope_header<message_traits<T>::causal>) + alignof(T) - 1) / alignof(T) * alignof(T);
+
+namespace detail {
+
+template <class F>
+RINGKERNEL_HOST_DEVICE constexpr bool value_equal(const F& a, const F& b) noexcept {
+  if constexpr (std::is_array_v<F>) {
+    for (std::size_t i = 0; i < std::extent_v<F>; ++i) {
+      if (!value_equal(a[i], b[i])) return false;
+    }
+    return true;
+  } else if constexpr (is_message_v<F>) {
+    return payload_equal(a, b);
+  } else {
+    return a == b;
+  }
+}
+
+template <class T>
+struct field_comparer {
+  const T* other;
+  bool* equal;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE constexpr void operator()(field_index<I>, const F& value) const noexcept {
+    if (!*equal) return;
+    // The same field of `other`: same offset from the start of the message.
+    const auto offset = reinterpret_cast<const unsigned char*>(&value) - reinterpret_cast<const unsigned char*>(self);
+    const F& theirs = *reinterpret_cast<const F*>(reinterpret_cast<const unsigned char*>(other) + offset);
+    *equal = value_equal(value, theirs);
+  }
+  const T* self;
+};
+
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr bool payload_equal(const T& a, const T& b) noexcept {
+  bool equal = true;
+  message_traits<T>::visit_fields(a, field_comparer<T>{&b, &equal, &a});
+  return equal;
+}
+
+}  // namespace detail
+
+/// The documented layout holds for KernelMessage<T> (asserted by create(), hence by every factory).
+template <class T>
+  requires is_message_v<T>
+inline constexpr bool kernel_message_layout_ok<T> =
+    std::is_trivially_copyable_v<KernelMessage<T>> && std::is_standard_layout_v<KernelMessage<T>> &&
+    offsetof(KernelMessage<T>, header) == 0 && offsetof(KernelMessage<T>, payload) == payload_offset_v<T> &&
+    alignof(KernelMessage<T>) == (alignof(T) > 8 ? alignof(T) : 8);
+
+}  // namespace ringkernel

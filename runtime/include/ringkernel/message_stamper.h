@@ -1,0 +1,52 @@
+// Copyright RingKernel authors.
+// ringkernel::MessageStamper: gives the KernelMessages of one sender their sender id, their
+// per-sender sequence number (0, 1, 2, ... in stamping order), their timestamp and, for causal
+// payload types, a hybrid logical clock stamp. Host and device; several threads may stamp for one
+// sender concurrently (the sequence is one atomic counter, each number is given out once).
+#pragma once
+
+#include <cstdint>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/atomic_word.h"
+#include "ringkernel/hlc.h"
+#include "ringkernel/kernel_message.h"
+#include "ringkernel/wall_clock.h"
+
+namespace ringkernel {
+
+class MessageStamper {
+ public:
+  /// `clock` (may be null when no payload type is causal) must outlive the stamper.
+  RINGKERNEL_HOST_DEVICE explicit MessageStamper(std::int32_t sender_id, HybridLogicalClock* clock = nullptr) noexcept
+      : sender_id_(sender_id), clock_(clock) {}
+  MessageStamper(const MessageStamper&) = delete;
+  MessageStamper& operator=(const MessageStamper&) = delete;
+
+  /// Stamps `m` for sending. Returns false (and leaves hlc 0) only for a causal payload type when
+  /// the stamper has no clock; everything else is stamped regardless.
+  template <class T>
+  RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
+    m.header.sender_id = sender_id_;
+    m.header.sequence = detail::atomic_word<atomic_scope::system>(next_sequence_).fetch_add(1, detail::order::relaxed);
+    m.header.timestamp_us = static_cast<std::int64_t>(wall_clock_us());
+    if constexpr (KernelMessage<T>::causal) {
+      if (clock_ == nullptr) return false;
+      m.header.hlc = clock_->now();
+    }
+    return true;
+  }
+
+  RINGKERNEL_HOST_DEVICE std::int32_t sender_id() const noexcept { return sender_id_; }
+  /// Sequence number the next stamp gets.
+  RINGKERNEL_HOST_DEVICE std::uint64_t next_sequence() const noexcept {
+    return detail::atomic_word<atomic_scope::system>(const_cast<std::uint64_t&>(next_sequence_)).load(detail::order::relaxed);
+  }
+
+ private:
+  alignas(8) std::uint64_t next_sequence_ = 0;
+  std::int32_t sender_id_;
+  HybridLogicalClock* clock_;
+};
+
+}  // namespace ringkernel

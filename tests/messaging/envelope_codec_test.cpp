@@ -1,0 +1,182 @@
+// Copyright RingKernel authors.
+// Envelope MessagePack: round trips, the documented byte layout (checked against msgpack-c),
+// and hostile input (every truncation, wrong type ids, bad MessageType, hlc rules, garbage).
+#include <gtest/gtest.h>
+#include <msgpack.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "messaging_messages.rk.h"
+#include "ringkernel/envelope_codec.h"
+#include "ringkernel/message_stamper.h"
+
+namespace {
+
+using messaging_test::Reading;
+using messaging_test::Tagged;
+using messaging_test::Tick;
+using ringkernel::codec_status;
+using ringkernel::KernelMessage;
+
+template <class T>
+std::vector<std::uint8_t> encode(const KernelMessage<T>& m) {
+  std::vector<std::uint8_t> out(ringkernel::max_envelope_encoded_size<T>);
+  const auto r = ringkernel::encode_envelope(m, out.data(), out.size());
+  EXPECT_EQ(r.status, codec_status::ok);
+  out.resize(r.size);
+  return out;
+}
+
+KernelMessage<Tick> stamped_tick() {
+  static ringkernel::HybridLogicalClock clock;
+  ringkernel::MessageStamper stamper(-5, &clock);
+  auto m = KernelMessage<Tick>::create_control(0, ringkernel::broadcast_receiver, Tick{-7, 2.5f, "causal"});
+  stamper.stamp(m);
+  return m;
+}
+
+TEST(EnvelopeCodec, RoundTripsCausalPlainAndMapPayloads) {
+  const auto tick = stamped_tick();
+  KernelMessage<Tick> tick_back{};
+  const auto bytes = encode(tick);
+  ASSERT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), tick_back).status, codec_status::ok);
+  EXPECT_EQ(tick_back, tick);
+
+  auto plain = KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 0xffffffffffull});
+  plain.header.sequence = 1u << 20;
+  plain.header.timestamp_us = -1;
+  KernelMessage<Tagged> plain_back{};
+  const auto plain_bytes = encode(plain);
+  const auto r = ringkernel::decode_envelope(plain_bytes.data(), plain_bytes.size(), plain_back);
+  ASSERT_EQ(r.status, codec_status::ok);
+  EXPECT_EQ(r.size, plain_bytes.size());
+  EXPECT_EQ(plain_back, plain);
+
+  const auto reading = KernelMessage<Reading>::create_data(4, 5, Reading{Tagged{1, 0, 2}, {0.5, -1.0, 3e100}});
+  KernelMessage<Reading> reading_back{};
+  const auto reading_bytes = encode(reading);
+  ASSERT_EQ(ringkernel::decode_envelope(reading_bytes.data(), reading_bytes.size(), reading_back).status, codec_status::ok);
+  EXPECT_EQ(reading_back, reading);
+}
+
+TEST(EnvelopeCodec, BytesAreTheDocumentedArrayAsMsgpackCWritesIt) {
+  const auto m = stamped_tick();
+  msgpack_sbuffer buf;
+  msgpack_sbuffer_init(&buf);
+  msgpack_packer pk;
+  msgpack_packer_init(&pk, &buf, msgpack_sbuffer_write);
+  msgpack_pack_array(&pk, 8);
+  msgpack_pack_uint32(&pk, ringkernel::message_traits<Tick>::type_id);
+  msgpack_pack_int32(&pk, m.header.sender_id);
+  msgpack_pack_int32(&pk, m.header.receiver_id);
+  msgpack_pack_uint8(&pk, static_cast<std::uint8_t>(m.header.type));
+  msgpack_pack_uint64(&pk, m.header.sequence);
+  msgpack_pack_int64(&pk, m.header.timestamp_us);
+  msgpack_pack_uint64(&pk, m.header.hlc.bits);
+  std::uint8_t payload[ringkernel::max_encoded_size<Tick>];
+  const auto p = ringkernel::encode(m.payload, payload, sizeof payload);
+  ASSERT_EQ(p.status, codec_status::ok);
+  msgpack_sbuffer_write(&buf, reinterpret_cast<const char*>(payload), p.size);
+  const std::vector<std::uint8_t> expected(buf.data, buf.data + buf.size);
+  msgpack_sbuffer_destroy(&buf);
+  EXPECT_EQ(encode(m), expected);
+}
+
+TEST(EnvelopeCodec, EncodeReportsTheSizeItNeeds) {
+  const auto m = stamped_tick();
+  const auto full = encode(m);
+  std::vector<std::uint8_t> small(full.size() - 1, 0xee);
+  const auto r = ringkernel::encode_envelope(m, small.data(), small.size());
+  EXPECT_EQ(r.status, codec_status::buffer_too_small);
+  EXPECT_EQ(r.size, full.size());
+}
+
+TEST(EnvelopeCodec, EveryTruncationFailsWithoutTouchingTheOutput) {
+  const auto m = stamped_tick();
+  const auto bytes = encode(m);
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    KernelMessage<Tick> out = KernelMessage<Tick>::create_data(99, 99, Tick{});
+    const auto before = out;
+    const auto r = ringkernel::decode_envelope(bytes.data(), n, out);
+    EXPECT_EQ(r.status, codec_status::truncated_input) << "length " << n;
+    EXPECT_LE(r.size, n);
+    EXPECT_EQ(out, before) << "output written on failure at length " << n;
+  }
+}
+
+TEST(EnvelopeCodec, RejectsAnotherMessageTypeUnknownTypesAndStrayHlc) {
+  // A Tagged envelope decoded as a Tick: type mismatch at the type id (offset 1).
+  const auto tagged = encode(KernelMessage<Tagged>::create_data(1, 2, Tagged{}));
+  KernelMessage<Tick> tick{};
+  auto r = ringkernel::decode_envelope(tagged.data(), tagged.size(), tick);
+  EXPECT_EQ(r.status, codec_status::type_mismatch);
+  EXPECT_EQ(r.size, 1u);
+
+  // MessageType 6 (positive fixint at offset 1 + 5 + 1 + 1).
+  auto bytes = tagged;
+  ASSERT_EQ(bytes[0], 0x98);  // fixarray of 8
+  ASSERT_EQ(bytes[1], 0xce);  // uint32 type id
+  const std::size_t type_at = 1 + 5 + 1 + 1;
+  ASSERT_EQ(bytes[type_at], 0x00);
+  bytes[type_at] = ringkernel::message_type_count;
+  KernelMessage<Tagged> out{};
+  r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
+  EXPECT_EQ(r.status, codec_status::value_out_of_range);
+  EXPECT_EQ(r.size, type_at);
+
+  // A non-zero hlc for a non-causal payload (sequence 0, timestamp 0 are one byte each).
+  bytes = tagged;
+  const std::size_t hlc_at = type_at + 3;
+  ASSERT_EQ(bytes[hlc_at], 0x00);
+  bytes[hlc_at] = 0x01;
+  r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
+  EXPECT_EQ(r.status, codec_status::value_out_of_range);
+  EXPECT_EQ(r.size, hlc_at);
+
+  // Fewer than 8 elements; not an array at all; the never-used byte.
+  bytes = tagged;
+  bytes[0] = 0x97;
+  EXPECT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), out).status, codec_status::missing_field);
+  bytes[0] = 0x81;
+  EXPECT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), out).status, codec_status::type_mismatch);
+  bytes[0] = 0xc1;
+  EXPECT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), out).status, codec_status::invalid_input);
+}
+
+TEST(EnvelopeCodec, SkipsExtraTrailingElements) {
+  const auto m = KernelMessage<Tagged>::create_data(1, 2, Tagged{7, 0, 8});
+  auto bytes = encode(m);
+  bytes[0] = 0x9a;  // 10 elements: two more follow
+  bytes.push_back(0xc0);
+  bytes.push_back(0x92);
+  bytes.push_back(0x01);
+  bytes.push_back(0xa1);
+  bytes.push_back('x');
+  KernelMessage<Tagged> out{};
+  const auto r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
+  ASSERT_EQ(r.status, codec_status::ok);
+  EXPECT_EQ(r.size, bytes.size());
+  EXPECT_EQ(out, m);
+}
+
+TEST(EnvelopeCodec, RandomBytesNeverReadOutOfBoundsOrDecodePartially) {
+  std::mt19937 rng(1234);
+  const auto valid = encode(stamped_tick());
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<std::uint8_t> bytes = valid;
+    const int flips = 1 + static_cast<int>(rng() % 4);
+    for (int f = 0; f < flips; ++f) bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+    bytes.resize(rng() % (bytes.size() + 1));
+    std::vector<std::uint8_t> exact(bytes);  // exact-size heap copy: ASan sees any overread
+    KernelMessage<Tick> out{};
+    const auto r = ringkernel::decode_envelope(exact.data(), exact.size(), out);
+    ASSERT_LE(r.size, exact.size());
+    if (r.status != codec_status::ok) {
+      ASSERT_EQ(out, KernelMessage<Tick>{});
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,127 @@
+// Copyright RingKernel authors.
+// HybridLogicalClock: layout, now()/update() rules, skew rejection, logical overflow, and unique,
+// strictly increasing stamps under concurrency.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "ringkernel/hlc.h"
+
+namespace {
+
+using ringkernel::hlc_status;
+using ringkernel::hlc_timestamp;
+using ringkernel::HybridLogicalClock;
+
+TEST(HlcTimestamp, PacksPhysicalAndLogicalParts) {
+  const hlc_timestamp t = hlc_timestamp::from_parts(1'763'000'000'000'000ull, 7);
+  EXPECT_EQ(t.physical_us(), 1'763'000'000'000'000ull);
+  EXPECT_EQ(t.logical(), 7u);
+  EXPECT_EQ(t.bits, (1'763'000'000'000'000ull << 12) | 7u);
+  // Integer order is (physical, logical) order.
+  EXPECT_LT(hlc_timestamp::from_parts(10, 4095), hlc_timestamp::from_parts(11, 0));
+  EXPECT_LT(hlc_timestamp::from_parts(10, 1), hlc_timestamp::from_parts(10, 2));
+  // Today's epoch microseconds fit the physical part.
+  EXPECT_GT(hlc_timestamp::max_physical_us, ringkernel::wall_clock_us() * 2);
+}
+
+TEST(HybridLogicalClock, NowFollowsTheWallClockAndCountsWithinOneMicrosecond) {
+  HybridLogicalClock clock;
+  EXPECT_EQ(clock.now_at(100), hlc_timestamp::from_parts(100, 0));
+  EXPECT_EQ(clock.now_at(100), hlc_timestamp::from_parts(100, 1));
+  EXPECT_EQ(clock.now_at(100), hlc_timestamp::from_parts(100, 2));
+  EXPECT_EQ(clock.now_at(105), hlc_timestamp::from_parts(105, 0));
+  // A wall clock going backwards never makes the clock go backwards.
+  EXPECT_EQ(clock.now_at(90), hlc_timestamp::from_parts(105, 1));
+  EXPECT_EQ(clock.last(), hlc_timestamp::from_parts(105, 1));
+}
+
+TEST(HybridLogicalClock, UpdateTakesTheMaximumOfLocalRemoteAndWall) {
+  HybridLogicalClock clock(1000);
+  clock.now_at(100);  // (100, 0)
+  // Remote ahead in physical time, within the skew bound: adopt it, logical + 1.
+  auto r = clock.update_at(hlc_timestamp::from_parts(150, 3), 120);
+  EXPECT_EQ(r.status, hlc_status::ok);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(150, 4));
+  // Remote behind: local counts on.
+  r = clock.update_at(hlc_timestamp::from_parts(110, 9), 130);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(150, 5));
+  // Same physical part, remote logical larger: max + 1.
+  r = clock.update_at(hlc_timestamp::from_parts(150, 20), 130);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(150, 21));
+  // Wall clock ahead of both: logical restarts.
+  r = clock.update_at(hlc_timestamp::from_parts(150, 30), 200);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(200, 0));
+  EXPECT_EQ(clock.skew_rejections(), 0u);
+}
+
+TEST(HybridLogicalClock, RejectsAndCountsRemoteStampsTooFarAhead) {
+  HybridLogicalClock clock(50);
+  const hlc_timestamp before = clock.now_at(1000);
+  auto r = clock.update_at(hlc_timestamp::from_parts(1051, 0), 1000);  // 51 us ahead, bound 50
+  EXPECT_EQ(r.status, hlc_status::skew_rejected);
+  EXPECT_EQ(r.stamp, before);
+  EXPECT_EQ(clock.last(), before) << "a rejected stamp must not be adopted";
+  EXPECT_EQ(clock.skew_rejections(), 1u);
+  r = clock.update_at(hlc_timestamp::from_parts(1050, 7), 1000);  // exactly at the bound: accepted
+  EXPECT_EQ(r.status, hlc_status::ok);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(1050, 8));
+  EXPECT_EQ(clock.skew_rejections(), 1u);
+  EXPECT_STREQ(ringkernel::to_string(hlc_status::skew_rejected), "remote clock too far ahead");
+}
+
+TEST(HybridLogicalClock, LogicalOverflowCarriesIntoPhysicalAndIsCounted) {
+  HybridLogicalClock clock;
+  hlc_timestamp last{};
+  for (std::uint64_t i = 0; i <= hlc_timestamp::logical_mask; ++i) last = clock.now_at(500);
+  EXPECT_EQ(last, hlc_timestamp::from_parts(500, hlc_timestamp::logical_mask));
+  EXPECT_EQ(clock.logical_overflows(), 0u);
+  const hlc_timestamp carried = clock.now_at(500);
+  EXPECT_EQ(carried, hlc_timestamp::from_parts(501, 0));
+  EXPECT_GT(carried, last);
+  EXPECT_EQ(clock.logical_overflows(), 1u);
+  // The wall clock reaching 501 is not an overflow: stamps simply continue.
+  EXPECT_EQ(clock.now_at(501), hlc_timestamp::from_parts(501, 1));
+  EXPECT_EQ(clock.logical_overflows(), 1u);
+  // An update whose remote + 1 carries counts too.
+  EXPECT_EQ(clock.update_at(hlc_timestamp::from_parts(600, hlc_timestamp::logical_mask), 600).stamp,
+            hlc_timestamp::from_parts(601, 0));
+  EXPECT_EQ(clock.logical_overflows(), 2u);
+}
+
+TEST(HybridLogicalClock, ConcurrentStampsAreUniqueAndStrictlyIncreasingPerThread) {
+  HybridLogicalClock clock;
+  constexpr int threads = 6;
+  constexpr int per_thread = 20'000;
+  std::vector<std::vector<std::uint64_t>> stamps(threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      stamps[t].reserve(per_thread);
+      for (int i = 0; i < per_thread; ++i) {
+        // Mix local events and receives of other threads' stamps.
+        if (i % 3 == 2 && !stamps[t].empty()) {
+          const auto r = clock.update(hlc_timestamp{stamps[t][stamps[t].size() / 2]});
+          ASSERT_EQ(r.status, hlc_status::ok);
+          stamps[t].push_back(r.stamp.bits);
+        } else {
+          stamps[t].push_back(clock.now().bits);
+        }
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  std::vector<std::uint64_t> all;
+  for (const auto& s : stamps) {
+    for (std::size_t i = 1; i < s.size(); ++i) ASSERT_LT(s[i - 1], s[i]) << "stamp " << i;
+    all.insert(all.end(), s.begin(), s.end());
+  }
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "two callers got the same stamp";
+  EXPECT_EQ(all.back(), clock.last().bits);
+}
+
+}  // namespace

@@ -1,0 +1,131 @@
+// Copyright RingKernel authors.
+// KernelMessage<T>: layout, factories, equality, stamping.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "messaging_messages.rk.h"
+#include "ringkernel/kernel_message.h"
+#include "ringkernel/message_stamper.h"
+
+namespace {
+
+using messaging_test::Blob64;
+using messaging_test::Tagged;
+using messaging_test::Tick;
+using ringkernel::KernelMessage;
+using ringkernel::MessageType;
+
+static_assert(sizeof(KernelMessage<Tagged>) == 32 + 16);
+static_assert(offsetof(KernelMessage<Tagged>, payload) == 32);
+static_assert(sizeof(KernelMessage<Tick>) == 40 + 24 && offsetof(KernelMessage<Tick>, payload) == 40);
+static_assert(offsetof(KernelMessage<Tick>, header.hlc) == 32);
+static_assert(sizeof(KernelMessage<Blob64>) == 96);
+static_assert(ringkernel::kernel_message_layout_ok<Tagged> && ringkernel::kernel_message_layout_ok<Tick>);
+static_assert(!KernelMessage<Tagged>::causal && KernelMessage<Tick>::causal);
+static_assert(ringkernel::is_kernel_message_v<KernelMessage<Tick>> && !ringkernel::is_kernel_message_v<Tick>);
+
+TEST(KernelMessage, FactoriesFillTheHeader) {
+  const auto data = KernelMessage<Tagged>::create_data(3, 9, Tagged{1, 0, 42});
+  EXPECT_EQ(data.header.type, MessageType::data);
+  EXPECT_EQ(data.header.sender_id, 3);
+  EXPECT_EQ(data.header.receiver_id, 9);
+  EXPECT_EQ(data.header.type_id, ringkernel::message_traits<Tagged>::type_id);
+  EXPECT_EQ(data.header.sequence, 0u);
+  EXPECT_EQ(data.header.timestamp_us, 0);
+  EXPECT_EQ(data.payload.index, 42u);
+  EXPECT_FALSE(data.is_broadcast());
+
+  EXPECT_EQ(KernelMessage<Tagged>::create_control(1, 2, Tagged{}).header.type, MessageType::control);
+  const auto stop = KernelMessage<Tagged>::create_terminate(0, ringkernel::broadcast_receiver);
+  EXPECT_EQ(stop.header.type, MessageType::terminate);
+  EXPECT_TRUE(stop.is_broadcast());
+  EXPECT_EQ(stop.payload.index, 0u);
+  EXPECT_EQ(KernelMessage<Tagged>::create(1, 2, MessageType::heartbeat, Tagged{}).header.type, MessageType::heartbeat);
+  EXPECT_STREQ(ringkernel::to_string(MessageType::ack), "ack");
+  EXPECT_FALSE(ringkernel::is_valid(static_cast<MessageType>(ringkernel::message_type_count)));
+}
+
+TEST(KernelMessage, EqualityComparesEveryHeaderFieldAndThePayloadFields) {
+  Tick tick{5, 1.5f, "hi"};
+  const auto a = KernelMessage<Tick>::create_data(1, 2, tick);
+  auto b = a;
+  EXPECT_EQ(a, b);
+  // Padding bytes do not matter: scribble over the whole copy and restore the fields.
+  std::memset(static_cast<void*>(&b), 0xab, sizeof b);
+  b.header = a.header;
+  b.payload.value = tick.value;
+  b.payload.weight = tick.weight;
+  std::memcpy(b.payload.note, tick.note, sizeof tick.note);
+  EXPECT_EQ(a, b);
+  auto c = a;
+  c.header.hlc.bits = 1;
+  EXPECT_NE(a, c);
+  c = a;
+  c.header.sequence = 1;
+  EXPECT_NE(a, c);
+  c = a;
+  c.payload.note[11] = 'x';
+  EXPECT_NE(a, c);
+  c = a;
+  c.header.receiver_id = ringkernel::broadcast_receiver;
+  EXPECT_NE(a, c);
+}
+
+TEST(MessageStamper, AssignsSenderSequenceTimestampAndHlc) {
+  ringkernel::HybridLogicalClock clock;
+  ringkernel::MessageStamper stamper(7, &clock);
+  auto m = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  const auto before = static_cast<std::int64_t>(ringkernel::wall_clock_us());
+  ASSERT_TRUE(stamper.stamp(m));
+  EXPECT_EQ(m.header.sender_id, 7);
+  EXPECT_EQ(m.header.sequence, 0u);
+  EXPECT_GE(m.header.timestamp_us, before);
+  EXPECT_EQ(m.header.hlc, clock.last());
+  auto n = m;
+  ASSERT_TRUE(stamper.stamp(n));
+  EXPECT_EQ(n.header.sequence, 1u);
+  EXPECT_GT(n.header.hlc, m.header.hlc);
+
+  ringkernel::MessageStamper no_clock(8);
+  auto causal = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  EXPECT_FALSE(no_clock.stamp(causal)) << "a causal message needs a clock";
+  EXPECT_EQ(causal.header.hlc.bits, 0u);
+  auto plain = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
+  EXPECT_TRUE(no_clock.stamp(plain));
+  EXPECT_EQ(no_clock.next_sequence(), 2u);
+}
+
+TEST(MessageStamper, ConcurrentStampsGiveEverySequenceNumberOnce) {
+  ringkernel::MessageStamper stamper(1);
+  constexpr int threads = 4;
+  constexpr int per_thread = 5000;
+  std::vector<std::vector<std::uint64_t>> seen(threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      for (int i = 0; i < per_thread; ++i) {
+        auto m = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
+        stamper.stamp(m);
+        seen[t].push_back(m.header.sequence);
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  std::vector<bool> hit(threads * per_thread, false);
+  for (const auto& s : seen) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      ASSERT_LT(s[i], hit.size());
+      ASSERT_FALSE(hit[s[i]]) << "sequence " << s[i] << " given twice";
+      hit[s[i]] = true;
+      if (i > 0) {
+        ASSERT_LT(s[i - 1], s[i]);
+      }
+    }
+  }
+}
+
+}  // namespace
