@@ -70,7 +70,7 @@ bool renderHeader(const HeaderModel& model, const std::string& outputDir,
                   const std::string& templateDir, std::vector<OutputFile>& files, std::string& error) {
   const std::optional<TemplateSet> templates = TemplateSet::load(templateDir, headerTemplates(), error);
   if (!templates) return false;
-  TemplateData data;
+  TemplateValue data;
   if (!buildHeaderData(model, data, error)) return false;
   std::string header, cudaHeader;
   if (!templates->render("rk_h", data, header, error)) return false;

@@ -43,52 +43,50 @@ bool sends(Direction d) { return d != Direction::Input; }
 
 TemplateList idList(const std::vector<std::uint32_t>& ids) {
   TemplateList out;
-  for (const std::uint32_t id : ids) out.push_back(TemplateObject{{"id", hexLiteral(id)}});
+  for (const std::uint32_t id : ids) out.push_back(TemplateObject(1).add("id", hexLiteral(id)));
   return out;
 }
 
-TemplateData registryData(const std::string& name, const MergedRegistry& merged) {
+TemplateValue registryData(const std::string& name, const MergedRegistry& merged) {
   TemplateList headers, messages, kernels;
-  for (const std::string& stem : merged.stems) headers.push_back(TemplateObject{{"stem", stem}});
+  for (const std::string& stem : merged.stems) headers.push_back(TemplateObject(1).add("stem", stem));
   struct Kernel {
     std::string name;
     std::vector<std::uint32_t> receives, sends;
   };
   std::map<std::uint32_t, Kernel> byId;  // sorted by kernel id
   for (const MessageModel& m : merged.messages) {
-    messages.push_back(TemplateObject{{"cpp_type", "::" + m.qualifiedName}, {"type_id", hexLiteral(m.typeId)}});
+    messages.push_back(TemplateObject(2).add("cpp_type", "::" + m.qualifiedName).add("type_id", hexLiteral(m.typeId)));
     Kernel& k = byId[m.kernelId];
     k.name = m.kernel;
     if (receives(m.options.direction)) k.receives.push_back(m.typeId);
     if (sends(m.options.direction)) k.sends.push_back(m.typeId);
   }
   for (const auto& [id, k] : byId) {
-    kernels.push_back(TemplateObject{
-        {"kernel_id", hexLiteral(id)},
-        {"kernel_hex", hexDigits(id)},
-        {"kernel_literal", cppStringLiteral(k.name)},
-        {"receives_pointer", k.receives.empty() ? "nullptr" : "receives_" + hexDigits(id)},
-        {"has_receives", !k.receives.empty()},
-        {"receives", idList(k.receives)},
-        {"receive_count", std::to_string(k.receives.size())},
-        {"sends_pointer", k.sends.empty() ? "nullptr" : "sends_" + hexDigits(id)},
-        {"has_sends", !k.sends.empty()},
-        {"sends", idList(k.sends)},
-        {"send_count", std::to_string(k.sends.size())},
-    });
+    kernels.push_back(TemplateObject(11)
+        .add("kernel_id", hexLiteral(id))
+        .add("kernel_hex", hexDigits(id))
+        .add("kernel_literal", cppStringLiteral(k.name))
+        .add("receives_pointer", k.receives.empty() ? "nullptr" : "receives_" + hexDigits(id))
+        .add("has_receives", !k.receives.empty())
+        .add("receives", idList(k.receives))
+        .add("receive_count", std::to_string(k.receives.size()))
+        .add("sends_pointer", k.sends.empty() ? "nullptr" : "sends_" + hexDigits(id))
+        .add("has_sends", !k.sends.empty())
+        .add("sends", idList(k.sends))
+        .add("send_count", std::to_string(k.sends.size())));
   }
-  return TemplateObject{
-      {"version", RINGKERNEL_GEN_VERSION},
-      {"name", name},
-      {"namespace", cppIdentifier(name)},
-      {"headers", headers},
-      {"messages", messages},
-      {"message_count", std::to_string(merged.messages.size())},
-      {"kernels", kernels},
-      {"kernel_count", std::to_string(byId.size())},
-      {"host_tables", TemplateObject{{"storage", "inline constexpr"}}},
-      {"device_tables", TemplateObject{{"storage", "static __device__ constexpr"}}},
-  };
+  return TemplateObject(10)
+      .add("version", RINGKERNEL_GEN_VERSION)
+      .add("name", name)
+      .add("namespace", cppIdentifier(name))
+      .add("headers", std::move(headers))
+      .add("messages", std::move(messages))
+      .add("message_count", std::to_string(merged.messages.size()))
+      .add("kernels", std::move(kernels))
+      .add("kernel_count", std::to_string(byId.size()))
+      .add("host_tables", TemplateObject(1).add("storage", "inline constexpr"))
+      .add("device_tables", TemplateObject(1).add("storage", "static __device__ constexpr"));
 }
 
 }  // namespace

@@ -50,10 +50,16 @@ class HeaderDataBuilder {
   explicit HeaderDataBuilder(const HeaderModel& model) : model_(model) {
     for (std::size_t i = 0; i < model.messages.size(); ++i) {
       messageIndex_[model.messages[i].qualifiedName] = i;
+      if (!model.messages[i].enclosingMessage.empty()) {
+        nestedMessages_[model.messages[i].enclosingMessage].push_back(i);
+      }
+    }
+    for (std::size_t i = 0; i < model.enums.size(); ++i) {
+      if (!model.enums[i].enclosingMessage.empty()) nestedEnums_[model.enums[i].enclosingMessage].push_back(i);
     }
   }
 
-  bool build(TemplateData& data, std::string& error) {
+  bool build(TemplateValue& data, std::string& error) {
     for (const EnumModel& e : model_.enums) {
       if (!e.enclosingMessage.empty() && messageIndex_.count(e.enclosingMessage) == 0) {
         error = where(e.location) + "enum " + e.qualifiedName +
@@ -71,31 +77,32 @@ class HeaderDataBuilder {
       }
     }
     TemplateList topEnums, topMessages, traits, guards;
+    traits.reserve(model_.messages.size());
+    guards.reserve(model_.enums.size() + model_.messages.size());
     for (const EnumModel& e : model_.enums) {
       if (e.enclosingMessage.empty()) topEnums.push_back(enumData(e, ""));
       guards.push_back(typeGuard(e));
     }
     for (const std::size_t index : topLevelMessageOrder()) {
-      TemplateData item;
+      TemplateValue item;
       if (!structData(model_.messages[index], "", item, error)) return false;
-      topMessages.push_back(item);
+      topMessages.push_back(std::move(item));
     }
     for (const MessageModel& m : model_.messages) {
       traits.push_back(traitsData(m));
       guards.push_back(typeGuard(m));
     }
-    data = TemplateObject{
-        {"version", RINGKERNEL_GEN_VERSION},
-        {"header_file", fileName(model_.headerPath)},
-        {"include_spelling", model_.includeSpelling},
-        {"stem", model_.stem},
-        {"target_triple", model_.targetTriple},
-        {"cuh_macro", cudaHeaderMacro(model_)},
-        {"type_guards", guards},
-        {"top_level_enums", topEnums},
-        {"top_level_messages", topMessages},
-        {"messages", traits},
-    };
+    data = TemplateObject(10)
+        .add("version", RINGKERNEL_GEN_VERSION)
+        .add("header_file", fileName(model_.headerPath))
+        .add("include_spelling", model_.includeSpelling)
+        .add("stem", model_.stem)
+        .add("target_triple", model_.targetTriple)
+        .add("cuh_macro", cudaHeaderMacro(model_))
+        .add("type_guards", std::move(guards))
+        .add("top_level_enums", std::move(topEnums))
+        .add("top_level_messages", std::move(topMessages))
+        .add("messages", std::move(traits));
     return true;
   }
 
@@ -131,24 +138,24 @@ class HeaderDataBuilder {
     return order;
   }
 
-  TemplateData enumData(const EnumModel& e, const std::string& indent) const {
+  TemplateValue enumData(const EnumModel& e, const std::string& indent) const {
     TemplateList enumerators;
+    enumerators.reserve(e.enumerators.size());
     for (const EnumModel::Enumerator& en : e.enumerators) {
-      enumerators.push_back(TemplateObject{{"enumerator_name", en.name}, {"enumerator_value", en.value}});
+      enumerators.push_back(TemplateObject(2).add("enumerator_name", en.name).add("enumerator_value", en.value));
     }
     const std::string underlying = fixedWidthType(e.underlying);
-    return TemplateObject{
-        {"enum_guard", typeGuard(e)},
-        {"enum_indent", indent},
-        {"enum_top_level", e.enclosingMessage.empty()},
-        {"enum_has_namespace", !e.namespaces.empty()},
-        {"enum_namespace", joinNamespaces(e.namespaces)},
-        {"enum_keyword", e.scoped ? "enum class" : "enum"},
-        {"enum_name", e.name},
-        {"enum_underlying", underlying},
-        {"enum_qualified_name", e.qualifiedName},
-        {"enumerators", enumerators},
-    };
+    return TemplateObject(10)
+        .add("enum_guard", typeGuard(e))
+        .add("enum_indent", indent)
+        .add("enum_top_level", e.enclosingMessage.empty())
+        .add("enum_has_namespace", !e.namespaces.empty())
+        .add("enum_namespace", joinNamespaces(e.namespaces))
+        .add("enum_keyword", e.scoped ? "enum class" : "enum")
+        .add("enum_name", e.name)
+        .add("enum_underlying", underlying)
+        .add("enum_qualified_name", e.qualifiedName)
+        .add("enumerators", std::move(enumerators));
   }
 
   bool membersData(const MessageModel& m, const std::string& indent, TemplateList& members,
@@ -168,24 +175,22 @@ class HeaderDataBuilder {
         return false;
       }
       const std::uint64_t padding = f.offset - end;
-      members.push_back(TemplateObject{
-          {"member_indent", indent},
-          {"member_has_padding", padding != 0},
-          {"member_padding", bytes(padding)},
-          {"member_padding_offset", std::to_string(end)},
-          {"member_alignas",
-           f.alignment != f.naturalAlignment ? "alignas(" + std::to_string(f.alignment) + ") " : ""},
-          {"member_type", elementType(f)},
-          {"member_name", f.name},
-          {"member_dimensions", dimensions(f)},
-          {"member_initializer", f.initializer.empty() ? "" : " = " + f.initializer},
-      });
+      members.push_back(TemplateObject(9)
+          .add("member_indent", indent)
+          .add("member_has_padding", padding != 0)
+          .add("member_padding", bytes(padding))
+          .add("member_padding_offset", std::to_string(end))
+          .add("member_alignas", f.alignment != f.naturalAlignment ? "alignas(" + std::to_string(f.alignment) + ") " : "")
+          .add("member_type", elementType(f))
+          .add("member_name", f.name)
+          .add("member_dimensions", dimensions(f))
+          .add("member_initializer", f.initializer.empty() ? "" : " = " + f.initializer));
       end = f.offset + f.size;
     }
     return true;
   }
 
-  bool structData(const MessageModel& m, const std::string& indent, TemplateData& item,
+  bool structData(const MessageModel& m, const std::string& indent, TemplateValue& item,
                   std::string& error) const {
     if (m.alignment < m.naturalAlignment) {
       error = where(m.location) + m.qualifiedName + " is aligned to " +
@@ -195,15 +200,17 @@ class HeaderDataBuilder {
     }
     const std::string inner = indent + "  ";
     TemplateList nestedEnums, nestedMessages, members;
-    for (const EnumModel& e : model_.enums) {
-      if (e.enclosingMessage == m.qualifiedName) nestedEnums.push_back(enumData(e, inner));
+    if (const auto found = nestedEnums_.find(m.qualifiedName); found != nestedEnums_.end()) {
+      for (const std::size_t index : found->second) nestedEnums.push_back(enumData(model_.enums[index], inner));
     }
-    for (const MessageModel& nested : model_.messages) {
-      if (nested.enclosingMessage != m.qualifiedName) continue;
-      TemplateData child;
-      if (!structData(nested, inner, child, error)) return false;
-      nestedMessages.push_back(child);
+    if (const auto found = nestedMessages_.find(m.qualifiedName); found != nestedMessages_.end()) {
+      for (const std::size_t index : found->second) {
+        TemplateValue child;
+        if (!structData(model_.messages[index], inner, child, error)) return false;
+        nestedMessages.push_back(std::move(child));
+      }
     }
+    members.reserve(m.fields.size());
     std::uint64_t end = 0;
     if (!membersData(m, inner, members, end, error)) return false;
     if (end > m.size) {
@@ -211,68 +218,67 @@ class HeaderDataBuilder {
               std::to_string(end) + ", beyond its size " + std::to_string(m.size);
       return false;
     }
-    item = TemplateObject{
-        {"struct_guard", typeGuard(m)},
-        {"struct_indent", indent},
-        {"struct_top_level", m.enclosingMessage.empty()},
-        {"struct_has_namespace", !m.namespaces.empty()},
-        {"struct_namespace", joinNamespaces(m.namespaces)},
-        {"struct_keyword", m.isClass ? "class" : "struct"},
-        {"struct_is_class", m.isClass},
-        {"struct_alignas",
-         m.alignment != m.naturalAlignment ? "alignas(" + std::to_string(m.alignment) + ") " : ""},
-        {"struct_name", m.name},
-        {"struct_qualified_name", m.qualifiedName},
-        {"struct_size", std::to_string(m.size)},
-        {"struct_alignment", std::to_string(m.alignment)},
-        {"nested_enums", nestedEnums},
-        {"nested_messages", nestedMessages},
-        {"members", members},
-        {"struct_has_tail_padding", !m.fields.empty() && end < m.size},
-        {"struct_tail_padding", bytes(m.size - std::min(end, m.size))},
-        {"struct_tail_padding_offset", std::to_string(end)},
-    };
+    item = TemplateObject(18)
+        .add("struct_guard", typeGuard(m))
+        .add("struct_indent", indent)
+        .add("struct_top_level", m.enclosingMessage.empty())
+        .add("struct_has_namespace", !m.namespaces.empty())
+        .add("struct_namespace", joinNamespaces(m.namespaces))
+        .add("struct_keyword", m.isClass ? "class" : "struct")
+        .add("struct_is_class", m.isClass)
+        .add("struct_alignas", m.alignment != m.naturalAlignment ? "alignas(" + std::to_string(m.alignment) + ") " : "")
+        .add("struct_name", m.name)
+        .add("struct_qualified_name", m.qualifiedName)
+        .add("struct_size", std::to_string(m.size))
+        .add("struct_alignment", std::to_string(m.alignment))
+        .add("nested_enums", std::move(nestedEnums))
+        .add("nested_messages", std::move(nestedMessages))
+        .add("members", std::move(members))
+        .add("struct_has_tail_padding", !m.fields.empty() && end < m.size)
+        .add("struct_tail_padding", bytes(m.size - std::min(end, m.size)))
+        .add("struct_tail_padding_offset", std::to_string(end));
     return true;
   }
 
-  static TemplateData traitsData(const MessageModel& m) {
+  static TemplateValue traitsData(const MessageModel& m) {
     TemplateList fields;
+    fields.reserve(m.fields.size());
     for (std::size_t i = 0; i < m.fields.size(); ++i) {
       const FieldModel& f = m.fields[i];
-      fields.push_back(TemplateObject{
-          {"field_index", std::to_string(i)},
-          {"field_name", f.name},
-          {"field_kind", runtimeName(f.kind)},
-          {"field_underlying", runtimeName(f.underlying)},
-          {"field_offset", std::to_string(f.offset)},
-          {"field_size", std::to_string(f.size)},
-          {"field_element_size", std::to_string(f.elementSize)},
-          {"field_rank", std::to_string(f.extents.size())},
-          {"field_extents", extentsInitializer(f)},
-          {"field_message_type_id", f.kind == FieldKind::Message ? hexLiteral(f.messageTypeId) : "0u"},
-      });
+      fields.push_back(TemplateObject(10)
+          .add("field_index", std::to_string(i))
+          .add("field_name", f.name)
+          .add("field_kind", runtimeName(f.kind))
+          .add("field_underlying", runtimeName(f.underlying))
+          .add("field_offset", std::to_string(f.offset))
+          .add("field_size", std::to_string(f.size))
+          .add("field_element_size", std::to_string(f.elementSize))
+          .add("field_rank", std::to_string(f.extents.size()))
+          .add("field_extents", extentsInitializer(f))
+          .add("field_message_type_id", f.kind == FieldKind::Message ? hexLiteral(f.messageTypeId) : "0u"));
     }
-    return TemplateObject{
-        {"traits_guard", "RINGKERNEL_TRAITS_" + hexDigits(m.typeId)},
-        {"cpp_type", "::" + m.qualifiedName},
-        {"qualified_name", m.qualifiedName},
-        {"type_id", hexLiteral(m.typeId)},
-        {"name_literal", cppStringLiteral(m.qualifiedName)},
-        {"kernel_literal", cppStringLiteral(m.kernel)},
-        {"kernel_id", hexLiteral(m.kernelId)},
-        {"direction", runtimeName(m.options.direction)},
-        {"priority", std::to_string(m.options.priority)},
-        {"causal", m.options.causal ? "true" : "false"},
-        {"format", runtimeName(m.options.format)},
-        {"size", std::to_string(m.size)},
-        {"alignment", std::to_string(m.alignment)},
-        {"field_count", std::to_string(m.fields.size())},
-        {"fields", fields},
-    };
+    return TemplateObject(15)
+        .add("traits_guard", "RINGKERNEL_TRAITS_" + hexDigits(m.typeId))
+        .add("cpp_type", "::" + m.qualifiedName)
+        .add("qualified_name", m.qualifiedName)
+        .add("type_id", hexLiteral(m.typeId))
+        .add("name_literal", cppStringLiteral(m.qualifiedName))
+        .add("kernel_literal", cppStringLiteral(m.kernel))
+        .add("kernel_id", hexLiteral(m.kernelId))
+        .add("direction", runtimeName(m.options.direction))
+        .add("priority", std::to_string(m.options.priority))
+        .add("causal", m.options.causal ? "true" : "false")
+        .add("format", runtimeName(m.options.format))
+        .add("size", std::to_string(m.size))
+        .add("alignment", std::to_string(m.alignment))
+        .add("field_count", std::to_string(m.fields.size()))
+        .add("fields", std::move(fields));
   }
 
   const HeaderModel& model_;
   std::map<std::string, std::size_t> messageIndex_;
+  // Enclosing message -> model indices of the enums / messages nested in it, in model order.
+  std::map<std::string, std::vector<std::size_t>> nestedEnums_, nestedMessages_;
 };
 
 }  // namespace
@@ -290,7 +296,7 @@ std::string cudaHeaderMacro(const HeaderModel& model) {
          hexDigits(fnv1a32(model.includeSpelling));
 }
 
-bool buildHeaderData(const HeaderModel& model, TemplateData& data, std::string& error) {
+bool buildHeaderData(const HeaderModel& model, TemplateValue& data, std::string& error) {
   return HeaderDataBuilder(model).build(data, error);
 }
 

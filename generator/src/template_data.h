@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model.h"
-#include "template_renderer.h"
+#include "template_value.h"
 
 namespace ringkernel::gen {
 
@@ -22,6 +22,6 @@ std::string cudaHeaderMacro(const HeaderModel& model);
 
 /// Builds the data; false + `error` when the model cannot be reproduced (e.g. a nested type whose
 /// enclosing message is not in the model, overlapping fields, packed alignment).
-bool buildHeaderData(const HeaderModel& model, TemplateData& data, std::string& error);
+bool buildHeaderData(const HeaderModel& model, TemplateValue& data, std::string& error);
 
 }  // namespace ringkernel::gen

@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 #include "template_renderer.h"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -11,27 +12,8 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr const char* kExtension = ".mustache";
-constexpr const char* kBlankKey = "blank";
+constexpr std::string_view kBlankKey = "blank";
 constexpr char kBlankMarker = '\x1f';  // ASCII unit separator: never part of generated C++
-
-/// Drops whitespace-only lines, then turns lines holding only the blank marker into empty lines.
-std::string tidyLines(const std::string& text) {
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    const bool hasNewline = end != std::string::npos;
-    if (!hasNewline) end = text.size();
-    const std::string line = text.substr(start, end - start);
-    start = end + 1;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const auto first = line.find_first_not_of(" \t");
-    const bool blank = line[first] == kBlankMarker && line.find_first_not_of(" \t\r", first + 1) == std::string::npos;
-    out += blank ? "" : line;
-    if (hasNewline) out += '\n';
-  }
-  return out;
-}
 
 bool readText(const fs::path& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
@@ -42,41 +24,149 @@ bool readText(const fs::path& path, std::string& text) {
   return static_cast<bool>(in) || in.eof();
 }
 
-/// Names of the partials `{{> name}}` a template refers to (default delimiters only; the templates
-/// of this project never change them).
-std::set<std::string> partialNames(const std::string& text) {
-  std::set<std::string> names;
-  for (std::size_t at = text.find("{{>"); at != std::string::npos; at = text.find("{{>", at + 3)) {
-    const std::size_t end = text.find("}}", at);
-    if (end == std::string::npos) break;
-    std::string name = text.substr(at + 3, end - at - 3);
-    const auto first = name.find_first_not_of(" \t");
-    const auto last = name.find_last_not_of(" \t");
-    names.insert(first == std::string::npos ? std::string() : name.substr(first, last - first + 1));
+/// The nodes of a template used as a partial: the same, without the final newline.
+std::vector<MustacheNode> withoutFinalNewline(std::vector<MustacheNode> nodes) {
+  if (!nodes.empty() && nodes.back().kind == MustacheNode::Kind::Text && nodes.back().text.ends_with('\n')) {
+    nodes.back().text.remove_suffix(1);
+    if (nodes.back().text.empty()) nodes.pop_back();
   }
-  return names;
+  return nodes;
 }
 
-/// A kainjow context that records every name the template looks up and the data lacks.
-class StrictContext : public kainjow::mustache::context<std::string> {
+/// Walks the nodes with a stack of data values and writes the output line by line: a line that ends
+/// up empty or whitespace-only is dropped, a line holding only the blank marker becomes empty.
+class Renderer {
  public:
-  explicit StrictContext(const TemplateData* data) : context(data) {}
+  Renderer(std::string& out, const TemplateValue& data) : out_(out) { stack_.push_back(&data); }
 
-  const TemplateData* get(const std::string& name) const override {
-    const TemplateData* found = context::get(name);
-    if (found == nullptr) missing_.insert(name);
-    return found;
+  void render(const std::vector<MustacheNode>& nodes) {
+    for (const MustacheNode& node : nodes) {
+      switch (node.kind) {
+        case MustacheNode::Kind::Text: append(node.text); break;
+        case MustacheNode::Kind::Blank: append(std::string_view(&kBlankMarker, 1)); break;
+        case MustacheNode::Kind::Partial: render(*node.partial); break;
+        case MustacheNode::Kind::Variable: variable(node); break;
+        case MustacheNode::Kind::Section: section(node); break;
+        case MustacheNode::Kind::InvertedSection:
+          if (const TemplateValue* value = lookup(node); value != nullptr && !value->truthy()) render(node.children);
+          break;
+      }
+    }
   }
-  const TemplateData* get_partial(const std::string& name) const override {
-    const TemplateData* found = context::get_partial(name);
-    if (found == nullptr) missing_.insert(">" + name);
-    return found;
+
+  /// Closes the last line (one without a final newline is kept without one).
+  void finish() {
+    if (state_ != Line::Content) out_.resize(lineStart_);
   }
+
   const std::set<std::string>& missing() const { return missing_; }
+  const std::set<std::string>& notText() const { return notText_; }
 
  private:
-  mutable std::set<std::string> missing_;
+  enum class Line { Blank, Marker, Content };  // so far: whitespace only / whitespace + marker / other
+
+  void variable(const MustacheNode& node) {
+    const TemplateValue* value = lookup(node);
+    if (value == nullptr) return;
+    if (const std::string* text = value->text()) {
+      append(*text);
+    } else {
+      notText_.insert(std::string(node.text));
+    }
+  }
+
+  void section(const MustacheNode& node) {
+    const TemplateValue* value = lookup(node);
+    if (value == nullptr) return;
+    if (const TemplateList* items = value->list()) {
+      for (const TemplateValue& item : *items) {
+        stack_.push_back(&item);
+        render(node.children);
+        stack_.pop_back();
+      }
+    } else if (value->truthy()) {
+      stack_.push_back(value);
+      render(node.children);
+      stack_.pop_back();
+    }
+  }
+
+  const TemplateValue* lookup(const MustacheNode& node) {
+    if (node.path.empty()) return stack_.back();  // {{.}}
+    const TemplateValue* found = nullptr;
+    for (auto frame = stack_.rbegin(); frame != stack_.rend() && found == nullptr; ++frame) {
+      if (const TemplateObject* object = (*frame)->object()) found = object->find(node.path.front());
+    }
+    for (std::size_t i = 1; i < node.path.size() && found != nullptr; ++i) {
+      const TemplateObject* object = found->object();
+      found = object != nullptr ? object->find(node.path[i]) : nullptr;
+    }
+    if (found == nullptr) missing_.insert(std::string(node.text));
+    return found;
+  }
+
+  void append(std::string_view text) {
+    while (!text.empty()) {
+      const void* newline = std::memchr(text.data(), '\n', text.size());
+      const std::size_t length =
+          newline == nullptr ? text.size() : static_cast<std::size_t>(static_cast<const char*>(newline) - text.data());
+      const std::string_view piece = text.substr(0, length);
+      if (state_ != Line::Content) classify(piece);
+      out_.append(piece);
+      if (newline == nullptr) return;
+      endLine();
+      text.remove_prefix(length + 1);
+    }
+  }
+
+  void classify(std::string_view piece) {
+    for (const char c : piece) {
+      if (c == ' ' || c == '\t' || c == '\r') continue;
+      if (c == kBlankMarker && state_ == Line::Blank) {
+        state_ = Line::Marker;
+        continue;
+      }
+      state_ = Line::Content;
+      return;
+    }
+  }
+
+  void endLine() {
+    if (state_ == Line::Content) {
+      out_.push_back('\n');
+    } else {
+      out_.resize(lineStart_);
+      if (state_ == Line::Marker) out_.push_back('\n');
+    }
+    lineStart_ = out_.size();
+    state_ = Line::Blank;
+  }
+
+  std::string& out_;
+  std::size_t lineStart_ = 0;
+  Line state_ = Line::Blank;
+  std::vector<const TemplateValue*> stack_;
+  std::set<std::string> missing_;
+  std::set<std::string> notText_;
 };
+
+/// Links partial nodes to the parsed partials and marks {{blank}}; false + the first unknown partial.
+template <class Templates>
+bool link(std::vector<MustacheNode>& nodes, const Templates& templates, std::string& unknown) {
+  for (MustacheNode& node : nodes) {
+    if (node.kind == MustacheNode::Kind::Variable && node.text == kBlankKey) node.kind = MustacheNode::Kind::Blank;
+    if (node.kind == MustacheNode::Kind::Partial) {
+      const auto found = templates.find(node.text);
+      if (found == templates.end()) {
+        unknown = std::string(node.text);
+        return false;
+      }
+      node.partial = &found->second->partialNodes;
+    }
+    if (!link(node.children, templates, unknown)) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -94,17 +184,19 @@ std::optional<TemplateSet> TemplateSet::load(const std::string& directory,
   for (const fs::directory_entry& entry : it) {
     const fs::path& path = entry.path();
     if (path.extension() != kExtension || !entry.is_regular_file()) continue;
-    std::string text;
-    if (!readText(path, text)) {
+    auto parsed = std::make_unique<Parsed>();
+    if (!readText(path, parsed->text)) {
       error = "cannot read template '" + path.string() + "'";
       return std::nullopt;
     }
-    kainjow::mustache::mustache parsed(text);
-    if (!parsed.is_valid()) {
-      error = "malformed template '" + path.string() + "': " + parsed.error_message();
+    std::string why;
+    std::optional<std::vector<MustacheNode>> nodes = parseMustache(parsed->text, why);
+    if (!nodes) {
+      error = "malformed template '" + path.string() + "': " + why;
       return std::nullopt;
     }
-    set.templates_.emplace(path.stem().string(), std::move(text));
+    parsed->nodes = std::move(*nodes);
+    set.templates_.emplace(path.stem().string(), std::move(parsed));
   }
   for (const std::string& name : required) {
     if (set.templates_.count(name) == 0) {
@@ -112,55 +204,47 @@ std::optional<TemplateSet> TemplateSet::load(const std::string& directory,
       return std::nullopt;
     }
   }
-  for (const auto& [name, text] : set.templates_) {
-    for (const std::string& partial : partialNames(text)) {
-      if (set.templates_.count(partial) == 0) {
-        error = "template '" + name + kExtension + "' in '" + directory + "' uses partial '" +
-                partial + "', but '" + partial + kExtension + "' does not exist";
-        return std::nullopt;
-      }
+  // Every Parsed sits on the heap, so links to its partialNodes stay valid while the set moves.
+  for (auto& [name, parsed] : set.templates_) parsed->partialNodes = withoutFinalNewline(parsed->nodes);
+  for (auto& [name, parsed] : set.templates_) {
+    std::string unknown;
+    if (!link(parsed->nodes, set.templates_, unknown) || !link(parsed->partialNodes, set.templates_, unknown)) {
+      error = "template '" + name + kExtension + "' in '" + directory + "' uses partial '" + unknown +
+              "', but '" + unknown + kExtension + "' does not exist";
+      return std::nullopt;
     }
   }
   return set;
 }
 
-bool TemplateSet::render(const std::string& name, const TemplateData& data, std::string& output,
+bool TemplateSet::render(const std::string& name, const TemplateValue& data, std::string& output,
                          std::string& error) const {
   const auto found = templates_.find(name);
   if (found == templates_.end()) {
     error = "template '" + name + kExtension + "' is missing in '" + directory_ + "'";
     return false;
   }
-  // Partials and the blank marker live in a base object under `data` on the context stack, so every
-  // nesting level finds them and `data` (large for big headers) is never copied. A partial's final
-  // newline is dropped: the line holding the `{{> name}}` tag supplies it.
-  if (data.get(kBlankKey) != nullptr) {
-    error = std::string("template data must not define '") + kBlankKey + "' (reserved for blank lines)";
+  if (const TemplateObject* object = data.object(); object != nullptr && object->find(kBlankKey) != nullptr) {
+    error = "template data must not define '" + std::string(kBlankKey) + "' (reserved for blank lines)";
     return false;
   }
-  TemplateData base{TemplateData::type::object};
-  base.set(kBlankKey, std::string(1, kBlankMarker));
-  for (const auto& [partialName, text] : templates_) {
-    if (data.get(partialName) != nullptr) {
-      error = "template data key '" + partialName + "' clashes with the partial of that name";
-      return false;
-    }
-    std::string body = text;
-    if (!body.empty() && body.back() == '\n') body.pop_back();
-    base.set(partialName, kainjow::mustache::partial([body] { return body; }));
-  }
-  kainjow::mustache::mustache tmpl(found->second);
-  tmpl.set_custom_escape([](const std::string& text) { return text; });
-  StrictContext context(&base);
-  context.push(&data);
-  output = tidyLines(tmpl.render(context));
-  if (!tmpl.is_valid()) {
-    error = "cannot render template '" + name + kExtension + "': " + tmpl.error_message();
+  output.clear();
+  Renderer renderer(output, data);
+  renderer.render(found->second->nodes);
+  renderer.finish();
+  const auto names = [](const std::set<std::string>& set) {
+    std::string list;
+    for (const std::string& name : set) list += " '" + name + "'";
+    return list;
+  };
+  if (!renderer.missing().empty()) {
+    error = "template '" + name + kExtension + "' (or a partial it uses) refers to unknown name(s):" +
+            names(renderer.missing());
     return false;
   }
-  if (!context.missing().empty()) {
-    error = "template '" + name + kExtension + "' (or a partial it uses) refers to unknown name(s):";
-    for (const std::string& missing : context.missing()) error += " '" + missing + "'";
+  if (!renderer.notText().empty()) {
+    error = "template '" + name + kExtension + "' (or a partial it uses) prints name(s) that are not text:" +
+            names(renderer.notText());
     return false;
   }
   return true;

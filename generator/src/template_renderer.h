@@ -1,25 +1,25 @@
 // Copyright RingKernel authors.
-// Loads the mustache templates of a template directory and renders them strictly: every template and
-// partial must parse, every partial a template names must exist, and every name a template looks up
-// must be present in the data (a typo in a template is an error, never silently empty output).
+// Loads the mustache templates of a template directory, parses each once, and renders them strictly:
+// every template and partial must parse, every partial a template names must exist, and every name a
+// template looks up must be present in the data (a typo in a template is an error, never silently
+// empty output). Variables must name text; a section may name a flag, a list, an object or text.
 //
-// Line layout: kainjow keeps the lines of sections that render nothing, so the renderer drops every
-// line that is empty or whitespace-only after rendering; a template asks for a blank line by writing
-// `{{blank}}` alone on a line (the renderer provides `blank`).
+// Line layout: the renderer drops every line that is empty or whitespace-only after rendering (so
+// section tags on lines of their own, and sections that render nothing, leave no trace); a template
+// asks for a blank line by writing `{{blank}}` alone on a line (`blank` is reserved: the data cannot
+// define it). A partial's final newline is dropped: the line holding `{{> name}}` supplies it.
 #pragma once
 
-#include <kainjow/mustache.hpp>
-
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ringkernel::gen {
+#include "mustache_template.h"
+#include "template_value.h"
 
-using TemplateData = kainjow::mustache::data;
-using TemplateObject = kainjow::mustache::object;
-using TemplateList = kainjow::mustache::list;
+namespace ringkernel::gen {
 
 class TemplateSet {
  public:
@@ -29,13 +29,21 @@ class TemplateSet {
   static std::optional<TemplateSet> load(const std::string& directory,
                                          const std::vector<std::string>& required, std::string& error);
 
-  /// Renders template `name` with `data`. Output is not HTML-escaped (the templates produce C++).
-  bool render(const std::string& name, const TemplateData& data, std::string& output,
+  /// Renders template `name` with `data` into `output` (replaced). Output is not HTML-escaped (the
+  /// templates produce C++).
+  bool render(const std::string& name, const TemplateValue& data, std::string& output,
               std::string& error) const;
 
  private:
+  struct Parsed {
+    std::string text;
+    std::vector<MustacheNode> nodes;         // as a top-level template
+    std::vector<MustacheNode> partialNodes;  // as a partial: without the final newline
+  };
+
   std::string directory_;
-  std::map<std::string, std::string> templates_;  // name -> text
+  // unique_ptr: the nodes point into the text and at other templates' nodes; moving the set keeps them.
+  std::map<std::string, std::unique_ptr<Parsed>, std::less<>> templates_;
 };
 
 }  // namespace ringkernel::gen
