@@ -4,6 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "json_writer.h"
+
 namespace ringkernel::gen {
 namespace {
 
@@ -18,68 +20,105 @@ constexpr Direction kAllDirections[] = {Direction::Input, Direction::Output,
                                         Direction::KernelToKernel, Direction::Bidirectional};
 constexpr WireFormat kAllFormats[] = {WireFormat::Array, WireFormat::Map};
 
-Json locationJson(const SourceLoc& loc) {
-  return Json{{"file", loc.file}, {"line", loc.line}, {"column", loc.column}};
+void writeLocation(JsonWriter& w, const SourceLoc& loc) {
+  w.key("location");
+  w.beginObject();
+  w.member("file", loc.file);
+  w.memberNumber("line", loc.line);
+  w.memberNumber("column", loc.column);
+  w.endObject();
 }
 
-Json fieldJson(const FieldModel& f) {
-  return Json{{"name", f.name},
-              {"kind", runtimeName(f.kind)},
-              {"underlying", runtimeName(f.underlying)},
-              {"type", f.typeName},
-              {"referenced_type", f.referencedType},
-              {"message_type_id", f.messageTypeId},
-              {"extents", f.extents},
-              {"offset", f.offset},
-              {"size", f.size},
-              {"element_size", f.elementSize},
-              {"alignment", f.alignment},
-              {"natural_alignment", f.naturalAlignment},
-              {"initializer", f.initializer},
-              {"location", locationJson(f.location)}};
+void writeStrings(JsonWriter& w, std::string_view key, const std::vector<std::string>& items) {
+  w.key(key);
+  w.beginArray();
+  for (const std::string& item : items) w.text(item);
+  w.endArray();
 }
 
-Json messageJson(const MessageModel& m) {
-  Json options{{"id", nullptr},
-               {"kernel", nullptr},
-               {"direction", runtimeName(m.options.direction)},
-               {"priority", m.options.priority},
-               {"causal", m.options.causal},
-               {"format", runtimeName(m.options.format)}};
-  if (m.options.id) options["id"] = *m.options.id;
-  if (m.options.kernel) options["kernel"] = *m.options.kernel;
-  Json fields = Json::array();
-  for (const FieldModel& f : m.fields) fields.push_back(fieldJson(f));
-  return Json{{"qualified_name", m.qualifiedName},
-              {"name", m.name},
-              {"namespaces", m.namespaces},
-              {"enclosing_message", m.enclosingMessage},
-              {"is_class", m.isClass},
-              {"type_id", m.typeId},
-              {"kernel", m.kernel},
-              {"kernel_id", m.kernelId},
-              {"options", options},
-              {"size", m.size},
-              {"alignment", m.alignment},
-              {"natural_alignment", m.naturalAlignment},
-              {"from_this_header", m.fromThisHeader},
-              {"location", locationJson(m.location)},
-              {"fields", fields}};
+void writeField(JsonWriter& w, const FieldModel& f) {
+  w.beginObject();
+  w.member("name", f.name);
+  w.member("kind", runtimeName(f.kind));
+  w.member("underlying", runtimeName(f.underlying));
+  w.member("type", f.typeName);
+  w.member("referenced_type", f.referencedType);
+  w.memberNumber("message_type_id", f.messageTypeId);
+  w.key("extents");
+  w.beginArray();
+  for (const std::uint64_t extent : f.extents) w.number(extent);
+  w.endArray();
+  w.memberNumber("offset", f.offset);
+  w.memberNumber("size", f.size);
+  w.memberNumber("element_size", f.elementSize);
+  w.memberNumber("alignment", f.alignment);
+  w.memberNumber("natural_alignment", f.naturalAlignment);
+  w.member("initializer", f.initializer);
+  writeLocation(w, f.location);
+  w.endObject();
 }
 
-Json enumJson(const EnumModel& e) {
-  Json enumerators = Json::array();
-  for (const EnumModel::Enumerator& en : e.enumerators) {
-    enumerators.push_back(Json{{"name", en.name}, {"value", en.value}});
+/// One message; `withOrigin` = false leaves out from_this_header (the fingerprint).
+void writeMessage(JsonWriter& w, const MessageModel& m, bool withOrigin) {
+  w.beginObject();
+  w.member("qualified_name", m.qualifiedName);
+  w.member("name", m.name);
+  writeStrings(w, "namespaces", m.namespaces);
+  w.member("enclosing_message", m.enclosingMessage);
+  w.memberBoolean("is_class", m.isClass);
+  w.memberNumber("type_id", m.typeId);
+  w.member("kernel", m.kernel);
+  w.memberNumber("kernel_id", m.kernelId);
+  w.key("options");
+  w.beginObject();
+  w.key("id");
+  if (m.options.id) {
+    w.number(*m.options.id);
+  } else {
+    w.null();
   }
-  return Json{{"qualified_name", e.qualifiedName},
-              {"name", e.name},
-              {"namespaces", e.namespaces},
-              {"enclosing_message", e.enclosingMessage},
-              {"scoped", e.scoped},
-              {"underlying", runtimeName(e.underlying)},
-              {"enumerators", enumerators},
-              {"location", locationJson(e.location)}};
+  w.key("kernel");
+  if (m.options.kernel) {
+    w.text(*m.options.kernel);
+  } else {
+    w.null();
+  }
+  w.member("direction", runtimeName(m.options.direction));
+  w.memberNumber("priority", m.options.priority);
+  w.memberBoolean("causal", m.options.causal);
+  w.member("format", runtimeName(m.options.format));
+  w.endObject();
+  w.memberNumber("size", m.size);
+  w.memberNumber("alignment", m.alignment);
+  w.memberNumber("natural_alignment", m.naturalAlignment);
+  if (withOrigin) w.memberBoolean("from_this_header", m.fromThisHeader);
+  writeLocation(w, m.location);
+  w.key("fields");
+  w.beginArray();
+  for (const FieldModel& f : m.fields) writeField(w, f);
+  w.endArray();
+  w.endObject();
+}
+
+void writeEnum(JsonWriter& w, const EnumModel& e) {
+  w.beginObject();
+  w.member("qualified_name", e.qualifiedName);
+  w.member("name", e.name);
+  writeStrings(w, "namespaces", e.namespaces);
+  w.member("enclosing_message", e.enclosingMessage);
+  w.memberBoolean("scoped", e.scoped);
+  w.member("underlying", runtimeName(e.underlying));
+  w.key("enumerators");
+  w.beginArray();
+  for (const EnumModel::Enumerator& en : e.enumerators) {
+    w.beginObject();
+    w.member("name", en.name);
+    w.member("value", en.value);
+    w.endObject();
+  }
+  w.endArray();
+  writeLocation(w, e.location);
+  w.endObject();
 }
 
 /// Strict reader: every key must be present with the right type; errors carry the JSON path.
@@ -255,29 +294,43 @@ class Reader {
 }  // namespace
 
 std::string manifestJson(const HeaderModel& model) {
-  Json enums = Json::array();
-  for (const EnumModel& e : model.enums) enums.push_back(enumJson(e));
-  Json messages = Json::array();
-  for (const MessageModel& m : model.messages) messages.push_back(messageJson(m));
-  const Json root{{"schema", kManifestSchema},
-                  {"schema_version", kManifestSchemaVersion},
-                  {"generator_version", RINGKERNEL_GEN_VERSION},
-                  {"header",
-                   {{"path", model.headerPath},
-                    {"include", model.includeSpelling},
-                    {"stem", model.stem},
-                    {"target", model.targetTriple}}},
-                  {"outputs",
-                   {{"header", model.stem + ".rk.h"}, {"cuda_header", model.stem + ".rk.cuh"}}},
-                  {"enums", enums},
-                  {"messages", messages}};
-  return root.dump(2) + "\n";
+  std::string out;
+  out.reserve(1024 + 4096 * model.messages.size());
+  JsonWriter w(out);
+  w.beginObject();
+  w.member("schema", kManifestSchema);
+  w.memberNumber("schema_version", kManifestSchemaVersion);
+  w.member("generator_version", RINGKERNEL_GEN_VERSION);
+  w.key("header");
+  w.beginObject();
+  w.member("path", model.headerPath);
+  w.member("include", model.includeSpelling);
+  w.member("stem", model.stem);
+  w.member("target", model.targetTriple);
+  w.endObject();
+  w.key("outputs");
+  w.beginObject();
+  w.member("header", model.stem + ".rk.h");
+  w.member("cuda_header", model.stem + ".rk.cuh");
+  w.endObject();
+  w.key("enums");
+  w.beginArray();
+  for (const EnumModel& e : model.enums) writeEnum(w, e);
+  w.endArray();
+  w.key("messages");
+  w.beginArray();
+  for (const MessageModel& m : model.messages) writeMessage(w, m, /*withOrigin=*/true);
+  w.endArray();
+  w.endObject();
+  out.push_back('\n');
+  return out;
 }
 
 std::string messageFingerprint(const MessageModel& message) {
-  Json json = messageJson(message);
-  json.erase("from_this_header");
-  return json.dump();
+  std::string out;
+  JsonWriter w(out);
+  writeMessage(w, message, /*withOrigin=*/false);
+  return out;
 }
 
 bool readManifest(const std::string& text, const std::string& sourceName, HeaderModel& model,

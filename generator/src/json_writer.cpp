@@ -1,0 +1,93 @@
+// Copyright RingKernel authors.
+#include "json_writer.h"
+
+#include <charconv>
+
+namespace ringkernel::gen {
+
+void JsonWriter::newline() {
+  out_.push_back('\n');
+  out_.append(2 * hasItems_.size(), ' ');
+}
+
+void JsonWriter::beforeValue() {
+  if (afterKey_) {
+    afterKey_ = false;
+    return;
+  }
+  if (hasItems_.empty()) return;  // the top-level value
+  if (hasItems_.back()) out_.push_back(',');
+  hasItems_.back() = true;
+  newline();
+}
+
+void JsonWriter::open(char bracket) {
+  beforeValue();
+  out_.push_back(bracket);
+  hasItems_.push_back(false);
+}
+
+void JsonWriter::close(char bracket) {
+  const bool hadItems = hasItems_.back();
+  hasItems_.pop_back();
+  if (hadItems) newline();
+  out_.push_back(bracket);
+}
+
+void JsonWriter::key(std::string_view name) {
+  beforeValue();
+  quoted(name);
+  out_.append(": ");
+  afterKey_ = true;
+}
+
+void JsonWriter::text(std::string_view value) {
+  beforeValue();
+  quoted(value);
+}
+
+void JsonWriter::quoted(std::string_view value) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out_.push_back('"');
+  std::size_t plain = 0;  // start of the run of characters that need no escape
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out_.append(value.substr(plain, i - plain));
+    plain = i + 1;
+    switch (c) {
+      case '"': out_.append("\\\""); break;
+      case '\\': out_.append("\\\\"); break;
+      case '\b': out_.append("\\b"); break;
+      case '\f': out_.append("\\f"); break;
+      case '\n': out_.append("\\n"); break;
+      case '\r': out_.append("\\r"); break;
+      case '\t': out_.append("\\t"); break;
+      default: {
+        const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf]};
+        out_.append(escaped, sizeof escaped);
+      }
+    }
+  }
+  out_.append(value.substr(plain));
+  out_.push_back('"');
+}
+
+void JsonWriter::number(std::uint64_t value) {
+  beforeValue();
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out_.append(buffer, result.ptr);
+}
+
+void JsonWriter::boolean(bool value) {
+  beforeValue();
+  out_.append(value ? "true" : "false");
+}
+
+void JsonWriter::null() {
+  beforeValue();
+  out_.append("null");
+}
+
+}  // namespace ringkernel::gen
