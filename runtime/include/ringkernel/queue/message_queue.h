@@ -1,0 +1,337 @@
+// Copyright RingKernel authors.
+// ringkernel::BasicMessageQueue<Ring>: a host-side owner of one lock-free ring (mpmc_ring or
+// spsc_ring) with a full-queue policy, blocking calls (timeout + std::stop_token), shutdown and
+// statistics. Aliases: MpmcQueue<T> (any number of producers and consumers) and SpscQueue<T> (one
+// producer thread and one consumer thread; cheaper). The ring itself can be handed to kernels
+// (ring()) when the storage is device-accessible (QueueMemory::pinned or device).
+//
+// Semantics (docs/messaging.md):
+//  - send: per the policy when full (block: wait; reject: SendStatus::full; drop_newest: the message
+//    is discarded, SendStatus::dropped_newest; drop_oldest: older messages are evicted - the result
+//    counts them and the eviction handler, if set, sees each). try_send never waits (block acts as
+//    reject). Every outcome but ok is counted in statistics().
+//  - shutdown(): later sends return closed; blocked calls return; queued messages stay receivable
+//    and receive returns closed once the queue is closed and empty. A send that overlaps
+//    shutdown() either enqueues (ok) or returns closed; a message it enqueued is received by any
+//    receive that starts after the send returned (stop producers, then drain, to get all).
+//  - clear(): removes the messages queued now (consumer-side; for SpscQueue only the consumer
+//    thread may call it), counts them as cleared and returns how many. Messages sent concurrently
+//    are either cleared or received later, never both, never lost.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "ringkernel/error.h"
+#include "ringkernel/kernel_message.h"
+#include "ringkernel/queue/backoff.h"
+#include "ringkernel/queue/latency_histogram.h"
+#include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/queue_storage.h"
+#include "ringkernel/queue/queue_types.h"
+#include "ringkernel/queue/spsc_ring.h"
+#include "ringkernel/wall_clock.h"
+
+namespace ringkernel {
+
+struct QueueOptions {
+  std::size_t capacity = 1024;  // slots; a power of two
+  FullPolicy policy = FullPolicy::block;
+  QueueMemory memory = QueueMemory::host;
+  int device = -1;                   // device of pinned/device memory
+  bool detailed_statistics = false;  // high-water mark + latency (a clock read and a shared-line read per receive)
+  std::uint64_t start_position = 0;  // test hook: position of the first message (wrap-around tests)
+};
+
+template <class Ring>
+class BasicMessageQueue {
+ public:
+  using value_type = typename Ring::value_type;
+  using T = value_type;
+  using duration = std::chrono::nanoseconds;
+
+  explicit BasicMessageQueue(QueueOptions options = {})
+      : options_(validated(options)),
+        storage_(options_.memory, options_.device, Ring::bytes_for(options_.capacity)) {
+    if (!storage_.host_accessible()) {
+      throw Error(errc::unsupported, "BasicMessageQueue", options_.device,
+                  "host threads cannot access CUDA device memory: use QueueMemory::pinned for a queue with "
+                  "host-side senders or receivers");
+    }
+    ring_ = Ring::initialize(storage_.data(), options_.capacity, options_.start_position);
+  }
+  BasicMessageQueue(const BasicMessageQueue&) = delete;
+  BasicMessageQueue& operator=(const BasicMessageQueue&) = delete;
+
+  /// Called with each message drop_oldest evicts, on the sending thread (set before sending).
+  void set_eviction_handler(std::function<void(const T&)> handler) { on_evict_ = std::move(handler); }
+
+  SendResult try_send(const T& value) { return send_one(value, duration::zero(), no_stop(), false); }
+  SendResult send(const T& value, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+    return send_one(value, timeout, stop, true);
+  }
+
+  /// Enqueues values in order, as many per claim as fit (one claim and, for SpscQueue, one publish
+  /// per chunk). With block, waits for room until the deadline; other policies act on the rest as
+  /// for single sends (drop_newest discards the rest, drop_oldest evicts to make room).
+  BatchSendResult send_batch(std::span<const T> values, duration timeout = default_queue_timeout,
+                             std::stop_token stop = {}) {
+    BatchSendResult result;
+    if (ring_.closed()) {
+      stats_.rejected_closed.fetch_add(values.size(), std::memory_order_relaxed);
+      result.status = SendStatus::closed;
+      return result;
+    }
+    detail::backoff wait(timeout, stop);
+    while (result.accepted < values.size()) {
+      const std::size_t n = ring_.try_push_batch(values.data() + result.accepted, values.size() - result.accepted);
+      result.accepted += n;
+      if (result.accepted == values.size()) break;
+      if (n != 0) continue;
+      const SendStatus s = on_full(result.evicted, wait, true);
+      if (s == SendStatus::ok) continue;
+      if (s == SendStatus::dropped_newest) {
+        stats_.dropped_newest.fetch_add(values.size() - result.accepted, std::memory_order_relaxed);
+      } else {
+        count_refusal(s, values.size() - result.accepted);
+      }
+      result.status = s;
+      break;
+    }
+    if (result.accepted != 0) stats_.send_batches.fetch_add(1, std::memory_order_relaxed);
+    return result;
+  }
+
+  ReceiveStatus try_receive(T& out) { return receive_one(out, duration::zero(), no_stop(), false); }
+  ReceiveStatus receive(T& out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+    return receive_one(out, timeout, stop, true);
+  }
+
+  /// Waits (until the deadline) for at least one message, then takes up to out.size() with one claim.
+  BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+    BatchReceiveResult result;
+    detail::backoff wait(timeout, stop);
+    for (;;) {
+      const std::uint64_t before = detailed() ? ring_.size() : 0;
+      result.received = ring_.try_pop_batch(out.data(), out.size());
+      if (result.received != 0) {
+        stats_.receive_batches.fetch_add(1, std::memory_order_relaxed);
+        if (detailed()) {
+          note_occupancy(before);
+          for (std::size_t i = 0; i < result.received; ++i) note_latency(out[i]);
+        }
+        return result;
+      }
+      if (const auto s = empty_outcome(wait, timeout != duration::zero()); s != ReceiveStatus::ok) {
+        result.status = s;
+        return result;
+      }
+    }
+  }
+  BatchReceiveResult try_receive_batch(std::span<T> out) { return receive_batch(out, duration::zero(), no_stop()); }
+
+  /// The oldest message without removing it; only while no other consumer runs.
+  bool try_peek(T& out) const { return ring_.try_peek(out); }
+
+  std::size_t clear() {
+    std::size_t removed = 0;
+    T scratch[16];
+    while (const std::size_t n = ring_.try_pop_batch(scratch, 16)) removed += n;
+    stats_.cleared.fetch_add(removed, std::memory_order_relaxed);
+    return removed;
+  }
+
+  void shutdown() noexcept { ring_.close(); }
+  bool is_shut_down() const noexcept { return ring_.closed(); }
+
+  std::size_t capacity() const noexcept { return options_.capacity; }
+  std::size_t count() const noexcept { return static_cast<std::size_t>(ring_.size()); }
+  bool is_empty() const noexcept { return count() == 0; }
+  bool is_full() const noexcept { return count() >= capacity(); }
+  FullPolicy policy() const noexcept { return options_.policy; }
+  const QueueOptions& options() const noexcept { return options_; }
+  const QueueStorage& storage() const noexcept { return storage_; }
+  /// The ring, for device code or direct lock-free use (same memory, same rules).
+  Ring ring() const noexcept { return ring_; }
+
+  QueueStatistics statistics() const {
+    QueueStatistics s;
+    s.dropped_oldest = stats_.dropped_oldest.load(std::memory_order_relaxed);
+    s.cleared = stats_.cleared.load(std::memory_order_relaxed);
+    s.dropped_newest = stats_.dropped_newest.load(std::memory_order_relaxed);
+    s.rejected_full = stats_.rejected_full.load(std::memory_order_relaxed);
+    s.timed_out = stats_.timed_out.load(std::memory_order_relaxed);
+    s.rejected_closed = stats_.rejected_closed.load(std::memory_order_relaxed);
+    s.send_batches = stats_.send_batches.load(std::memory_order_relaxed);
+    s.receive_batches = stats_.receive_batches.load(std::memory_order_relaxed);
+    const std::uint64_t start = options_.start_position;
+    const std::uint64_t tail = ring_.tail_position();
+    s.sent = ring_.head_position() - start;
+    const std::uint64_t taken = tail - start;  // received + evicted + cleared
+    s.received = taken - s.dropped_oldest - s.cleared;
+    s.bytes_sent = s.sent * sizeof(T);
+    s.bytes_received = s.received * sizeof(T);
+    s.detailed = detailed();
+    if (s.detailed) {
+      s.high_water_mark = stats_.high_water_mark.load(std::memory_order_relaxed);
+      s.latency = latency_.summary();
+    }
+    return s;
+  }
+
+ private:
+  struct alignas(detail::queue_line_bytes) counters {
+    std::atomic<std::uint64_t> dropped_oldest{0}, cleared{0}, dropped_newest{0}, rejected_full{0}, timed_out{0},
+        rejected_closed{0}, high_water_mark{0};
+    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> send_batches{0};
+    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> receive_batches{0};
+  };
+
+  static QueueOptions validated(QueueOptions o) {
+    if (!detail::is_power_of_two(o.capacity)) {
+      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                  "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
+    }
+    if (Ring::multi_consumer && o.capacity < 2) {
+      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                  "capacity 1: a multi-producer/multi-consumer ring needs at least 2 slots (with one, a published "
+                  "slot and a free slot of the next lap carry the same sequence word)");
+    }
+    if (o.policy == FullPolicy::drop_oldest && !Ring::multi_consumer) {
+      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                  "FullPolicy::drop_oldest needs a multi-consumer ring (the sender evicts as a second consumer): "
+                  "use MpmcQueue, or drop_newest / reject / block");
+    }
+    return o;
+  }
+  static const std::stop_token& no_stop() noexcept {
+    static const std::stop_token none;
+    return none;
+  }
+  bool detailed() const noexcept { return options_.detailed_statistics; }
+
+  SendResult send_one(const T& value, duration timeout, const std::stop_token& stop, bool may_wait) {
+    SendResult result;
+    if (ring_.closed()) {
+      stats_.rejected_closed.fetch_add(1, std::memory_order_relaxed);
+      result.status = SendStatus::closed;
+      return result;
+    }
+    detail::backoff wait(timeout, stop);
+    while (!ring_.try_push(value)) {
+      const SendStatus s = on_full(result.evicted, wait, may_wait);
+      if (s == SendStatus::ok) continue;
+      if (s == SendStatus::dropped_newest) {
+        stats_.dropped_newest.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        count_refusal(s, 1);
+      }
+      result.status = s;
+      return result;
+    }
+    return result;
+  }
+
+  // The ring was full: apply the policy. ok = try again.
+  SendStatus on_full(std::size_t& evicted, detail::backoff& wait, bool may_wait) {
+    if (ring_.closed()) return SendStatus::closed;
+    switch (options_.policy) {
+      case FullPolicy::reject: return SendStatus::full;
+      case FullPolicy::drop_newest: return SendStatus::dropped_newest;
+      case FullPolicy::drop_oldest: {
+        T oldest;
+        if (ring_.try_pop(oldest)) {
+          ++evicted;
+          stats_.dropped_oldest.fetch_add(1, std::memory_order_relaxed);
+          if (on_evict_) on_evict_(oldest);
+        }
+        return SendStatus::ok;
+      }
+      case FullPolicy::block:
+        if (!may_wait) return SendStatus::full;
+        switch (wait.pause()) {
+          case detail::backoff::outcome::retry: return SendStatus::ok;
+          case detail::backoff::outcome::timeout: return SendStatus::timeout;
+          case detail::backoff::outcome::stopped: return SendStatus::stopped;
+        }
+    }
+    return SendStatus::full;
+  }
+
+  void count_refusal(SendStatus s, std::size_t n) {
+    switch (s) {
+      case SendStatus::full: stats_.rejected_full.fetch_add(n, std::memory_order_relaxed); break;
+      case SendStatus::timeout:
+      case SendStatus::stopped: stats_.timed_out.fetch_add(n, std::memory_order_relaxed); break;
+      case SendStatus::closed: stats_.rejected_closed.fetch_add(n, std::memory_order_relaxed); break;
+      default: break;
+    }
+  }
+
+  ReceiveStatus receive_one(T& out, duration timeout, const std::stop_token& stop, bool may_wait) {
+    detail::backoff wait(timeout, stop);
+    for (;;) {
+      const std::uint64_t before = detailed() ? ring_.size() : 0;
+      if (ring_.try_pop(out)) {
+        if (detailed()) {
+          note_occupancy(before);
+          note_latency(out);
+        }
+        return ReceiveStatus::ok;
+      }
+      if (const auto s = empty_outcome(wait, may_wait); s != ReceiveStatus::ok) return s;
+    }
+  }
+
+  // The ring looked empty: ok = try again.
+  ReceiveStatus empty_outcome(detail::backoff& wait, bool may_wait) {
+    if (ring_.closed()) {
+      // Closed first, then empty: anything sent before the close was seen is claimed by now.
+      return ring_.size() == 0 ? ReceiveStatus::closed : ReceiveStatus::ok;
+    }
+    if (!may_wait) return ReceiveStatus::empty;
+    switch (wait.pause()) {
+      case detail::backoff::outcome::retry: return ReceiveStatus::ok;
+      case detail::backoff::outcome::timeout: return ReceiveStatus::timeout;
+      case detail::backoff::outcome::stopped: return ReceiveStatus::stopped;
+    }
+    return ReceiveStatus::empty;
+  }
+
+  void note_occupancy(std::uint64_t seen) {
+    std::uint64_t m = stats_.high_water_mark.load(std::memory_order_relaxed);
+    while (seen > m && !stats_.high_water_mark.compare_exchange_weak(m, seen, std::memory_order_relaxed)) {
+    }
+  }
+  void note_latency(const T& m) {
+    if constexpr (is_kernel_message_v<T>) {
+      const auto sent_at = m.header.timestamp_us;
+      if (sent_at <= 0) return;  // never stamped: no latency to report
+      const auto now = static_cast<std::int64_t>(wall_clock_us());
+      latency_.record(now > sent_at ? static_cast<std::uint64_t>(now - sent_at) : 0);
+    } else {
+      (void)m;
+    }
+  }
+
+  QueueOptions options_;
+  QueueStorage storage_;
+  Ring ring_;
+  counters stats_;
+  detail::latency_histogram latency_;
+  std::function<void(const T&)> on_evict_;
+};
+
+template <class T>
+using MpmcQueue = BasicMessageQueue<mpmc_ring<T, atomic_scope::system>>;
+template <class T>
+using SpscQueue = BasicMessageQueue<spsc_ring<T, atomic_scope::system>>;
+
+}  // namespace ringkernel

@@ -1,0 +1,166 @@
+// Copyright RingKernel authors.
+// Bounded multi-producer multi-consumer ring (Vyukov's design) over caller-provided memory, for
+// host threads and CUDA threads alike. A non-owning, trivially copyable view: pass it by value to
+// kernels. Memory: [ring_control][slot 0 .. slot capacity-1], slot = {sequence word, T}.
+//
+// Per-slot sequence protocol (p = a position, C = capacity):
+//   slot seq == p          slot is free for the producer of position p
+//   slot seq == p + 1      slot holds the message of position p (published)
+//   slot seq == p + C      consumed; free for the producer of position p + C
+// A producer claims p with a CAS on head only after it saw seq == p (acquire), writes the payload,
+// then publishes with a release store of p + 1: a message is never visible before its payload is
+// written, and a claim is never rolled back. A consumer claims p with a CAS on tail after it saw
+// seq == p + 1 (acquire), copies the payload, then frees the slot with a release store of p + C.
+// Batches claim n consecutive positions with ONE CAS (after checking all n slots), then write and
+// publish each slot (n release stores, no further read-modify-write).
+// Thread scope: `Scope` is the narrowest scope that contains every party (device for rings only
+// one GPU touches, system for mapped host memory or peer memory); host-only code ignores it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/atomic_word.h"
+#include "ringkernel/queue/ring_control.h"
+
+namespace ringkernel {
+
+template <class T>
+struct mpmc_slot {
+  alignas(alignof(T) > 8 ? alignof(T) : 8) std::uint64_t sequence;
+  T value;
+};
+
+template <class T, atomic_scope Scope = atomic_scope::system>
+class mpmc_ring {
+  static_assert(std::is_trivially_copyable_v<T>, "queue elements are copied as bytes between host and device");
+
+ public:
+  using value_type = T;
+  using slot_type = mpmc_slot<T>;
+  static constexpr bool multi_producer = true;
+  static constexpr bool multi_consumer = true;
+
+  /// Bytes of memory a ring of `capacity` slots needs (alignment: queue_line_bytes).
+  RINGKERNEL_HOST_DEVICE static constexpr std::size_t bytes_for(std::uint64_t capacity) noexcept {
+    return sizeof(detail::ring_control) + static_cast<std::size_t>(capacity) * sizeof(slot_type);
+  }
+
+  /// Writes an empty ring into `memory`: capacity a power of two >= 2 (host code; for device memory initialise a host copy and
+  /// upload it). `start`: the position of the first message (tests start near 2^64).
+  static mpmc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
+    auto* control = ::new (memory) detail::ring_control{};
+    control->head = control->tail = control->cached_head = control->cached_tail = start;
+    control->capacity = capacity;
+    control->start = start;
+    auto* slots = reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control));
+    for (std::uint64_t s = 0; s < capacity; ++s) {
+      ::new (&slots[s]) slot_type{};
+      slots[s].sequence = start + ((s - start) & (capacity - 1));  // first position >= start that maps to s
+    }
+    return mpmc_ring(memory);
+  }
+
+  mpmc_ring() = default;
+  /// A view of a ring initialize() wrote at `memory` (any address space the caller can access).
+  RINGKERNEL_HOST_DEVICE explicit mpmc_ring(void* memory) noexcept
+      : control_(static_cast<detail::ring_control*>(memory)),
+        slots_(reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
+        mask_(control_->capacity - 1) {}
+
+  RINGKERNEL_HOST_DEVICE std::uint64_t capacity() const noexcept { return mask_ + 1; }
+  RINGKERNEL_HOST_DEVICE detail::ring_control* control() const noexcept { return control_; }
+
+  RINGKERNEL_HOST_DEVICE bool try_push(const T& value) noexcept { return try_push_batch(&value, 1) == 1; }
+  RINGKERNEL_HOST_DEVICE bool try_pop(T& out) noexcept { return try_pop_batch(&out, 1) == 1; }
+
+  /// Enqueues the longest prefix of values[0, n) that fits now; returns its length (0: full).
+  RINGKERNEL_HOST_DEVICE std::size_t try_push_batch(const T* values, std::size_t n) noexcept {
+    std::uint64_t pos = 0;
+    const std::size_t claimed = claim(head(), pos, n, 0);
+    for (std::size_t i = 0; i < claimed; ++i) {
+      slot_type& slot = slots_[(pos + i) & mask_];
+      slot.value = values[i];
+      seq(slot).store(pos + i + 1, detail::order::release);
+    }
+    return claimed;
+  }
+
+  /// Dequeues up to n messages in order into out[0, n); returns how many (0: empty).
+  RINGKERNEL_HOST_DEVICE std::size_t try_pop_batch(T* out, std::size_t n) noexcept {
+    std::uint64_t pos = 0;
+    const std::size_t claimed = claim(tail(), pos, n, 1);
+    for (std::size_t i = 0; i < claimed; ++i) {
+      slot_type& slot = slots_[(pos + i) & mask_];
+      out[i] = slot.value;
+      seq(slot).store(pos + i + mask_ + 1, detail::order::release);
+    }
+    return claimed;
+  }
+
+  /// Copies the oldest message without removing it. Only valid while no other consumer runs
+  /// (the single consumer of a P2P queue): a concurrent consumer could free and reuse the slot.
+  RINGKERNEL_HOST_DEVICE bool try_peek(T& out) const noexcept {
+    const std::uint64_t pos = tail().load(detail::order::relaxed);
+    slot_type& slot = slots_[pos & mask_];
+    if (seq(slot).load(detail::order::acquire) != pos + 1) return false;
+    out = slot.value;
+    return true;
+  }
+
+  /// Messages claimed by producers and not yet claimed by consumers (a snapshot).
+  RINGKERNEL_HOST_DEVICE std::uint64_t size() const noexcept {
+    const std::uint64_t t = tail().load(detail::order::acquire);
+    const std::uint64_t h = head().load(detail::order::acquire);
+    const std::int64_t d = detail::position_diff(h, t);
+    return d <= 0 ? 0 : static_cast<std::uint64_t>(d) > capacity() ? capacity() : static_cast<std::uint64_t>(d);
+  }
+  RINGKERNEL_HOST_DEVICE std::uint64_t head_position() const noexcept { return head().load(detail::order::acquire); }
+  RINGKERNEL_HOST_DEVICE std::uint64_t tail_position() const noexcept { return tail().load(detail::order::acquire); }
+
+  RINGKERNEL_HOST_DEVICE bool closed() const noexcept { return word(control_->closed).load(detail::order::acquire) != 0; }
+  RINGKERNEL_HOST_DEVICE void close() const noexcept { word(control_->closed).store(1, detail::order::release); }
+
+  /// Claims up to n positions at `index` (head: ready offset 0, tail: ready offset 1) with one
+  /// CAS; returns how many and the first in `pos`. Public for the warp-aggregated device enqueue.
+  RINGKERNEL_HOST_DEVICE std::size_t claim(detail::atomic_word<Scope> index, std::uint64_t& pos, std::size_t n,
+                                           std::uint64_t ready) const noexcept {
+    pos = index.load(detail::order::relaxed);
+    for (;;) {
+      std::size_t ready_count = 0;
+      std::int64_t first_diff = 0;
+      while (ready_count < n) {
+        const std::uint64_t want = pos + ready_count + ready;
+        const std::int64_t d =
+            detail::position_diff(seq(slots_[(pos + ready_count) & mask_]).load(detail::order::acquire), want);
+        if (ready_count == 0) first_diff = d;
+        if (d != 0) break;
+        ++ready_count;
+      }
+      if (ready_count == 0) {
+        if (first_diff < 0) return 0;  // full (head) / empty (tail)
+        pos = index.load(detail::order::relaxed);  // another party took the position: look again
+        continue;
+      }
+      // Relaxed suffices: the acquire loads of the slot words above order this party after the
+      // parties that freed or published the slots; the CAS only decides who owns the positions.
+      if (index.compare_exchange_weak(pos, pos + ready_count, detail::order::relaxed)) return ready_count;
+    }
+  }
+  RINGKERNEL_HOST_DEVICE detail::atomic_word<Scope> head() const noexcept { return word(control_->head); }
+  RINGKERNEL_HOST_DEVICE detail::atomic_word<Scope> tail() const noexcept { return word(control_->tail); }
+  RINGKERNEL_HOST_DEVICE slot_type& slot_at(std::uint64_t pos) const noexcept { return slots_[pos & mask_]; }
+  RINGKERNEL_HOST_DEVICE static detail::atomic_word<Scope> seq(slot_type& slot) noexcept { return word(slot.sequence); }
+
+ private:
+  RINGKERNEL_HOST_DEVICE static detail::atomic_word<Scope> word(std::uint64_t& w) noexcept { return detail::atomic_word<Scope>(w); }
+
+  detail::ring_control* control_ = nullptr;
+  slot_type* slots_ = nullptr;
+  std::uint64_t mask_ = 0;
+};
+
+}  // namespace ringkernel

@@ -1,0 +1,36 @@
+// Copyright RingKernel authors.
+// The shared state at the start of every ring's memory: producer index, consumer index and the
+// closed flag, each on its own 128-byte line (the GPU's L2 line; two 64-byte host lines, so no false
+// sharing on either). Indices are 64-bit positions that only grow (they wrap modulo 2^64, which a
+// queue moving 10^9 messages per second reaches after 584 years - and the tests start near 2^64 to
+// prove the arithmetic holds there too); slot = position & (capacity - 1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/config.h"
+
+namespace ringkernel::detail {
+
+inline constexpr std::size_t queue_line_bytes = 128;
+
+struct ring_control {
+  alignas(queue_line_bytes) std::uint64_t head;  // next position producers write
+  std::uint64_t cached_tail;                     // spsc: the producer's last look at tail
+  alignas(queue_line_bytes) std::uint64_t tail;  // next position consumers read
+  std::uint64_t cached_head;                     // spsc: the consumer's last look at head
+  alignas(queue_line_bytes) std::uint64_t closed;  // non-zero once the queue is shut down
+  std::uint64_t capacity;                          // power of two
+  std::uint64_t start;                             // position of the first message ever sent
+};
+static_assert(sizeof(ring_control) == 3 * queue_line_bytes);
+
+RINGKERNEL_HOST_DEVICE constexpr bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
+
+/// Signed distance a - b of two positions (correct across the 2^64 wrap).
+RINGKERNEL_HOST_DEVICE constexpr std::int64_t position_diff(std::uint64_t a, std::uint64_t b) noexcept {
+  return static_cast<std::int64_t>(a - b);
+}
+
+}  // namespace ringkernel::detail

@@ -1,0 +1,128 @@
+// Copyright RingKernel authors.
+// Bounded single-producer single-consumer ring (the cached-index design of Rigtorp's SPSCQueue)
+// over caller-provided memory: cheaper than mpmc_ring, no per-slot words, no read-modify-write.
+// Memory: [ring_control][T slot 0 .. capacity-1]. Exactly one producer and one consumer at a time
+// (host thread or device thread each).
+//   producer: writes slot head, then head.store(head + n, release)   (one store per batch)
+//   consumer: reads slot tail, then tail.store(tail + n, release)
+// Each side re-reads the other side's index (acquire) only when its cached copy says full/empty,
+// so in steady state the two sides touch each other's cache line once per lap, not per message.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/atomic_word.h"
+#include "ringkernel/queue/ring_control.h"
+
+namespace ringkernel {
+
+template <class T, atomic_scope Scope = atomic_scope::system>
+class spsc_ring {
+  static_assert(std::is_trivially_copyable_v<T>, "queue elements are copied as bytes between host and device");
+
+ public:
+  using value_type = T;
+  static constexpr bool multi_producer = false;
+  static constexpr bool multi_consumer = false;
+
+  RINGKERNEL_HOST_DEVICE static constexpr std::size_t bytes_for(std::uint64_t capacity) noexcept {
+    return sizeof(detail::ring_control) + static_cast<std::size_t>(capacity) * sizeof(T);
+  }
+
+  static spsc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
+    auto* control = ::new (memory) detail::ring_control{};
+    control->head = control->tail = control->cached_head = control->cached_tail = start;
+    control->capacity = capacity;
+    control->start = start;
+    return spsc_ring(memory);
+  }
+
+  spsc_ring() = default;
+  RINGKERNEL_HOST_DEVICE explicit spsc_ring(void* memory) noexcept
+      : control_(static_cast<detail::ring_control*>(memory)),
+        slots_(reinterpret_cast<T*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
+        mask_(control_->capacity - 1) {}
+
+  RINGKERNEL_HOST_DEVICE std::uint64_t capacity() const noexcept { return mask_ + 1; }
+  RINGKERNEL_HOST_DEVICE detail::ring_control* control() const noexcept { return control_; }
+
+  RINGKERNEL_HOST_DEVICE bool try_push(const T& value) noexcept {
+    const std::uint64_t h = word(control_->head).load(detail::order::relaxed);  // only we write head
+    if (h - control_->cached_tail > mask_) {
+      control_->cached_tail = word(control_->tail).load(detail::order::acquire);
+      if (h - control_->cached_tail > mask_) return false;
+    }
+    slots_[h & mask_] = value;
+    word(control_->head).store(h + 1, detail::order::release);
+    return true;
+  }
+
+  RINGKERNEL_HOST_DEVICE bool try_pop(T& out) noexcept {
+    const std::uint64_t t = word(control_->tail).load(detail::order::relaxed);  // only we write tail
+    if (t == control_->cached_head) {
+      control_->cached_head = word(control_->head).load(detail::order::acquire);
+      if (t == control_->cached_head) return false;
+    }
+    out = slots_[t & mask_];
+    word(control_->tail).store(t + 1, detail::order::release);
+    return true;
+  }
+
+  RINGKERNEL_HOST_DEVICE std::size_t try_push_batch(const T* values, std::size_t n) noexcept {
+    const std::uint64_t h = word(control_->head).load(detail::order::relaxed);
+    std::uint64_t space = capacity() - (h - control_->cached_tail);
+    if (space < n) {
+      control_->cached_tail = word(control_->tail).load(detail::order::acquire);
+      space = capacity() - (h - control_->cached_tail);
+    }
+    const std::size_t count = n < space ? n : static_cast<std::size_t>(space);
+    for (std::size_t i = 0; i < count; ++i) slots_[(h + i) & mask_] = values[i];
+    if (count != 0) word(control_->head).store(h + count, detail::order::release);
+    return count;
+  }
+
+  RINGKERNEL_HOST_DEVICE std::size_t try_pop_batch(T* out, std::size_t n) noexcept {
+    const std::uint64_t t = word(control_->tail).load(detail::order::relaxed);
+    std::uint64_t ready = control_->cached_head - t;
+    if (ready < n) {
+      control_->cached_head = word(control_->head).load(detail::order::acquire);
+      ready = control_->cached_head - t;
+    }
+    const std::size_t count = n < ready ? n : static_cast<std::size_t>(ready);
+    for (std::size_t i = 0; i < count; ++i) out[i] = slots_[(t + i) & mask_];
+    if (count != 0) word(control_->tail).store(t + count, detail::order::release);
+    return count;
+  }
+
+  /// The consumer's view of the oldest message, not removed.
+  RINGKERNEL_HOST_DEVICE bool try_peek(T& out) const noexcept {
+    const std::uint64_t t = word(control_->tail).load(detail::order::relaxed);
+    if (t == word(control_->head).load(detail::order::acquire)) return false;
+    out = slots_[t & mask_];
+    return true;
+  }
+
+  RINGKERNEL_HOST_DEVICE std::uint64_t size() const noexcept {
+    const std::uint64_t t = word(control_->tail).load(detail::order::acquire);
+    const std::uint64_t h = word(control_->head).load(detail::order::acquire);
+    const std::int64_t d = detail::position_diff(h, t);
+    return d <= 0 ? 0 : static_cast<std::uint64_t>(d);
+  }
+  RINGKERNEL_HOST_DEVICE std::uint64_t head_position() const noexcept { return word(control_->head).load(detail::order::acquire); }
+  RINGKERNEL_HOST_DEVICE std::uint64_t tail_position() const noexcept { return word(control_->tail).load(detail::order::acquire); }
+  RINGKERNEL_HOST_DEVICE bool closed() const noexcept { return word(control_->closed).load(detail::order::acquire) != 0; }
+  RINGKERNEL_HOST_DEVICE void close() const noexcept { word(control_->closed).store(1, detail::order::release); }
+
+ private:
+  RINGKERNEL_HOST_DEVICE static detail::atomic_word<Scope> word(std::uint64_t& w) noexcept { return detail::atomic_word<Scope>(w); }
+
+  detail::ring_control* control_ = nullptr;
+  T* slots_ = nullptr;
+  std::uint64_t mask_ = 0;
+};
+
+}  // namespace ringkernel

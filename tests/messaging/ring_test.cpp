@@ -1,0 +1,229 @@
+// Copyright RingKernel authors.
+// Single-threaded behaviour of the rings and queues: FIFO order, every full-queue policy and its
+// counters, batches, peek, clear, shutdown, statistics, latency histogram, index wrap-around.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <stop_token>
+#include <vector>
+
+#include "messaging_messages.rk.h"
+#include "ringkernel/message_stamper.h"
+#include "ringkernel/queue/message_queue.h"
+
+namespace {
+
+using namespace std::chrono_literals;
+using messaging_test::Tagged;
+using ringkernel::FullPolicy;
+using ringkernel::QueueOptions;
+using ringkernel::ReceiveStatus;
+using ringkernel::SendStatus;
+
+template <class Q>
+class QueueBasics : public ::testing::Test {};
+using QueueTypes = ::testing::Types<ringkernel::MpmcQueue<std::uint64_t>, ringkernel::SpscQueue<std::uint64_t>>;
+TYPED_TEST_SUITE(QueueBasics, QueueTypes);
+
+constexpr std::uint64_t near_wrap = std::numeric_limits<std::uint64_t>::max() - 5;
+
+TYPED_TEST(QueueBasics, FifoAcrossTheIndexWrapAround) {
+  for (const std::uint64_t start : {std::uint64_t{0}, near_wrap}) {
+    TypeParam q(QueueOptions{.capacity = 8, .policy = FullPolicy::reject, .start_position = start});
+    std::uint64_t next_in = 0, next_out = 0;
+    for (int round = 0; round < 50; ++round) {  // 50 rounds of 5 cross 2^64 early on
+      for (int i = 0; i < 5; ++i) ASSERT_TRUE(q.try_send(next_in++).ok());
+      EXPECT_EQ(q.count(), 5u);
+      for (int i = 0; i < 5; ++i) {
+        std::uint64_t v = 0;
+        ASSERT_EQ(q.try_receive(v), ReceiveStatus::ok);
+        ASSERT_EQ(v, next_out++) << "start " << start << " round " << round;
+      }
+    }
+    std::uint64_t v = 0;
+    EXPECT_EQ(q.try_receive(v), ReceiveStatus::empty);
+    EXPECT_TRUE(q.is_empty());
+    const auto s = q.statistics();
+    EXPECT_EQ(s.sent, 250u);
+    EXPECT_EQ(s.received, 250u);
+    EXPECT_EQ(s.bytes_sent, 250u * sizeof(std::uint64_t));
+  }
+}
+
+TYPED_TEST(QueueBasics, RejectPolicyRefusesAndCounts) {
+  TypeParam q(QueueOptions{.capacity = 4, .policy = FullPolicy::reject});
+  for (std::uint64_t i = 0; i < 4; ++i) ASSERT_TRUE(q.try_send(i).ok());
+  EXPECT_TRUE(q.is_full());
+  EXPECT_EQ(q.try_send(99).status, SendStatus::full);
+  EXPECT_EQ(q.send(99).status, SendStatus::full) << "reject never waits";
+  EXPECT_EQ(q.statistics().rejected_full, 2u);
+  EXPECT_EQ(q.statistics().sent, 4u);
+}
+
+TYPED_TEST(QueueBasics, DropNewestDiscardsTheIncomingMessageAndSaysSo) {
+  TypeParam q(QueueOptions{.capacity = 2, .policy = FullPolicy::drop_newest});
+  ASSERT_TRUE(q.send(1).ok());
+  ASSERT_TRUE(q.send(2).ok());
+  EXPECT_EQ(q.send(3).status, SendStatus::dropped_newest);
+  const std::vector<std::uint64_t> batch{4, 5, 6};
+  const auto r = q.send_batch(batch);
+  EXPECT_EQ(r.accepted, 0u);
+  EXPECT_EQ(r.status, SendStatus::dropped_newest);
+  EXPECT_EQ(q.statistics().dropped_newest, 4u);
+  std::uint64_t v = 0;
+  ASSERT_EQ(q.try_receive(v), ReceiveStatus::ok);
+  EXPECT_EQ(v, 1u);
+}
+
+TYPED_TEST(QueueBasics, BlockPolicyTimesOutAndStops) {
+  TypeParam q(QueueOptions{.capacity = 2, .policy = FullPolicy::block});
+  ASSERT_TRUE(q.send(1).ok());
+  ASSERT_TRUE(q.send(1).ok());
+  EXPECT_EQ(q.try_send(2).status, SendStatus::full) << "try_send never waits";
+  EXPECT_EQ(q.send(2, 2ms).status, SendStatus::timeout);
+  std::stop_source stop;
+  stop.request_stop();
+  EXPECT_EQ(q.send(2, 10s, stop.get_token()).status, SendStatus::stopped);
+  EXPECT_EQ(q.statistics().timed_out, 2u);
+  EXPECT_EQ(q.statistics().rejected_full, 1u);
+  std::uint64_t v = 0;
+  ASSERT_EQ(q.receive(v, 1ms), ReceiveStatus::ok);
+  ASSERT_EQ(q.receive(v, 1ms), ReceiveStatus::ok);
+  EXPECT_EQ(q.receive(v, 2ms), ReceiveStatus::timeout);
+  EXPECT_EQ(q.receive(v, 10s, stop.get_token()), ReceiveStatus::stopped);
+}
+
+TYPED_TEST(QueueBasics, BatchesKeepOrderAndCountOncePerCall) {
+  TypeParam q(QueueOptions{.capacity = 16, .policy = FullPolicy::reject, .start_position = near_wrap});
+  std::vector<std::uint64_t> in(20);
+  for (std::uint64_t i = 0; i < in.size(); ++i) in[i] = i * 3;
+  const auto r = q.send_batch(in);
+  EXPECT_EQ(r.accepted, 16u);
+  EXPECT_EQ(r.status, SendStatus::full);
+  EXPECT_EQ(q.statistics().rejected_full, 4u);
+  std::vector<std::uint64_t> out(10);
+  auto got = q.receive_batch(out);
+  ASSERT_EQ(got.received, 10u);
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(out[i], in[i]);
+  got = q.try_receive_batch(out);
+  ASSERT_EQ(got.received, 6u);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(out[i], in[10 + i]);
+  EXPECT_EQ(q.try_receive_batch(out).status, ReceiveStatus::empty);
+  const auto s = q.statistics();
+  EXPECT_EQ(s.send_batches, 1u);
+  EXPECT_EQ(s.receive_batches, 2u);
+  EXPECT_EQ(s.sent, 16u);
+  EXPECT_EQ(s.received, 16u);
+}
+
+TYPED_TEST(QueueBasics, PeekClearAndShutdown) {
+  TypeParam q(QueueOptions{.capacity = 8, .policy = FullPolicy::reject});
+  std::uint64_t v = 0;
+  EXPECT_FALSE(q.try_peek(v));
+  for (std::uint64_t i = 10; i < 15; ++i) ASSERT_TRUE(q.try_send(i).ok());
+  ASSERT_TRUE(q.try_peek(v));
+  EXPECT_EQ(v, 10u);
+  EXPECT_EQ(q.count(), 5u);
+  EXPECT_EQ(q.clear(), 5u);
+  EXPECT_TRUE(q.is_empty());
+  ASSERT_TRUE(q.try_send(20).ok());
+  ASSERT_TRUE(q.try_send(21).ok());
+  q.shutdown();
+  EXPECT_TRUE(q.is_shut_down());
+  EXPECT_EQ(q.try_send(22).status, SendStatus::closed);
+  EXPECT_EQ(q.send_batch(std::vector<std::uint64_t>{1, 2}).status, SendStatus::closed);
+  ASSERT_EQ(q.receive(v), ReceiveStatus::ok);
+  EXPECT_EQ(v, 20u);
+  ASSERT_EQ(q.try_receive(v), ReceiveStatus::ok);
+  EXPECT_EQ(v, 21u);
+  EXPECT_EQ(q.receive(v, 10s), ReceiveStatus::closed) << "closed and empty returns at once";
+  const auto s = q.statistics();
+  EXPECT_EQ(s.cleared, 5u);
+  EXPECT_EQ(s.rejected_closed, 3u);
+  EXPECT_EQ(s.received, 2u);
+  EXPECT_EQ(s.sent, s.received + s.cleared);
+}
+
+TEST(MpmcQueue, DropOldestEvictsInOrderAndReportsEachEviction) {
+  ringkernel::MpmcQueue<std::uint64_t> q(QueueOptions{.capacity = 4, .policy = FullPolicy::drop_oldest});
+  std::vector<std::uint64_t> evicted;
+  q.set_eviction_handler([&](const std::uint64_t& v) { evicted.push_back(v); });
+  for (std::uint64_t i = 0; i < 4; ++i) ASSERT_EQ(q.send(i).evicted, 0u);
+  const auto r = q.send(4);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.evicted, 1u);
+  const auto b = q.send_batch(std::vector<std::uint64_t>{5, 6});
+  EXPECT_EQ(b.accepted, 2u);
+  EXPECT_EQ(b.evicted, 2u);
+  EXPECT_EQ(evicted, (std::vector<std::uint64_t>{0, 1, 2}));
+  std::vector<std::uint64_t> out(8);
+  ASSERT_EQ(q.try_receive_batch(out).received, 4u);
+  EXPECT_EQ(std::vector<std::uint64_t>(out.begin(), out.begin() + 4), (std::vector<std::uint64_t>{3, 4, 5, 6}));
+  const auto s = q.statistics();
+  EXPECT_EQ(s.dropped_oldest, 3u);
+  EXPECT_EQ(s.sent, 7u);
+  EXPECT_EQ(s.received, 4u);
+}
+
+TEST(SpscQueue, RejectsDropOldestAndBadCapacities) {
+  EXPECT_THROW(ringkernel::SpscQueue<int>(QueueOptions{.capacity = 8, .policy = FullPolicy::drop_oldest}),
+               ringkernel::Error);
+  try {
+    ringkernel::MpmcQueue<int> q(QueueOptions{.capacity = 12});
+    FAIL() << "capacity 12 accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("capacity 12 is not a power of two"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ringkernel::MpmcQueue<int>(QueueOptions{.capacity = 1}), ringkernel::Error);
+  ringkernel::SpscQueue<int> one(QueueOptions{.capacity = 1, .policy = FullPolicy::reject});
+  EXPECT_TRUE(one.try_send(1).ok());
+  EXPECT_EQ(one.try_send(2).status, SendStatus::full);
+}
+
+TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
+  using Msg = ringkernel::KernelMessage<Tagged>;
+  ringkernel::MpmcQueue<Msg> q(QueueOptions{.capacity = 16, .detailed_statistics = true});
+  ringkernel::MessageStamper stamper(1);
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    auto m = Msg::create_data(1, 2, Tagged{1, 0, i});
+    stamper.stamp(m);
+    m.header.timestamp_us -= 1000;  // as if sent a millisecond ago
+    ASSERT_TRUE(q.send(m).ok());
+  }
+  Msg m{};
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(q.receive(m), ReceiveStatus::ok);
+  const auto s = q.statistics();
+  ASSERT_TRUE(s.detailed);
+  EXPECT_EQ(s.high_water_mark, 10u);
+  EXPECT_EQ(s.latency.samples, 10u);
+  EXPECT_GE(s.latency.mean_us, 1000.0);
+  EXPECT_GE(s.latency.p99_us, 1000u);
+  EXPECT_LE(s.latency.p99_us, s.latency.max_us + s.latency.max_us / 8 + 1);
+}
+
+TEST(LatencyHistogram, BucketsBoundValuesWithin12Point5Percent) {
+  using H = ringkernel::detail::latency_histogram;
+  for (std::uint64_t v : {0ull, 1ull, 7ull, 8ull, 9ull, 15ull, 16ull, 17ull, 1000ull, 123456789ull, ~0ull}) {
+    const auto b = H::bucket_of(v);
+    ASSERT_LT(b, H::bucket_count);
+    EXPECT_GE(H::upper_bound(b), v) << v;
+    if (b > 0) {
+      EXPECT_LT(H::upper_bound(b - 1), v) << v;
+    }
+    EXPECT_LE(H::upper_bound(b) - v, v / 8) << v;
+  }
+  H h;
+  for (std::uint64_t v = 1; v <= 1000; ++v) h.record(v);
+  const auto s = h.summary();
+  EXPECT_EQ(s.samples, 1000u);
+  EXPECT_DOUBLE_EQ(s.mean_us, 500.5);
+  EXPECT_GE(s.p99_us, 990u);
+  EXPECT_LE(s.p99_us, 990u + 990u / 8);
+  EXPECT_GE(s.p50_us, 500u);
+  EXPECT_LE(s.p50_us, 500u + 500u / 8);
+  EXPECT_EQ(s.max_us, 1000u);
+}
+
+}  // namespace
