@@ -19,7 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <new>
+#include <cstring>
 #include <type_traits>
 
 #include "ringkernel/config.h"
@@ -52,14 +52,17 @@ class mpmc_ring {
   /// Writes an empty ring into `memory`: capacity a power of two >= 2 (host code; for device memory initialise a host copy and
   /// upload it). `start`: the position of the first message (tests start near 2^64).
   static mpmc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
-    auto* control = ::new (memory) detail::ring_control{};
-    control->head = control->tail = control->cached_head = control->cached_tail = start;
-    control->capacity = capacity;
-    control->start = start;
-    auto* slots = reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control));
+    // memcpy creates the implicit-lifetime control block and slots in raw memory.
+    detail::ring_control control{};
+    control.head = control.tail = control.cached_head = control.cached_tail = start;
+    control.capacity = capacity;
+    control.start = start;
+    std::memcpy(memory, &control, sizeof control);
+    auto* slots = static_cast<unsigned char*>(memory) + sizeof(detail::ring_control);
+    std::memset(slots, 0, static_cast<std::size_t>(capacity) * sizeof(slot_type));
     for (std::uint64_t s = 0; s < capacity; ++s) {
-      ::new (&slots[s]) slot_type{};
-      slots[s].sequence = start + ((s - start) & (capacity - 1));  // first position >= start that maps to s
+      const std::uint64_t first = start + ((s - start) & (capacity - 1));  // first position >= start that maps to s
+      std::memcpy(slots + s * sizeof(slot_type) + offsetof(slot_type, sequence), &first, sizeof first);
     }
     return mpmc_ring(memory);
   }
@@ -70,6 +73,12 @@ class mpmc_ring {
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
         mask_(control_->capacity - 1) {}
+  /// A view whose capacity the caller states, without reading the memory (device memory seen
+  /// from the host, to be passed to kernels).
+  RINGKERNEL_HOST_DEVICE mpmc_ring(void* memory, std::uint64_t capacity) noexcept
+      : control_(static_cast<detail::ring_control*>(memory)),
+        slots_(reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
+        mask_(capacity - 1) {}
 
   RINGKERNEL_HOST_DEVICE std::uint64_t capacity() const noexcept { return mask_ + 1; }
   RINGKERNEL_HOST_DEVICE detail::ring_control* control() const noexcept { return control_; }

@@ -11,7 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <new>
+#include <cstring>
 #include <type_traits>
 
 #include "ringkernel/config.h"
@@ -34,10 +34,11 @@ class spsc_ring {
   }
 
   static spsc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
-    auto* control = ::new (memory) detail::ring_control{};
-    control->head = control->tail = control->cached_head = control->cached_tail = start;
-    control->capacity = capacity;
-    control->start = start;
+    detail::ring_control control{};  // memcpy creates the implicit-lifetime control block in raw memory
+    control.head = control.tail = control.cached_head = control.cached_tail = start;
+    control.capacity = capacity;
+    control.start = start;
+    std::memcpy(memory, &control, sizeof control);
     return spsc_ring(memory);
   }
 
@@ -46,6 +47,12 @@ class spsc_ring {
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<T*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
         mask_(control_->capacity - 1) {}
+  /// A view whose capacity the caller states, without reading the memory (device memory seen
+  /// from the host, to be passed to kernels).
+  RINGKERNEL_HOST_DEVICE spsc_ring(void* memory, std::uint64_t capacity) noexcept
+      : control_(static_cast<detail::ring_control*>(memory)),
+        slots_(reinterpret_cast<T*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
+        mask_(capacity - 1) {}
 
   RINGKERNEL_HOST_DEVICE std::uint64_t capacity() const noexcept { return mask_ + 1; }
   RINGKERNEL_HOST_DEVICE detail::ring_control* control() const noexcept { return control_; }

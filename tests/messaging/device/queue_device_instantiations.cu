@@ -1,0 +1,55 @@
+// Copyright RingKernel authors.
+// nvcc compile check: every device-side messaging API instantiated in __global__ kernels - rings
+// at device and system scope (single ops, batches, warp-aggregated ops), the hybrid logical clock,
+// KernelMessage factories and stamping, and the envelope codec.
+#include "messaging_messages.rk.h"
+#include "ringkernel/envelope_codec.h"
+#include "ringkernel/hlc.h"
+#include "ringkernel/message_stamper.h"
+#include "ringkernel/queue/spsc_ring.h"
+#include "ringkernel/queue/warp_enqueue.h"
+
+namespace {
+
+using messaging_test::Blob64;
+using messaging_test::Tagged;
+using messaging_test::Tick;
+
+template <ringkernel::atomic_scope S>
+__global__ void rings(ringkernel::mpmc_ring<Tagged, S> mpmc, ringkernel::spsc_ring<Blob64, S> spsc, int* status) {
+  Tagged t{threadIdx.x, 0, blockIdx.x};
+  int ok = ringkernel::warp_push(mpmc, t) ? 1 : 0;
+  Tagged back{};
+  ok += ringkernel::warp_pop(mpmc, back) ? 1 : 0;
+  ok += mpmc.try_push(t) ? 1 : 0;
+  ok += static_cast<int>(mpmc.try_pop_batch(&back, 1));
+  if (threadIdx.x == 0) {
+    Blob64 b{};
+    ok += spsc.try_push(b) ? 1 : 0;
+    ok += static_cast<int>(spsc.try_push_batch(&b, 1));
+    ok += spsc.try_pop(b) ? 1 : 0;
+    ok += spsc.try_peek(b) ? 1 : 0;
+    ok += static_cast<int>(spsc.size());
+  }
+  atomicAdd(status, ok);
+}
+
+__global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, std::uint8_t* out, int* status) {
+  ringkernel::MessageStamper stamper(static_cast<std::int32_t>(threadIdx.x), clock);
+  auto m = ringkernel::KernelMessage<Tick>::create_data(1, ringkernel::broadcast_receiver, Tick{7, 1.0f, "dev"});
+  stamper.stamp(m);
+  const auto r = clock->update(m.header.hlc);
+  std::uint8_t* buf = out + threadIdx.x * ringkernel::max_envelope_encoded_size<Tick>;
+  const auto e = ringkernel::encode_envelope(m, buf, ringkernel::max_envelope_encoded_size<Tick>);
+  ringkernel::KernelMessage<Tick> back{};
+  const auto d = ringkernel::decode_envelope(buf, e.size, back);
+  const bool same = back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok;
+  atomicAdd(status, same ? 1 : 0);
+}
+
+}  // namespace
+
+// Host-side references so the kernels are emitted.
+void* messaging_device_kernels[] = {reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::device>),
+                                    reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::system>),
+                                    reinterpret_cast<void*>(&clocks_and_envelopes)};

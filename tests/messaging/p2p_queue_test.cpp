@@ -1,0 +1,130 @@
+// Copyright RingKernel authors.
+// P2PMessageQueue on the host backend: the configured topology decides the transfer mode,
+// direct_p2p places the ring in the destination's memory behind a real peer mapping, host_staged
+// in pinned memory; messages flow between a source thread and a destination thread either way.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "messaging_messages.rk.h"
+#include "ringkernel/device.h"
+#include "ringkernel/host_backend.h"
+#include "ringkernel/p2p_message_queue.h"
+
+namespace {
+
+using messaging_test::Tagged;
+using ringkernel::P2PMessageQueue;
+using ringkernel::P2PQueueOptions;
+using ringkernel::P2PTransferMode;
+using ringkernel::ReceiveStatus;
+using Msg = ringkernel::KernelMessage<Tagged>;
+
+std::vector<int> host_devices(ringkernel::HostTopology topology) {
+  ringkernel::HostBackendConfig config;
+  config.device_count = 2;
+  config.topology = topology;
+  ringkernel::configure_host_backend(config);
+  std::vector<int> ids;
+  for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
+  return ids;
+}
+
+void exchange(P2PMessageQueue<Msg>& q, std::uint64_t count) {
+  std::thread source([&] {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      ASSERT_TRUE(q.send(Msg::create_data(q.source_device(), q.destination_device(), Tagged{0, 0, i})).ok());
+    }
+  });
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Msg m{};
+    ASSERT_EQ(q.receive(m), ReceiveStatus::ok);
+    ASSERT_EQ(m.payload.index, i);
+    ASSERT_EQ(m.header.receiver_id, q.destination_device());
+  }
+  source.join();
+}
+
+TEST(P2PMessageQueue, AdaptiveGoesDirectOverALinkedPairThroughAPeerMapping) {
+  const auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers;
+  {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.capacity = 64});
+    EXPECT_TRUE(q.direct_p2p_available());
+    EXPECT_EQ(q.transfer_mode(), P2PTransferMode::direct_p2p);
+    EXPECT_EQ(q.source_device(), ids[0]);
+    EXPECT_EQ(q.destination_device(), ids[1]);
+    EXPECT_TRUE(peers.peer_access_enabled(ids[0], ids[1]));
+    EXPECT_EQ(peers.live_mappings(), 1u);
+    EXPECT_EQ(q.capacity(), 64u);
+    EXPECT_TRUE(q.is_empty());
+    exchange(q, 2000);
+    const auto s = q.statistics();
+    EXPECT_EQ(s.sent, 2000u);
+    EXPECT_EQ(s.received, 2000u);
+    EXPECT_EQ(s.bytes_sent, 2000u * sizeof(Msg));
+    // The source's view and the destination's view are the same ring.
+    ASSERT_TRUE(q.source_ring().try_push(Msg::create_data(0, 1, Tagged{0, 0, 77})));
+    Msg peeked{};
+    ASSERT_TRUE(q.try_peek(peeked));
+    EXPECT_EQ(peeked.payload.index, 77u);
+    EXPECT_EQ(q.count(), 1u);
+    EXPECT_EQ(q.clear(), 1u);
+  }
+  EXPECT_EQ(peers.live_mappings(), 0u) << "the queue unmaps on destruction";
+}
+
+TEST(P2PMessageQueue, AdaptiveFallsBackToHostStagedWithoutALink) {
+  const auto ids = host_devices(ringkernel::HostTopology::none);
+  ringkernel::PeerMemory peers;
+  P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.capacity = 16});
+  EXPECT_FALSE(q.direct_p2p_available());
+  EXPECT_EQ(q.transfer_mode(), P2PTransferMode::host_staged);
+  EXPECT_EQ(peers.live_mappings(), 0u);
+  exchange(q, 1000);
+  EXPECT_EQ(q.statistics().received, 1000u);
+}
+
+TEST(P2PMessageQueue, ExplicitModesAreHonouredOrRefusedWithTheReason) {
+  auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers;
+  P2PMessageQueue<Msg> staged(peers, ids[0], ids[1], P2PQueueOptions{.mode = P2PTransferMode::host_staged});
+  EXPECT_TRUE(staged.direct_p2p_available());
+  EXPECT_EQ(staged.transfer_mode(), P2PTransferMode::host_staged);
+  exchange(staged, 100);
+
+  ids = host_devices(ringkernel::HostTopology::none);
+  ringkernel::PeerMemory unlinked;
+  try {
+    P2PMessageQueue<Msg> q(unlinked, ids[0], ids[1], P2PQueueOptions{.mode = P2PTransferMode::direct_p2p});
+    FAIL() << "direct_p2p accepted on an unlinked pair";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::peer_access_unsupported);
+    EXPECT_NE(std::string(e.what()).find("cannot access device"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(P2PMessageQueue<Msg>(unlinked, ids[0], ids[0]), ringkernel::Error);
+  host_devices(ringkernel::HostTopology::all);  // leave the default for later tests
+}
+
+TEST(P2PMessageQueue, FullPoliciesAndShutdownApply) {
+  const auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers;
+  P2PMessageQueue<Msg> q(peers, ids[0], ids[1],
+                         P2PQueueOptions{.capacity = 2, .policy = ringkernel::FullPolicy::drop_newest});
+  ASSERT_TRUE(q.try_send(Msg{}).ok());
+  ASSERT_TRUE(q.try_send(Msg{}).ok());
+  EXPECT_TRUE(q.is_full());
+  EXPECT_EQ(q.send(Msg{}).status, ringkernel::SendStatus::dropped_newest);
+  EXPECT_EQ(q.statistics().dropped_newest, 1u);
+  Msg batch[2]{};
+  EXPECT_EQ(q.receive_batch(batch).received, 2u);
+  q.shutdown();
+  EXPECT_EQ(q.send(Msg{}).status, ringkernel::SendStatus::closed);
+  Msg m{};
+  EXPECT_EQ(q.receive(m), ReceiveStatus::closed);
+}
+
+}  // namespace
