@@ -1,11 +1,17 @@
 // Copyright RingKernel authors.
 #include "output_writer.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "emit.h"
 
@@ -42,6 +48,29 @@ std::vector<fs::path> missingDirectories(const fs::path& dir) {
   return missing;
 }
 
+/// True when the file at `path` holds exactly `content`. Compares the size first, then reads the
+/// file in blocks (no copy of a multi-MB file in memory).
+bool hasContent(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat info {};
+  bool same = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+              static_cast<std::uint64_t>(info.st_size) == content.size();
+  static constexpr std::size_t kBlock = 256 * 1024;
+  std::vector<char> block(same ? std::min(kBlock, content.size()) : 0);
+  for (std::size_t at = 0; same && at < content.size();) {
+    const ssize_t got = ::read(fd, block.data(), std::min(block.size(), content.size() - at));
+    if (got <= 0) {
+      same = got == 0 ? false : errno == EINTR;
+      continue;
+    }
+    same = std::memcmp(block.data(), content.data() + at, static_cast<std::size_t>(got)) == 0;
+    at += static_cast<std::size_t>(got);
+  }
+  ::close(fd);
+  return same;
+}
+
 }  // namespace
 
 bool readWholeFile(const std::string& path, std::string& content) {
@@ -62,8 +91,7 @@ bool writeOutputs(const std::vector<OutputFile>& files, std::string& error) {
   };
   // Phase 1: every changed file goes to a temporary file next to its target.
   for (const OutputFile& file : files) {
-    std::string existing;
-    if (readWholeFile(file.path, existing) && existing == file.content) continue;
+    if (hasContent(file.path, file.content)) continue;
     const fs::path target = fs::absolute(file.path);
     std::error_code ec;
     if (fs::is_directory(target, ec)) {
