@@ -19,9 +19,9 @@ class backoff {
  public:
   using clock = std::chrono::steady_clock;
 
-  backoff(std::chrono::nanoseconds timeout, const std::stop_token& stop)
-      : deadline_(timeout >= std::chrono::hours(24 * 365) ? clock::time_point::max() : clock::now() + timeout),
-        stop_(stop) {}
+  /// Cheap to construct: the clock is first read when the spinning phase ends, so calls that do
+  /// not wait never read it (the deadline then counts from that moment, at most ~64 pauses late).
+  backoff(std::chrono::nanoseconds timeout, const std::stop_token& stop) : timeout_(timeout), stop_(stop) {}
 
   enum class outcome { retry, timeout, stopped };
 
@@ -34,6 +34,9 @@ class backoff {
       _mm_pause();
 #endif
       return outcome::retry;
+    }
+    if (rounds_ == spin_rounds + 1) {
+      deadline_ = timeout_ >= std::chrono::hours(24 * 365) ? clock::time_point::max() : clock::now() + timeout_;
     }
     if (clock::now() >= deadline_) return outcome::timeout;
     if (rounds_ <= spin_rounds + yield_rounds) {
@@ -48,7 +51,8 @@ class backoff {
  private:
   static constexpr int spin_rounds = 64;
   static constexpr int yield_rounds = 64;
-  clock::time_point deadline_;
+  std::chrono::nanoseconds timeout_;
+  clock::time_point deadline_{};
   const std::stop_token& stop_;
   int rounds_ = 0;
   std::chrono::microseconds sleep_{1};

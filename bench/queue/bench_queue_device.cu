@@ -1,0 +1,196 @@
+// Copyright RingKernel authors.
+// GPU queue benchmarks (need a CUDA device; each reports an error and does nothing without one):
+//   BM_HostGpuHostRoundTrip: a persistent kernel echoes messages from one pinned-memory ring to
+//       another; time per host send -> host receive (goal: median <= 2 us on H100/H200).
+//   BM_KernelToKernelPingPong: two persistent kernels bounce a message through two device-memory
+//       rings; time per one-way hop = round trip / 2 (goal <= 1 us).
+//   BM_DeviceQueueThroughput: producer warps push with warp_push, consumer warps pop with warp_pop
+//       through one device-memory ring, 64-byte messages (goal >= 1 G msgs/s).
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "ringkernel/device.h"
+#include "ringkernel/queue/message_queue.h"
+#include "ringkernel/queue/warp_enqueue.h"
+
+namespace {
+
+struct Msg64 {
+  std::uint64_t words[8];
+};
+using ringkernel::atomic_scope;
+using PinnedRing = ringkernel::mpmc_ring<Msg64, atomic_scope::system>;
+using DeviceRing = ringkernel::mpmc_ring<Msg64, atomic_scope::device>;
+
+int cuda_device() {
+  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
+  return cuda.empty() ? -1 : cuda.front().id;
+}
+
+// Echo until a message with words[1] == 1 (stop) arrives.
+__global__ void echo(PinnedRing in, PinnedRing out) {
+  Msg64 m{};
+  for (;;) {
+    while (!in.try_pop(m)) {
+    }
+    const bool stop = m.words[1] == 1;
+    while (!out.try_push(m)) {
+    }
+    if (stop) return;
+  }
+}
+
+void BM_HostGpuHostRoundTrip(benchmark::State& state) {
+  const int dev = cuda_device();
+  if (dev < 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  using Queue = ringkernel::MpmcQueue<Msg64>;
+  const ringkernel::QueueOptions options{.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev};
+  Queue in(options), out(options);
+  echo<<<1, 1>>>(in.ring(), out.ring());
+  Msg64 m{};
+  for (auto _ : state) {
+    while (!in.try_send(m).ok()) {
+    }
+    while (out.try_receive(m) != ringkernel::ReceiveStatus::ok) {
+    }
+  }
+  m.words[1] = 1;
+  in.send(m);
+  out.receive(m);
+  cudaDeviceSynchronize();
+}
+
+__global__ void ping(DeviceRing to, DeviceRing from, std::uint64_t rounds, unsigned long long* cycles) {
+  Msg64 m{};
+  const long long start = clock64();
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    m.words[0] = r;
+    while (!to.try_push(m)) {
+    }
+    while (!from.try_pop(m)) {
+    }
+  }
+  *cycles = static_cast<unsigned long long>(clock64() - start);
+}
+__global__ void pong(DeviceRing from, DeviceRing to, std::uint64_t rounds) {
+  Msg64 m{};
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    while (!from.try_pop(m)) {
+    }
+    while (!to.try_push(m)) {
+    }
+  }
+}
+
+DeviceRing device_ring(ringkernel::QueueStorage& storage, std::uint64_t capacity) {
+  std::vector<unsigned char> image(DeviceRing::bytes_for(capacity));
+  DeviceRing::initialize(image.data(), capacity);
+  storage.upload(image.data(), image.size());
+  return DeviceRing(storage.data(), capacity);
+}
+
+void BM_KernelToKernelPingPong(benchmark::State& state) {
+  const int dev = cuda_device();
+  if (dev < 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  constexpr std::uint64_t capacity = 64, rounds = 100000;
+  ringkernel::QueueStorage a(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  ringkernel::QueueStorage b(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  unsigned long long* cycles = nullptr;
+  cudaMalloc(&cycles, sizeof *cycles);
+  cudaStream_t s1, s2;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  for (auto _ : state) {
+    const DeviceRing ab = device_ring(a, capacity), ba = device_ring(b, capacity);
+    cudaEvent_t begin, end;
+    cudaEventCreate(&begin);
+    cudaEventCreate(&end);
+    cudaEventRecord(begin, s1);
+    pong<<<1, 1, 0, s2>>>(ab, ba, rounds);
+    ping<<<1, 1, 0, s1>>>(ab, ba, rounds, cycles);
+    cudaEventRecord(end, s1);
+    cudaEventSynchronize(end);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, begin, end);
+    state.SetIterationTime(ms / 1000.0);
+    state.counters["one_way_ns"] = ms * 1e6 / (2.0 * rounds);
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+  }
+  cudaDeviceSynchronize();
+  cudaFree(cycles);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+__global__ void produce(DeviceRing ring, std::uint32_t per_thread) {
+  Msg64 m{};
+  m.words[0] = blockIdx.x * blockDim.x + threadIdx.x;
+  for (std::uint32_t k = 0; k < per_thread; ++k) {
+    m.words[1] = k;
+    while (!ringkernel::warp_push(ring, m)) {
+    }
+  }
+}
+__global__ void consume(DeviceRing ring, std::uint32_t per_thread, unsigned long long* sum) {
+  Msg64 m{};
+  unsigned long long local = 0;
+  for (std::uint32_t k = 0; k < per_thread; ++k) {
+    while (!ringkernel::warp_pop(ring, m)) {
+    }
+    local += m.words[1];
+  }
+  atomicAdd(sum, local);
+}
+
+void BM_DeviceQueueThroughput(benchmark::State& state) {
+  const int dev = cuda_device();
+  if (dev < 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  constexpr std::uint64_t capacity = 1 << 20;
+  constexpr std::uint32_t blocks = 264, threads = 256, per_thread = 64;
+  ringkernel::QueueStorage storage(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  unsigned long long* sum = nullptr;
+  cudaMalloc(&sum, sizeof *sum);
+  cudaStream_t s1, s2;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  for (auto _ : state) {
+    const DeviceRing ring = device_ring(storage, capacity);
+    cudaEvent_t begin, end;
+    cudaEventCreate(&begin);
+    cudaEventCreate(&end);
+    cudaEventRecord(begin, s1);
+    consume<<<blocks / 2, threads, 0, s2>>>(ring, per_thread * 2, sum);
+    produce<<<blocks, threads, 0, s1>>>(ring, per_thread);
+    cudaEventRecord(end, s2);
+    cudaEventSynchronize(end);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, begin, end);
+    state.SetIterationTime(ms / 1000.0);
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * blocks * threads * per_thread);
+  cudaFree(sum);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+}  // namespace
+
+BENCHMARK(BM_HostGpuHostRoundTrip)->UseRealTime();
+BENCHMARK(BM_KernelToKernelPingPong)->UseManualTime()->Iterations(5);
+BENCHMARK(BM_DeviceQueueThroughput)->UseManualTime()->Iterations(10);
+BENCHMARK_MAIN();
