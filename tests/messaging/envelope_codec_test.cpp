@@ -84,6 +84,19 @@ TEST(EnvelopeCodec, BytesAreTheDocumentedArrayAsMsgpackCWritesIt) {
   EXPECT_EQ(encode(m), expected);
 }
 
+TEST(EnvelopeCodec, MatchesTheExampleOfWireFormatSection9) {
+  auto m = KernelMessage<Tagged>::create_data(1, ringkernel::broadcast_receiver, Tagged{3, 0, 42});
+  m.header.sequence = 5;
+  m.header.timestamp_us = 1'763'000'000'000'000;
+  const std::uint32_t id = ringkernel::message_traits<Tagged>::type_id;
+  const std::vector<std::uint8_t> expected{0x98, 0xce, static_cast<std::uint8_t>(id >> 24), static_cast<std::uint8_t>(id >> 16),
+                                           static_cast<std::uint8_t>(id >> 8), static_cast<std::uint8_t>(id), 0x01, 0xff, 0x00,
+                                           0x05, 0xcf, 0x00, 0x06, 0x43, 0x70, 0x6c, 0xbd, 0x30, 0x00, 0x00, 0x93, 0x03,
+                                           0x00, 0x2a};
+  ASSERT_GE(id, 1u << 16) << "the example shows a uint 32 type id";
+  EXPECT_EQ(encode(m), expected);
+}
+
 TEST(EnvelopeCodec, EncodeReportsTheSizeItNeeds) {
   const auto m = stamped_tick();
   const auto full = encode(m);
