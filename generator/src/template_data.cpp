@@ -257,7 +257,7 @@ class HeaderDataBuilder {
           .add("field_extents", extentsInitializer(f))
           .add("field_message_type_id", f.kind == FieldKind::Message ? hexLiteral(f.messageTypeId) : "0u"));
     }
-    return TemplateObject(15)
+    return TemplateObject(16)
         .add("traits_guard", "RINGKERNEL_TRAITS_" + hexDigits(m.typeId))
         .add("cpp_type", "::" + m.qualifiedName)
         .add("qualified_name", m.qualifiedName)
@@ -272,6 +272,7 @@ class HeaderDataBuilder {
         .add("size", std::to_string(m.size))
         .add("alignment", std::to_string(m.alignment))
         .add("field_count", std::to_string(m.fields.size()))
+        .add("has_fields", !m.fields.empty())
         .add("fields", std::move(fields));
   }
 
