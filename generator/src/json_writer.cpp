@@ -6,6 +6,7 @@
 namespace ringkernel::gen {
 
 void JsonWriter::newline() {
+  if (!pretty()) return;
   out_.push_back('\n');
   out_.append(2 * hasItems_.size(), ' ');
 }
@@ -16,28 +17,33 @@ void JsonWriter::beforeValue() {
     return;
   }
   if (hasItems_.empty()) return;  // the top-level value
-  if (hasItems_.back()) out_.push_back(',');
-  hasItems_.back() = true;
+  if (hasItems_.back() != 0) out_.push_back(',');
+  hasItems_.back() = 1;
   newline();
 }
 
 void JsonWriter::open(char bracket) {
   beforeValue();
   out_.push_back(bracket);
-  hasItems_.push_back(false);
+  hasItems_.push_back(0);
 }
 
 void JsonWriter::close(char bracket) {
-  const bool hadItems = hasItems_.back();
+  const bool hadItems = hasItems_.back() != 0;
+  const bool wasPretty = pretty();
   hasItems_.pop_back();
-  if (hadItems) newline();
+  if (hadItems && wasPretty) {
+    out_.push_back('\n');
+    out_.append(2 * hasItems_.size(), ' ');
+  }
   out_.push_back(bracket);
 }
 
 void JsonWriter::key(std::string_view name) {
   beforeValue();
-  quoted(name);
-  out_.append(": ");
+  out_.push_back('"');
+  out_.append(name);
+  out_.append(pretty() ? "\": " : "\":");
   afterKey_ = true;
 }
 

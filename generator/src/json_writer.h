@@ -1,9 +1,12 @@
 // Copyright RingKernel authors.
-// Streams JSON text straight into a string, formatted like nlohmann::json::dump(2) (two-space indent,
-// "key": value, empty containers as {} and [], strings escaped as nlohmann escapes them), without
-// building a document first: the manifest of a 1,000-message header is several MB.
+// Streams JSON text straight into a string without building a document first (the manifest of a
+// 1,000-message header is MBs). Containers opened above `prettyDepth` are laid out like
+// nlohmann::json::dump(2) (one item per line, two-space indent, "key": value); deeper ones are
+// compact like dump() ({"key":value,...}). Empty containers are {} and []; strings are escaped as
+// nlohmann escapes them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,14 +16,16 @@ namespace ringkernel::gen {
 
 class JsonWriter {
  public:
-  explicit JsonWriter(std::string& out) : out_(out) {}
+  explicit JsonWriter(std::string& out, std::size_t prettyDepth = SIZE_MAX)
+      : out_(out), prettyDepth_(prettyDepth) {}
 
   void beginObject() { open('{'); }
   void endObject() { close('}'); }
   void beginArray() { open('['); }
   void endArray() { close(']'); }
 
-  /// The key of the next member of the current object.
+  /// The key of the next member of the current object: a plain identifier (written without escaping;
+  /// the manifest's keys are literals of this program).
   void key(std::string_view name);
 
   void text(std::string_view value);
@@ -42,8 +47,11 @@ class JsonWriter {
   /// A string literal, escaped.
   void quoted(std::string_view value);
 
+  bool pretty() const { return hasItems_.size() <= prettyDepth_; }
+
   std::string& out_;
-  std::vector<bool> hasItems_;  // per open container: at least one item written
+  std::size_t prettyDepth_;
+  std::vector<unsigned char> hasItems_;  // per open container: at least one item written
   bool afterKey_ = false;
 };
 

@@ -295,8 +295,9 @@ class Reader {
 
 std::string manifestJson(const HeaderModel& model) {
   std::string out;
-  out.reserve(1024 + 4096 * model.messages.size());
-  JsonWriter w(out);
+  out.reserve(1024 + 3072 * model.messages.size());
+  // Two levels laid out (the root and its arrays/objects), then one enum or message per line.
+  JsonWriter w(out, /*prettyDepth=*/2);
   w.beginObject();
   w.member("schema", kManifestSchema);
   w.memberNumber("schema_version", kManifestSchemaVersion);

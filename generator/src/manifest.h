@@ -15,7 +15,8 @@ inline constexpr const char* kManifestSchema = "ringkernel-manifest";
 /// Bumped whenever a field of the manifest changes meaning or is removed.
 inline constexpr int kManifestSchemaVersion = 1;
 
-/// Deterministic JSON text (fixed key order, two-space indent, final newline).
+/// Deterministic JSON text (fixed key order, final newline): the top level laid out with a two-space
+/// indent, every enum and message compact on a line of its own.
 std::string manifestJson(const HeaderModel& model);
 
 /// Canonical JSON of one message without `from_this_header`: two manifests describe the same message

@@ -137,9 +137,9 @@ TEST(BackendManifest, RoundTripsEveryModelField) {
 
 TEST(BackendManifest, ErrorsNameTheManifestAndTheValue) {
   std::string text = manifestJson(sampleHeader());
-  const auto at = text.find("\"offset\": 4");
+  const auto at = text.find("\"offset\":4");
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, 11, "\"offset\": -4");
+  text.replace(at, 10, "\"offset\":-4");
   HeaderModel back;
   std::string error;
   EXPECT_FALSE(readManifest(text, "app.rk.json", back, error));
