@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 /// The templates renderHeader needs (partials are checked when the set loads).
 const std::vector<std::string>& headerTemplates() {
-  static const std::vector<std::string> names{"rk_h", "rk_cuh"};
+  static const std::vector<std::string> names{"rk_h", "rk_cuh", "traits_section"};
   return names;
 }
 
@@ -72,7 +72,15 @@ bool renderHeader(const HeaderModel& model, const std::string& outputDir,
   if (!templates) return false;
   TemplateValue data;
   if (!buildHeaderData(model, data, error)) return false;
+  // The traits section is the same in .rk.h and .rk.cuh: rendered once, inserted verbatim in both.
+  std::string traits;
+  traits.reserve(3000 * model.messages.size());
+  if (!templates->render("traits_section", data, traits, error)) return false;
+  const std::size_t traitsSize = traits.size();
+  data.object()->add("traits_section", std::move(traits));
   std::string header, cudaHeader;
+  header.reserve(traitsSize + 4096);
+  cudaHeader.reserve(traitsSize + 1024 * (model.messages.size() + model.enums.size()) + 4096);
   if (!templates->render("rk_h", data, header, error)) return false;
   if (!templates->render("rk_cuh", data, cudaHeader, error)) return false;
   files.push_back({joinPath(outputDir, model.stem + ".rk.h"), std::move(header)});

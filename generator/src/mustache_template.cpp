@@ -58,17 +58,17 @@ class Parser {
       const std::size_t tag = text_.find(kOpen, at);
       if (tag != at) {
         const std::size_t end = tag == std::string_view::npos ? text_.size() : tag;
-        current().push_back(MustacheNode{MustacheNode::Kind::Text, text_.substr(at, end - at), {}, {}, nullptr});
+        current().push_back(MustacheNode{MustacheNode::Kind::Text, MustacheNode::LineContent::Unknown, text_.substr(at, end - at), {}, {}, nullptr});
         if (tag == std::string_view::npos) break;
       }
-      bool triple = text_.compare(tag, 3, "{{{") == 0;
+      const bool triple = text_.compare(tag, 3, "{{{") == 0;
       const std::string_view close = triple ? "}}}" : kClose;
       const std::size_t contentStart = tag + (triple ? 3 : 2);
       const std::size_t end = text_.find(close, contentStart);
       if (end == std::string_view::npos) return fail(error, tag, "unclosed tag '{{'");
       std::string_view content = text_.substr(contentStart, end - contentStart);
       at = end + close.size();
-      char sigil = triple ? '&' : (content.empty() ? '\0' : content.front());
+      char sigil = triple ? '{' : (content.empty() ? '\0' : content.front());
       if (!triple && std::string_view("#^/>!&=").find(sigil) != std::string_view::npos && sigil != '\0') {
         content.remove_prefix(1);
       } else if (!triple) {
@@ -83,7 +83,7 @@ class Parser {
         case '^':
           open.push_back({MustacheNode{sigil == '#' ? MustacheNode::Kind::Section
                                                     : MustacheNode::Kind::InvertedSection,
-                                       name, splitPath(name), {}, nullptr},
+                                       MustacheNode::LineContent::Unknown, name, splitPath(name), {}, nullptr},
                           tag});
           break;
         case '/': {
@@ -98,11 +98,14 @@ class Parser {
           current().push_back(std::move(done));
           break;
         }
+        case '{':
+          current().push_back(MustacheNode{MustacheNode::Kind::Verbatim, MustacheNode::LineContent::Unknown, name, splitPath(name), {}, nullptr});
+          break;
         case '>':
-          current().push_back(MustacheNode{MustacheNode::Kind::Partial, name, {}, {}, nullptr});
+          current().push_back(MustacheNode{MustacheNode::Kind::Partial, MustacheNode::LineContent::Unknown, name, {}, {}, nullptr});
           break;
         default:
-          current().push_back(MustacheNode{MustacheNode::Kind::Variable, name, splitPath(name), {}, nullptr});
+          current().push_back(MustacheNode{MustacheNode::Kind::Variable, MustacheNode::LineContent::Unknown, name, splitPath(name), {}, nullptr});
       }
     }
     if (!open.empty()) {

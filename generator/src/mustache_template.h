@@ -1,8 +1,9 @@
 // Copyright RingKernel authors.
 // A mustache template parsed once into a tree of nodes (text, variables, sections, inverted sections,
-// partials, comments dropped). Supported tags: {{name}}, {{a.b}}, {{.}}, {{{name}}} and {{&name}}
-// (the same as {{name}}: output is never HTML-escaped, the templates produce C++), {{#name}},
-// {{^name}}, {{/name}}, {{>partial}}, {{! comment}}. Delimiter changes ({{=...=}}) are rejected.
+// partials, comments dropped). Supported tags: {{name}}, {{a.b}}, {{.}}, {{&name}} (the same as
+// {{name}}: output is never HTML-escaped, the templates produce C++), {{{name}}} (a Verbatim node:
+// the renderer inserts it without line tidying, template_renderer.h), {{#name}}, {{^name}},
+// {{/name}}, {{>partial}}, {{! comment}}. Delimiter changes ({{=...=}}) are rejected.
 // Nodes refer into the template text, which must outlive the tree.
 #pragma once
 
@@ -14,9 +15,12 @@
 namespace ringkernel::gen {
 
 struct MustacheNode {
-  // Blank: a {{blank}} variable, marked by the template set (template_renderer.h).
-  enum class Kind { Text, Variable, Section, InvertedSection, Partial, Blank };
+  // Set by the template set (template_renderer.h) when it links the templates: Blank marks a
+  // {{blank}} variable; Newline and `lineContent` split Text at its newlines.
+  enum class Kind { Text, Newline, Variable, Verbatim, Section, InvertedSection, Partial, Blank };
+  enum class LineContent { Unknown, Whitespace, Visible };
   Kind kind = Kind::Text;
+  LineContent lineContent = LineContent::Unknown;  // Text: whether it holds a visible character
   std::string_view text;               // Text: the text; others: the name as written
   std::vector<std::string_view> path;  // Variable/sections: dotted name split at '.'; empty for "."
   std::vector<MustacheNode> children;  // sections

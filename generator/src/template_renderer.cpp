@@ -42,10 +42,12 @@ class Renderer {
   void render(const std::vector<MustacheNode>& nodes) {
     for (const MustacheNode& node : nodes) {
       switch (node.kind) {
-        case MustacheNode::Kind::Text: append(node.text); break;
+        case MustacheNode::Kind::Text: appendText(node); break;
+        case MustacheNode::Kind::Newline: endLine(); break;
         case MustacheNode::Kind::Blank: append(std::string_view(&kBlankMarker, 1)); break;
         case MustacheNode::Kind::Partial: render(*node.partial); break;
         case MustacheNode::Kind::Variable: variable(node); break;
+        case MustacheNode::Kind::Verbatim: verbatim(node); break;
         case MustacheNode::Kind::Section: section(node); break;
         case MustacheNode::Kind::InvertedSection:
           if (const TemplateValue* value = lookup(node); value != nullptr && !value->truthy()) render(node.children);
@@ -73,6 +75,23 @@ class Renderer {
     } else {
       notText_.insert(std::string(node.text));
     }
+  }
+
+  /// Appends rendered text as it is; line tidying resumes after its last newline.
+  void verbatim(const MustacheNode& node) {
+    const TemplateValue* value = lookup(node);
+    if (value == nullptr) return;
+    const std::string* text = value->text();
+    if (text == nullptr) {
+      notText_.insert(std::string(node.text));
+      return;
+    }
+    const std::size_t lastNewline = text->rfind('\n');
+    if (lastNewline == std::string::npos) return append(*text);
+    out_.append(*text);
+    lineStart_ = out_.size() - (text->size() - lastNewline - 1);
+    state_ = Line::Blank;
+    classify(std::string_view(*text).substr(lastNewline + 1));
   }
 
   void section(const MustacheNode& node) {
@@ -103,6 +122,18 @@ class Renderer {
     }
     if (found == nullptr) missing_.insert(std::string(node.text));
     return found;
+  }
+
+  /// A Text node of a linked template: no newline, visibility known unless it holds the marker.
+  void appendText(const MustacheNode& node) {
+    if (state_ != Line::Content) {
+      if (node.lineContent == MustacheNode::LineContent::Visible) {
+        state_ = Line::Content;
+      } else if (node.lineContent == MustacheNode::LineContent::Unknown) {
+        classify(node.text);
+      }
+    }
+    out_.append(node.text);
   }
 
   void append(std::string_view text) {
@@ -149,6 +180,38 @@ class Renderer {
   std::set<std::string> missing_;
   std::set<std::string> notText_;
 };
+
+/// Splits Text nodes at their newlines into Text (without newline, visibility classified) and Newline
+/// nodes, so rendering text needs no scan.
+void splitLines(std::vector<MustacheNode>& nodes) {
+  std::vector<MustacheNode> split;
+  split.reserve(nodes.size());
+  for (MustacheNode& node : nodes) {
+    splitLines(node.children);
+    if (node.kind != MustacheNode::Kind::Text) {
+      split.push_back(std::move(node));
+      continue;
+    }
+    std::string_view rest = node.text;
+    while (!rest.empty()) {
+      const std::size_t newline = rest.find('\n');
+      const std::string_view line = rest.substr(0, newline);
+      if (!line.empty()) {
+        MustacheNode text{MustacheNode::Kind::Text, MustacheNode::LineContent::Whitespace, line, {}, {}, nullptr};
+        if (line.find(kBlankMarker) != std::string_view::npos) {
+          text.lineContent = MustacheNode::LineContent::Unknown;
+        } else if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
+          text.lineContent = MustacheNode::LineContent::Visible;
+        }
+        split.push_back(std::move(text));
+      }
+      if (newline == std::string_view::npos) break;
+      split.push_back(MustacheNode{MustacheNode::Kind::Newline, MustacheNode::LineContent::Unknown, {}, {}, {}, nullptr});
+      rest.remove_prefix(newline + 1);
+    }
+  }
+  nodes = std::move(split);
+}
 
 /// Links partial nodes to the parsed partials and marks {{blank}}; false + the first unknown partial.
 template <class Templates>
@@ -205,7 +268,11 @@ std::optional<TemplateSet> TemplateSet::load(const std::string& directory,
     }
   }
   // Every Parsed sits on the heap, so links to its partialNodes stay valid while the set moves.
-  for (auto& [name, parsed] : set.templates_) parsed->partialNodes = withoutFinalNewline(parsed->nodes);
+  for (auto& [name, parsed] : set.templates_) {
+    parsed->partialNodes = withoutFinalNewline(parsed->nodes);
+    splitLines(parsed->nodes);
+    splitLines(parsed->partialNodes);
+  }
   for (auto& [name, parsed] : set.templates_) {
     std::string unknown;
     if (!link(parsed->nodes, set.templates_, unknown) || !link(parsed->partialNodes, set.templates_, unknown)) {

@@ -8,6 +8,8 @@
 // section tags on lines of their own, and sections that render nothing, leave no trace); a template
 // asks for a blank line by writing `{{blank}}` alone on a line (`blank` is reserved: the data cannot
 // define it). A partial's final newline is dropped: the line holding `{{> name}}` supplies it.
+// `{{{name}}}` inserts text that is already rendered as it is (its lines are not tidied again), so a
+// block shared by several outputs is rendered once.
 #pragma once
 
 #include <map>

@@ -50,6 +50,7 @@ class TemplateValue {
   const bool* flag() const { return std::get_if<bool>(&value_); }
   const TemplateList* list() const { return std::get_if<TemplateList>(&value_); }
   const TemplateObject* object() const { return std::get_if<TemplateObject>(&value_); }
+  TemplateObject* object() { return std::get_if<TemplateObject>(&value_); }
 
   /// Mustache truthiness: false, "" and [] are falsy; everything else (objects included) is truthy.
   bool truthy() const;
