@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "emit.h"
 #include "manifest.h"
 #include "output_writer.h"
+#include "template_renderer.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -106,6 +108,66 @@ TEST(BackendTemplates, MissingMalformedAndUnknownNamesAreErrors) {
   EXPECT_TRUE(found.empty());
   EXPECT_NE(error.find("does not hold the ringkernel templates"), std::string::npos) << error;
   fs::remove_all(dir);
+}
+
+/// Loads a template set made of `files` (name -> text) from a fresh directory.
+std::optional<TemplateSet> loadTemplates(const std::string& dirName,
+                                         const std::vector<std::pair<std::string, std::string>>& files,
+                                         std::string& error) {
+  const fs::path dir = freshDir(dirName);
+  for (const auto& [name, text] : files) std::ofstream(dir / (name + ".mustache")) << text;
+  auto set = TemplateSet::load(dir.string(), {}, error);
+  fs::remove_all(dir);
+  return set;
+}
+
+TEST(BackendTemplates, RendersSectionsPartialsAndLineRules) {
+  std::string error;
+  const auto set = loadTemplates(
+      "lines",
+      {{"main", "head {{title}}\n{{#items}}\n{{>item}}\n{{/items}}\n{{^items}}none\n{{/items}}\n{{blank}}\n"
+                "{{#flag}}\n  {{#nested}}{{inner.value}}{{/nested}}\n{{/flag}}\n{{{block}}}\ntail\n"},
+       {"item", "- {{name}} of {{title}}\n"}},
+      error);
+  ASSERT_TRUE(set) << error;
+  TemplateList items;
+  items.push_back(TemplateObject(1).add("name", "a"));
+  items.push_back(TemplateObject(1).add("name", "b"));
+  const TemplateValue data = TemplateObject(5)
+                                 .add("title", "T")
+                                 .add("items", std::move(items))
+                                 .add("flag", true)
+                                 .add("nested", TemplateObject(1).add("inner", TemplateObject(1).add("value", "v")))
+                                 .add("block", "  kept as is\n\n");
+  std::string out;
+  ASSERT_TRUE(set->render("main", data, out, error)) << error;
+  // Section tag lines vanish, {{blank}} gives an empty line, the verbatim block keeps its own blank
+  // line and indentation.
+  EXPECT_EQ(out, "head T\n- a of T\n- b of T\n\n  v\n  kept as is\n\ntail\n");
+}
+
+TEST(BackendTemplates, StrictAboutNamesTypesAndSyntax) {
+  std::string error;
+  auto set = loadTemplates("strict", {{"main", "{{#list}}{{.}}{{/list}} {{list}} {{missing.part}}\n"}}, error);
+  ASSERT_TRUE(set) << error;
+  TemplateList list;
+  list.push_back(TemplateValue("x"));
+  const TemplateValue data = TemplateObject(1).add("list", std::move(list));
+  std::string out;
+  EXPECT_FALSE(set->render("main", data, out, error));
+  EXPECT_NE(error.find("unknown name(s): 'missing.part'"), std::string::npos) << error;
+  set = loadTemplates("strict_type", {{"main", "{{list}}\n"}}, error);
+  ASSERT_TRUE(set) << error;
+  EXPECT_FALSE(set->render("main", data, out, error));
+  EXPECT_NE(error.find("not text: 'list'"), std::string::npos) << error;
+  EXPECT_FALSE(set->render("main", TemplateObject(1).add("blank", "x"), out, error));
+  EXPECT_NE(error.find("must not define 'blank'"), std::string::npos) << error;
+  EXPECT_FALSE(loadTemplates("bad_close", {{"main", "{{#a}}x{{/b}}\n"}}, error));
+  EXPECT_NE(error.find("line 1: '{{/b}}' closes section 'a'"), std::string::npos) << error;
+  EXPECT_FALSE(loadTemplates("bad_delimiters", {{"main", "x\n{{=<% %>=}}\n"}}, error));
+  EXPECT_NE(error.find("line 2: delimiter changes"), std::string::npos) << error;
+  EXPECT_FALSE(loadTemplates("unclosed_tag", {{"main", "{{name\n"}}, error));
+  EXPECT_NE(error.find("unclosed tag"), std::string::npos) << error;
 }
 
 TEST(BackendTemplates, FindTemplateDirPrefersTheExplicitDirectory) {
