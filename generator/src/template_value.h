@@ -65,7 +65,7 @@ struct TemplateMember {
 };
 
 inline TemplateObject& TemplateObject::add(std::string_view key, TemplateValue value) & {
-  members_.push_back(TemplateMember{key, std::move(value)});
+  members_.emplace_back(key, std::move(value));
   return *this;
 }
 
