@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   # libTooling for ringkernel-gen
   libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-19
-  # runtime, codecs, templates, tests, benchmarks
-  libmsgpack-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libkainjow-mustache-dev
+  # runtime, codecs, manifests, tests, benchmarks
+  libmsgpack-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   # build tools
   cmake ninja-build make g++
   # benchmark peers
