@@ -22,51 +22,54 @@ __device__ inline unsigned lane_id() noexcept {
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
   return lane;
 }
+/// One claim for the whole warp: the leader lane claims a slot per active lane on `counter` (lag 0
+/// for producers, 1 for consumers) and broadcasts the result; each lane learns its own position.
+struct warp_claim_result {
+  unsigned long long position;  // this lane's ring position (valid when claimed)
+  bool claimed;
+};
+
+template <class Ring, class Counter>
+__device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::size_t lag) noexcept {
+  const unsigned active = __activemask();
+  const unsigned lane = lane_id();
+  const int leader = __ffs(static_cast<int>(active)) - 1;
+  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
+  unsigned long long first = 0;
+  unsigned claimed = 0;
+  if (static_cast<int>(lane) == leader) {
+    std::uint64_t start = 0;
+    claimed = static_cast<unsigned>(ring.claim(counter, start, static_cast<std::size_t>(__popc(active)), lag));
+    first = start;
+  }
+  first = __shfl_sync(active, first, leader);
+  claimed = __shfl_sync(active, claimed, leader);
+  return {first + rank, rank < claimed};
+}
+
 }  // namespace detail
 
 /// Called by every active lane of a warp (divergent callers are fine: the active mask decides).
 template <class T, atomic_scope Scope>
 __device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
-  const unsigned active = __activemask();
-  const unsigned lane = detail::lane_id();
-  const int leader = __ffs(static_cast<int>(active)) - 1;
-  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
-  unsigned long long pos = 0;
-  unsigned claimed = 0;
-  if (static_cast<int>(lane) == leader) {
-    std::uint64_t first = 0;
-    claimed = static_cast<unsigned>(ring.claim(ring.head(), first, static_cast<std::size_t>(__popc(active)), 0));
-    pos = first;
-  }
-  pos = __shfl_sync(active, pos, leader);
-  claimed = __shfl_sync(active, claimed, leader);
-  if (rank >= claimed) return false;
-  auto& slot = ring.slot_at(pos + rank);
+  const detail::warp_claim_result claim = detail::warp_claim(ring, ring.head(), 0);
+  if (!claim.claimed) return false;
+  const unsigned long long pos = claim.position;
+  auto& slot = ring.slot_at(pos);
   slot.value = value;
-  mpmc_ring<T, Scope>::seq(slot).store(pos + rank + 1, detail::order::release);
+  mpmc_ring<T, Scope>::seq(slot).store(pos + 1, detail::order::release);
   return true;
 }
 
 /// Every active lane asks for one message; lanes ranked below the number available get one.
 template <class T, atomic_scope Scope>
 __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
-  const unsigned active = __activemask();
-  const unsigned lane = detail::lane_id();
-  const int leader = __ffs(static_cast<int>(active)) - 1;
-  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
-  unsigned long long pos = 0;
-  unsigned claimed = 0;
-  if (static_cast<int>(lane) == leader) {
-    std::uint64_t first = 0;
-    claimed = static_cast<unsigned>(ring.claim(ring.tail(), first, static_cast<std::size_t>(__popc(active)), 1));
-    pos = first;
-  }
-  pos = __shfl_sync(active, pos, leader);
-  claimed = __shfl_sync(active, claimed, leader);
-  if (rank >= claimed) return false;
-  auto& slot = ring.slot_at(pos + rank);
+  const detail::warp_claim_result claim = detail::warp_claim(ring, ring.tail(), 1);
+  if (!claim.claimed) return false;
+  const unsigned long long pos = claim.position;
+  auto& slot = ring.slot_at(pos);
   out = slot.value;
-  mpmc_ring<T, Scope>::seq(slot).store(pos + rank + ring.capacity(), detail::order::release);
+  mpmc_ring<T, Scope>::seq(slot).store(pos + ring.capacity(), detail::order::release);
   return true;
 }
 
