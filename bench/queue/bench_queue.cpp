@@ -1,175 +1,173 @@
 // Copyright RingKernel authors.
-// Host queue throughput, 64-byte messages, one producer thread and one consumer thread (the
-// machine's 2 cores), against the peers of DESIGN.md §7 in the same run:
-//   SPSC: ringkernel::SpscQueue vs boost::lockfree::spsc_queue vs moodycamel::ReaderWriterQueue
-//   MPMC: ringkernel::MpmcQueue vs moodycamel::ConcurrentQueue
-// single-message and batch-of-32 forms. Every queue is bounded to 1024 slots (moodycamel:
-// try_enqueue, which never allocates). Each iteration moves `messages` messages and the consumer
-// checks the sequence, so a queue that loses or reorders fails the run.
-#include <benchmark/benchmark.h>
-
-#include <array>
+// Host queue throughput, 64-byte messages, one producer thread on CPU 0 and one consumer thread on
+// CPU 1 (the machine's 2 cores; harness: transfer.h), against the peers of DESIGN.md §7 in the same
+// run, each used through the same API shape:
+//   SPSC, one message per call:  ringkernel spsc_ring try_push/try_pop (and SpscQueue try_send/
+//       try_receive) vs boost::lockfree::spsc_queue push/pop vs moodycamel::ReaderWriterQueue
+//       try_enqueue/try_dequeue;
+//   SPSC, up to 32 per call:     spsc_ring try_push_batch/try_pop_batch vs spsc_queue push(ptr, n)/
+//       pop(ptr, n) (ReaderWriterQueue has no bulk API, so it has no batch row);
+//   MPMC, one per call / bulk:   mpmc_ring vs moodycamel::ConcurrentQueue try_enqueue(_bulk)/
+//       try_dequeue(_bulk), driven by one producer and one consumer.
+// Message: Msg64 (alignment 8) and Msg64A (aligned to the 64-byte line: the peers allocate their
+// slots with alignof(T), so only then do their 64-byte slots not straddle two lines) - rows <Msg64A>
+// give the peers their best case. Capacities: spsc_ring, mpmc_ring and spsc_queue<capacity<1024>> hold 1024 messages,
+// ReaderWriterQueue(1023) is one block of 1024 slots holding 1023 (its single-block form; 1024
+// would allocate four blocks of 512 holding up to 2044); ConcurrentQueue(1024) uses try_enqueue,
+// which never allocates. The "capacity" counter of each row is measured (fill until refused).
+// BM_Floor_* (line_floor.h) are hardware reference points, not contenders.
 #include <boost/lockfree/spsc_queue.hpp>
 #include <concurrentqueue/concurrentqueue.h>
-#include <cstdint>
-#include <cstdlib>
-#include <cstdio>
 #include <readerwriterqueue/readerwriterqueue.h>
-#include <thread>
 
+#include "line_floor.h"
 #include "ringkernel/queue/message_queue.h"
+#include "transfer.h"
 
 namespace {
 
-struct Msg64 {
-  std::uint64_t words[8];
-};
-static_assert(sizeof(Msg64) == 64);
+using rkbench::aligned_box;
+using rkbench::batch;
+using rkbench::capacity;
+using rkbench::Msg64;
+using rkbench::Msg64A;
+using rkbench::transfer;
+using rkbench::transfer_batched;
 
-constexpr std::size_t capacity = 1024;
-constexpr std::uint64_t messages = 1 << 18;
-constexpr std::size_t batch = 32;
+template <class M>
+using BoostSpsc = boost::lockfree::spsc_queue<M, boost::lockfree::capacity<capacity>>;
+template <class M>
+using MoodyRwq = moodycamel::ReaderWriterQueue<M>;
+using MoodyCq = moodycamel::ConcurrentQueue<Msg64>;
+template <class M>
+using RkSpsc = ringkernel::SpscQueue<M>;
+using RkMpmc = ringkernel::MpmcQueue<Msg64>;
 
-// Waiting side of every queue alike: a CPU pause; every 64th wait yields, so that a VM that
-// briefly runs both threads on one core does not spin away a whole time slice.
-inline void spin_pause() {
-  thread_local unsigned waits = 0;
-  if (++waits % 64 == 0) {
-    std::this_thread::yield();
-  } else {
-#if defined(__x86_64__)
-    __builtin_ia32_pause();
-#endif
+constexpr ringkernel::QueueOptions rk_options{.capacity = capacity, .policy = ringkernel::FullPolicy::reject};
+
+// Fills an empty queue until it refuses, empties it again, returns how many it held.
+template <class M, class Push, class Pop>
+double measured_capacity(Push push, Pop pop) {
+  M m{};
+  std::size_t held = 0;
+  while (held < 4 * capacity && push(m)) ++held;
+  for (std::size_t i = 0; i < held; ++i) {
+    if (!pop(m)) rkbench::lost(held, i);
   }
+  return static_cast<double>(held);
 }
 
-[[noreturn]] void lost(std::uint64_t expected, std::uint64_t got) {
-  std::fprintf(stderr, "queue delivered %llu, expected %llu\n", static_cast<unsigned long long>(got),
-               static_cast<unsigned long long>(expected));
-  std::abort();
+template <class M, class Push, class Pop>
+void single(benchmark::State& state, Push push, Pop pop) {
+  state.counters["capacity"] = measured_capacity<M>(push, pop);
+  transfer<M>(state, push, pop);
 }
 
-// push(const Msg64&) -> bool and pop(Msg64&) -> bool adapters, one transfer per iteration.
-template <class Push, class Pop>
-void transfer(benchmark::State& state, Push push, Pop pop) {
-  for (auto _ : state) {
-    std::thread consumer([&] {
-      Msg64 m{};
-      for (std::uint64_t i = 0; i < messages; ++i) {
-        while (!pop(m)) spin_pause();
-        if (m.words[0] != i) lost(i, m.words[0]);
-      }
-    });
-    Msg64 m{};
-    for (std::uint64_t i = 0; i < messages; ++i) {
-      m.words[0] = i;
-      while (!push(m)) spin_pause();
-    }
-    consumer.join();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * messages));
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * messages * sizeof(Msg64)));
+template <class M, class PushN, class PopN, class Push, class Pop>
+void batched(benchmark::State& state, PushN push_n, PopN pop_n, Push push, Pop pop) {
+  state.counters["capacity"] = measured_capacity<M>(push, pop);
+  transfer_batched<M>(state, push_n, pop_n);
 }
 
-// push_n(const Msg64*, n) -> accepted and pop_n(Msg64*, n) -> received.
-template <class PushN, class PopN>
-void transfer_batched(benchmark::State& state, PushN push_n, PopN pop_n) {
-  for (auto _ : state) {
-    std::thread consumer([&] {
-      std::array<Msg64, batch> out{};
-      std::uint64_t next = 0;
-      while (next < messages) {
-        const std::size_t n = pop_n(out.data(), batch);
-        if (n == 0) spin_pause();
-        for (std::size_t k = 0; k < n; ++k, ++next) {
-          if (out[k].words[0] != next) lost(next, out[k].words[0]);
-        }
-      }
-    });
-    std::array<Msg64, batch> in{};
-    for (std::uint64_t i = 0; i < messages; i += batch) {
-      for (std::size_t k = 0; k < batch; ++k) in[k].words[0] = i + k;
-      std::size_t done = 0;
-      while (done < batch) {
-        const std::size_t n = push_n(in.data() + done, batch - done);
-        if (n == 0) spin_pause();
-        done += n;
-      }
-    }
-    consumer.join();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * messages));
-}
-
-// ---- SPSC ------------------------------------------------------------------------------------
+// ---- SPSC (M: Msg64, or Msg64A aligned to the cache line) -----------------------------------------
+template <class M>
 void BM_Spsc_RingKernel(benchmark::State& state) {
-  ringkernel::SpscQueue<Msg64> q(ringkernel::QueueOptions{.capacity = capacity, .policy = ringkernel::FullPolicy::reject});
-  auto ring = q.ring();  // the lock-free fast path; try_send/try_receive add the policy and counters
-  transfer(state, [&](const Msg64& m) { return ring.try_push(m); }, [&](Msg64& m) { return ring.try_pop(m); });
+  aligned_box<RkSpsc<M>> q(rk_options);
+  auto ring = q->ring();  // the lock-free fast path, a view each thread copies
+  single<M>(state, [ring](const M& m) mutable { return ring.try_push(m); },
+            [ring](M& m) mutable { return ring.try_pop(m); });
 }
+template <class M>
 void BM_Spsc_RingKernelQueueApi(benchmark::State& state) {
-  ringkernel::SpscQueue<Msg64> q(ringkernel::QueueOptions{.capacity = capacity, .policy = ringkernel::FullPolicy::reject});
-  transfer(state, [&](const Msg64& m) { return q.try_send(m).ok(); },
-           [&](Msg64& m) { return q.try_receive(m) == ringkernel::ReceiveStatus::ok; });
+  aligned_box<RkSpsc<M>> q(rk_options);
+  RkSpsc<M>* p = &*q;
+  single<M>(state, [p](const M& m) { return p->try_send(m).ok(); },
+            [p](M& m) { return p->try_receive(m) == ringkernel::ReceiveStatus::ok; });
 }
+template <class M>
 void BM_Spsc_BoostLockfree(benchmark::State& state) {
-  boost::lockfree::spsc_queue<Msg64, boost::lockfree::capacity<capacity>> q;
-  transfer(state, [&](const Msg64& m) { return q.push(m); }, [&](Msg64& m) { return q.pop(m); });
+  aligned_box<BoostSpsc<M>> q;
+  BoostSpsc<M>* p = &*q;
+  single<M>(state, [p](const M& m) { return p->push(m); }, [p](M& m) { return p->pop(m); });
 }
+template <class M>
 void BM_Spsc_MoodycamelReaderWriterQueue(benchmark::State& state) {
-  moodycamel::ReaderWriterQueue<Msg64> q(capacity);
-  transfer(state, [&](const Msg64& m) { return q.try_enqueue(m); }, [&](Msg64& m) { return q.try_dequeue(m); });
+  aligned_box<MoodyRwq<M>> q(capacity - 1);
+  MoodyRwq<M>* p = &*q;
+  single<M>(state, [p](const M& m) { return p->try_enqueue(m); }, [p](M& m) { return p->try_dequeue(m); });
 }
+template <class M>
 void BM_SpscBatch32_RingKernel(benchmark::State& state) {
-  ringkernel::SpscQueue<Msg64> q(ringkernel::QueueOptions{.capacity = capacity, .policy = ringkernel::FullPolicy::reject});
-  auto ring = q.ring();
-  transfer_batched(state, [&](const Msg64* p, std::size_t n) { return ring.try_push_batch(p, n); },
-                   [&](Msg64* p, std::size_t n) { return ring.try_pop_batch(p, n); });
+  aligned_box<RkSpsc<M>> q(rk_options);
+  auto ring = q->ring();
+  batched<M>(state, [ring](const M* v, std::size_t n) mutable { return ring.try_push_batch(v, n); },
+             [ring](M* v, std::size_t n) mutable { return ring.try_pop_batch(v, n); },
+             [ring](const M& m) mutable { return ring.try_push(m); }, [ring](M& m) mutable { return ring.try_pop(m); });
 }
+template <class M>
 void BM_SpscBatch32_BoostLockfree(benchmark::State& state) {
-  boost::lockfree::spsc_queue<Msg64, boost::lockfree::capacity<capacity>> q;
-  transfer_batched(state, [&](const Msg64* p, std::size_t n) { return q.push(p, n); },
-                   [&](Msg64* p, std::size_t n) { return q.pop(p, n); });
+  aligned_box<BoostSpsc<M>> q;
+  BoostSpsc<M>* p = &*q;
+  batched<M>(state, [p](const M* v, std::size_t n) { return p->push(v, n); },
+             [p](M* v, std::size_t n) { return p->pop(v, n); }, [p](const M& m) { return p->push(m); },
+             [p](M& m) { return p->pop(m); });
 }
 
-// ---- MPMC (used here by one producer and one consumer thread: the machine has 2 cores) ----------
+// ---- MPMC (driven by one producer and one consumer thread: the machine has 2 cores) -------------
 void BM_Mpmc_RingKernel(benchmark::State& state) {
-  ringkernel::MpmcQueue<Msg64> q(ringkernel::QueueOptions{.capacity = capacity, .policy = ringkernel::FullPolicy::reject});
-  auto ring = q.ring();
-  transfer(state, [&](const Msg64& m) { return ring.try_push(m); }, [&](Msg64& m) { return ring.try_pop(m); });
+  aligned_box<RkMpmc> q(rk_options);
+  auto ring = q->ring();
+  single<Msg64>(state, [ring](const Msg64& m) mutable { return ring.try_push(m); },
+                [ring](Msg64& m) mutable { return ring.try_pop(m); });
 }
 void BM_Mpmc_RingKernelQueueApi(benchmark::State& state) {
-  ringkernel::MpmcQueue<Msg64> q(ringkernel::QueueOptions{.capacity = capacity, .policy = ringkernel::FullPolicy::reject});
-  transfer(state, [&](const Msg64& m) { return q.try_send(m).ok(); },
-           [&](Msg64& m) { return q.try_receive(m) == ringkernel::ReceiveStatus::ok; });
+  aligned_box<RkMpmc> q(rk_options);
+  RkMpmc* p = &*q;
+  single<Msg64>(state, [p](const Msg64& m) { return p->try_send(m).ok(); },
+                [p](Msg64& m) { return p->try_receive(m) == ringkernel::ReceiveStatus::ok; });
 }
 void BM_Mpmc_MoodycamelConcurrentQueue(benchmark::State& state) {
-  moodycamel::ConcurrentQueue<Msg64> q(capacity);
-  transfer(state, [&](const Msg64& m) { return q.try_enqueue(m); }, [&](Msg64& m) { return q.try_dequeue(m); });
+  aligned_box<MoodyCq> q(capacity);
+  MoodyCq* p = &*q;
+  single<Msg64>(state, [p](const Msg64& m) { return p->try_enqueue(m); },
+                [p](Msg64& m) { return p->try_dequeue(m); });
 }
 void BM_MpmcBatch32_RingKernel(benchmark::State& state) {
-  ringkernel::MpmcQueue<Msg64> q(ringkernel::QueueOptions{.capacity = capacity, .policy = ringkernel::FullPolicy::reject});
-  auto ring = q.ring();
-  transfer_batched(state, [&](const Msg64* p, std::size_t n) { return ring.try_push_batch(p, n); },
-                   [&](Msg64* p, std::size_t n) { return ring.try_pop_batch(p, n); });
+  aligned_box<RkMpmc> q(rk_options);
+  auto ring = q->ring();
+  batched<Msg64>(state, [ring](const Msg64* v, std::size_t n) mutable { return ring.try_push_batch(v, n); },
+                 [ring](Msg64* v, std::size_t n) mutable { return ring.try_pop_batch(v, n); },
+                 [ring](const Msg64& m) mutable { return ring.try_push(m); },
+                 [ring](Msg64& m) mutable { return ring.try_pop(m); });
 }
 void BM_MpmcBatch32_MoodycamelConcurrentQueue(benchmark::State& state) {
-  moodycamel::ConcurrentQueue<Msg64> q(capacity);
-  transfer_batched(state, [&](const Msg64* p, std::size_t n) { return q.try_enqueue_bulk(p, n) ? n : 0; },
-                   [&](Msg64* p, std::size_t n) { return q.try_dequeue_bulk(p, n); });
+  aligned_box<MoodyCq> q(capacity);
+  MoodyCq* p = &*q;
+  batched<Msg64>(state, [p](const Msg64* v, std::size_t n) { return p->try_enqueue_bulk(v, n) ? n : std::size_t{0}; },
+                 [p](Msg64* v, std::size_t n) { return p->try_dequeue_bulk(v, n); },
+                 [p](const Msg64& m) { return p->try_enqueue(m); }, [p](Msg64& m) { return p->try_dequeue(m); });
 }
 
 }  // namespace
 
-BENCHMARK(BM_Spsc_RingKernel)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_Spsc_RingKernelQueueApi)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_Spsc_BoostLockfree)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_Spsc_MoodycamelReaderWriterQueue)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_SpscBatch32_RingKernel)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_SpscBatch32_BoostLockfree)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_Mpmc_RingKernel)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_Mpmc_RingKernelQueueApi)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_Mpmc_MoodycamelConcurrentQueue)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_MpmcBatch32_RingKernel)->UseRealTime()->MinTime(0.5);
-BENCHMARK(BM_MpmcBatch32_MoodycamelConcurrentQueue)->UseRealTime()->MinTime(0.5);
+#define RK_QUEUE_BENCH(...) BENCHMARK(__VA_ARGS__)->UseRealTime()->MinTime(0.3)
+RK_QUEUE_BENCH(rkbench::BM_Floor_LinePingPong);
+RK_QUEUE_BENCH(rkbench::BM_Floor_LineStream);
+RK_QUEUE_BENCH(BM_Spsc_RingKernel<Msg64>);
+RK_QUEUE_BENCH(BM_Spsc_RingKernelQueueApi<Msg64>);
+RK_QUEUE_BENCH(BM_Spsc_BoostLockfree<Msg64>);
+RK_QUEUE_BENCH(BM_Spsc_MoodycamelReaderWriterQueue<Msg64>);
+RK_QUEUE_BENCH(BM_Spsc_RingKernel<Msg64A>);
+RK_QUEUE_BENCH(BM_Spsc_RingKernelQueueApi<Msg64A>);
+RK_QUEUE_BENCH(BM_Spsc_BoostLockfree<Msg64A>);
+RK_QUEUE_BENCH(BM_Spsc_MoodycamelReaderWriterQueue<Msg64A>);
+RK_QUEUE_BENCH(BM_SpscBatch32_RingKernel<Msg64>);
+RK_QUEUE_BENCH(BM_SpscBatch32_BoostLockfree<Msg64>);
+RK_QUEUE_BENCH(BM_SpscBatch32_RingKernel<Msg64A>);
+RK_QUEUE_BENCH(BM_SpscBatch32_BoostLockfree<Msg64A>);
+RK_QUEUE_BENCH(BM_Mpmc_RingKernel);
+RK_QUEUE_BENCH(BM_Mpmc_RingKernelQueueApi);
+RK_QUEUE_BENCH(BM_Mpmc_MoodycamelConcurrentQueue);
+RK_QUEUE_BENCH(BM_MpmcBatch32_RingKernel);
+RK_QUEUE_BENCH(BM_MpmcBatch32_MoodycamelConcurrentQueue);
 BENCHMARK_MAIN();

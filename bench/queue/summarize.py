@@ -1,47 +1,94 @@
 #!/usr/bin/env python3
-"""Turns bench_queue's JSON (--benchmark_format=json, several repetitions) into the RESULTS.md table.
+"""Turns bench_queue rounds (bench/queue/run.sh: one JSON per round) into the RESULTS.md tables.
 
-On a shared 2-core VM the interference is one-sided (other processes only ever slow a run down), so
-each benchmark is summarised by its median and its best repetition, and the ratios are given for both.
-Usage: bench_queue --benchmark_repetitions=9 --benchmark_format=json > q.json; summarize.py q.json
+Per benchmark: median rate over the rounds, min..max, and the median polls per message (how often
+the consumer found the queue empty / the producer found it full: the regime the queue ran in).
+Per comparison: in each round, ours / the best peer of that round (same message type, same API
+shape: single push/pop, or batches of up to 32); the median of those per-round ratios and their
+range. Rounds are compared within themselves because the VM's core-to-core latency changes between
+rounds (BM_Floor_LinePingPong shows it).
+Usage: summarize.py OUT_PREFIX.r*.json
 """
 import json
+import re
 import statistics
 import sys
 
-PAIRS = [  # (RingKernel benchmark, peers...)
-    ("BM_Spsc_RingKernel", ["BM_Spsc_BoostLockfree", "BM_Spsc_MoodycamelReaderWriterQueue"]),
-    ("BM_Spsc_RingKernelQueueApi", ["BM_Spsc_BoostLockfree", "BM_Spsc_MoodycamelReaderWriterQueue"]),
-    ("BM_SpscBatch32_RingKernel", ["BM_SpscBatch32_BoostLockfree"]),
+PAIRS = [  # (RingKernel benchmark, peers...); <M> is replaced by each message type
+    ("BM_Spsc_RingKernel<M>", ["BM_Spsc_BoostLockfree<M>", "BM_Spsc_MoodycamelReaderWriterQueue<M>"]),
+    ("BM_Spsc_RingKernelQueueApi<M>", ["BM_Spsc_BoostLockfree<M>", "BM_Spsc_MoodycamelReaderWriterQueue<M>"]),
+    ("BM_SpscBatch32_RingKernel<M>", ["BM_SpscBatch32_BoostLockfree<M>"]),
     ("BM_Mpmc_RingKernel", ["BM_Mpmc_MoodycamelConcurrentQueue"]),
     ("BM_Mpmc_RingKernelQueueApi", ["BM_Mpmc_MoodycamelConcurrentQueue"]),
     ("BM_MpmcBatch32_RingKernel", ["BM_MpmcBatch32_MoodycamelConcurrentQueue"]),
 ]
+MESSAGES = ["Msg64", "Msg64A"]
+COUNTERS = ["empty_polls_per_msg", "full_polls_per_msg", "write_ns_per_line", "read_ns_per_line"]
 
 
-def main(path):
-    runs = {}
-    for b in json.load(open(path))["benchmarks"]:
-        if b.get("run_type") != "iteration":
-            continue
-        runs.setdefault(b["run_name"].split("/")[0], []).append(b["items_per_second"] / 1e6)
-    summary = {name: (statistics.median(v), max(v)) for name, v in runs.items()}
-    print("| benchmark | median M msgs/s | best M msgs/s |")
-    print("| --- | ---: | ---: |")
-    for name, (med, best) in summary.items():
-        print(f"| {name} | {med:.1f} | {best:.1f} |")
+def load(paths):
+    rounds = []
+    for path in paths:
+        one = {}
+        for b in json.load(open(path))["benchmarks"]:
+            if b.get("run_type") == "iteration":
+                one[re.sub(r"^rkbench::", "", b["run_name"].split("/")[0])] = b
+        rounds.append(one)
+    return rounds
+
+
+def main(paths):
+    rounds = load(paths)
+    names = sorted({n for r in rounds for n in r}, key=lambda n: (not n.startswith("BM_Floor"), n))
+    print(f"{len(rounds)} rounds\n")
+    print("| benchmark | median M msgs/s | min..max | empty polls/msg | full polls/msg | capacity |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name in names:
+        reps = [r[name] for r in rounds if name in r]
+        rate = [b["items_per_second"] / 1e6 for b in reps]
+        c = {k: statistics.median(b.get(k, 0.0) for b in reps) for k in COUNTERS}
+        cap = reps[0].get("capacity")
+        extra = f" (write {c['write_ns_per_line']:.1f} ns/line, read {c['read_ns_per_line']:.1f} ns/line)" \
+            if "LineStream" in name else ""
+        print(f"| {name}{extra} | {statistics.median(rate):.1f} | {min(rate):.1f}..{max(rate):.1f} "
+              f"| {c['empty_polls_per_msg']:.2f} | {c['full_polls_per_msg']:.2f} | "
+              f"{'' if cap is None else f'{cap:.0f}'} |")
     print()
-    print("| RingKernel | best peer by median | ratio (median) | best peer by best run | ratio (best) |")
-    print("| --- | --- | ---: | --- | ---: |")
-    for ours, peers in PAIRS:
-        present = [p for p in peers if p in summary]
-        if ours not in summary or not present:
-            continue
-        by_median = max(present, key=lambda p: summary[p][0])
-        by_best = max(present, key=lambda p: summary[p][1])
-        print(f"| {ours} | {by_median} | {summary[ours][0] / summary[by_median][0]:.2f} "
-              f"| {by_best} | {summary[ours][1] / summary[by_best][1]:.2f} |")
+    print("| RingKernel | peers | median of per-round ratios to the best peer | min..max |")
+    print("| --- | --- | ---: | ---: |")
+    for ours_t, peers_t in PAIRS:
+        for m in MESSAGES if "<M>" in ours_t else [None]:
+            ours = ours_t.replace("<M>", f"<{m}>") if m else ours_t
+            peers = [p.replace("<M>", f"<{m}>") if m else p for p in peers_t]
+            ratios = []
+            for r in rounds:
+                present = [p for p in peers if p in r]
+                if ours in r and present:
+                    ratios.append(r[ours]["items_per_second"] / max(r[p]["items_per_second"] for p in present))
+            if ratios:
+                print(f"| {ours} | {', '.join(peers)} | {statistics.median(ratios):.2f} "
+                      f"| {min(ratios):.2f}..{max(ratios):.2f} |")
+    by_state(rounds)
+
+
+def by_state(rounds):
+    """The SPSC ratio split by the machine state of the round (core-to-core line handoff rate)."""
+    probe = "BM_Floor_LinePingPong"
+    ours, peers = "BM_Spsc_RingKernel<Msg64A>", ["BM_Spsc_BoostLockfree<Msg64A>", "BM_Spsc_MoodycamelReaderWriterQueue<Msg64A>"]
+    rows = [(r[probe]["items_per_second"] / 1e6,
+             r[ours]["items_per_second"] / max(r[p]["items_per_second"] for p in peers if p in r))
+            for r in rounds if probe in r and ours in r and any(p in r for p in peers)]
+    if len(rows) < 4:
+        return
+    cut = statistics.median(h for h, _ in rows)
+    print()
+    print(f"| {ours} vs best peer, rounds where the line handoff rate was | rounds | median ratio |")
+    print("| --- | ---: | ---: |")
+    for label, part in ((f"< {cut:.1f} M/s (slower core-to-core transfers)", [x for h, x in rows if h < cut]),
+                        (f">= {cut:.1f} M/s (faster)", [x for h, x in rows if h >= cut])):
+        if part:
+            print(f"| {label} | {len(part)} | {statistics.median(part):.2f} |")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
