@@ -21,6 +21,9 @@ RINGKERNEL_HOST_DEVICE void encode_message(const T& msg, Writer& w) noexcept;
 template <class T>
 RINGKERNEL_HOST_DEVICE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept;
 
+/// Arrays of up to this many elements are encoded and decoded as straight-line code.
+inline constexpr std::size_t unroll_limit = 8;
+
 template <class F, class Writer>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Writer& w) noexcept {
   constexpr wire_shape shape = shape_of<F>();
@@ -45,7 +48,11 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Wri
     w.write_bin(v, static_cast<std::uint32_t>(std::extent_v<F>));
   } else if constexpr (shape == wire_shape::array) {
     w.write_array_header(static_cast<std::uint32_t>(std::extent_v<F>));
-    for (std::size_t i = 0; i < std::extent_v<F>; ++i) encode_value(v[i], w);
+    if constexpr (std::extent_v<F> <= unroll_limit) {
+      for_each_index([&](auto i) { encode_value(v[decltype(i)::value], w); }, std::make_index_sequence<std::extent_v<F>>{});
+    } else {
+      for (std::size_t i = 0; i < std::extent_v<F>; ++i) encode_value(v[i], w);
+    }
   } else {
     encode_message(v, w);
   }

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "ringkernel/config.h"
 #include "ringkernel/detail/byte_ops.h"
@@ -35,69 +37,104 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool has_zero_byte(std::uint64_t 
   return ~(((word & low7) + low7) | word | low7) != 0;
 }
 
+/// Mask of the low `n` bytes of a word, n in [0, 8] (two shifts: no shift by 64).
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint64_t low_bytes_mask(std::size_t n) noexcept {
+  return ~((~std::uint64_t{0} << (4 * n)) << (4 * n));
+}
+
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint64_t load_word(const void* p) noexcept {
+  std::uint64_t w;
+  copy_bytes(&w, p, 8);
+  return w;
+}
+
+/// Calls f(std::integral_constant<std::size_t, K>{}) for K = 0 .. sizeof...(K) - 1, unrolled.
+template <class F, std::size_t... K>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void for_each_index(F&& f, std::index_sequence<K...>) noexcept {
+  (f(std::integral_constant<std::size_t, K>{}), ...);
+}
+
 /// Characters before the first NUL of s[0..n) (n when there is none).
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint32_t bounded_strlen(const char* s, std::size_t n) noexcept {
   std::size_t i = 0;
 #if RINGKERNEL_CODEC_LITTLE_ENDIAN
   for (; i + 8 <= n; i += 8) {
-    std::uint64_t word;
-    copy_bytes(&word, s + i, 8);
+    const std::uint64_t word = load_word(s + i);
     if (has_zero_byte(word)) return static_cast<std::uint32_t>(i + lowest_zero_byte(word));
+  }
+  if (i < n && n >= 8) {  // the last n % 8 bytes: one word ending at n, its checked bytes masked
+    const std::uint64_t word = load_word(s + n - 8) | low_bytes_mask(i - (n - 8));
+    return static_cast<std::uint32_t>(has_zero_byte(word) ? n - 8 + lowest_zero_byte(word) : n);
   }
 #endif
   while (i < n && s[i] != '\0') ++i;
   return static_cast<std::uint32_t>(i);
 }
 
-/// Copies str bytes data[0..length) into out[0..N) and zero-fills the rest. `readable`: bytes at
-/// `data` that may be read (the rest of the input); when it covers N, whole words are copied and
-/// masked instead of byte loops. Returns false if the str contains a NUL, which a char[N] cannot
-/// represent (out may then be partly written).
+/// The first `r` bytes at p (1 <= r <= 7) in the low bytes of a word, reading only p[0..r).
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint64_t load_short(const char* p, std::size_t r) noexcept {
+  if (r >= 4) {  // two 4-byte loads that overlap in the middle
+    std::uint32_t lo;
+    std::uint32_t hi;
+    copy_bytes(&lo, p, 4);
+    copy_bytes(&hi, p + r - 4, 4);
+    return std::uint64_t{lo} | (std::uint64_t{hi} << (8 * (r - 4)));
+  }
+  const std::size_t mid = r / 2;  // r = 1: all three are p[0]; 2: p[0], p[1], p[1]; 3: p[0..2]
+  return std::uint64_t{static_cast<std::uint8_t>(p[0])} |
+         (std::uint64_t{static_cast<std::uint8_t>(p[mid])} << (8 * mid)) |
+         (std::uint64_t{static_cast<std::uint8_t>(p[r - 1])} << (8 * (r - 1)));
+}
+
+/// Copies str bytes data[0..length) into out[0..N) and zero-fills the rest (length <= N).
+/// `readable`: bytes at `data` that may be read (the rest of the input, >= length); when it covers
+/// the words of N, whole words are loaded and masked, else only data[0..length) is read (words, and
+/// overlapping loads for the tail). Either way the result is built in registers and stored as words,
+/// unrolled. Returns false if the str contains a NUL, which a char[N] cannot represent (out may then
+/// be partly written).
 template <std::size_t N>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool copy_str_zero_filled(char (&out)[N], const char* data,
                                                                          std::uint32_t length,
                                                                          std::size_t readable) noexcept {
 #if RINGKERNEL_CODEC_LITTLE_ENDIAN
-  if constexpr (N <= 256) {
-    constexpr std::size_t words = (N + 7) / 8;
-    if (readable >= words * 8) {
-      std::uint64_t w[words];
-      copy_bytes(w, data, words * 8);
-      bool nul_inside = false;
-      for (std::size_t k = 0; k < words; ++k) {
-        const std::size_t first = k * 8;
-        if (first >= length) {
-          w[k] = 0;
-        } else if (first + 8 > length) {
-          const std::uint64_t keep = (std::uint64_t{1} << ((length - first) * 8)) - 1;
-          nul_inside |= has_zero_byte(w[k] | ~keep);
-          w[k] &= keep;
-        } else {
-          nul_inside |= has_zero_byte(w[k]);
-        }
-      }
-      copy_bytes(out, w, N);
-      return !nul_inside;
-    }
-  }
-#endif
-#if RINGKERNEL_CODEC_LITTLE_ENDIAN
-  if constexpr (N <= 64) {  // near the end of the input: gather words in registers, store words
+  if constexpr (N <= 64) {
     constexpr std::size_t words = (N + 7) / 8;
     std::uint64_t w[words];
-    for (std::size_t k = 0; k < words; ++k) {
-      std::uint64_t word = 0;
-      for (std::size_t j = 0; j < 8 && k * 8 + j < length; ++j) {
-        const auto c = static_cast<std::uint8_t>(data[k * 8 + j]);
-        if (c == 0) return false;
-        word |= std::uint64_t{c} << (8 * j);
-      }
-      w[k] = word;
+    std::uint64_t nul = 0;  // non-zero once a NUL was seen inside the string
+    if (readable >= words * 8) {
+      for_each_index(
+          [&](auto k) {
+            constexpr std::size_t first = decltype(k)::value * 8;
+            const std::size_t kept = length <= first ? 0 : length - first >= 8 ? 8 : length - first;
+            const std::uint64_t keep = low_bytes_mask(kept);
+            const std::uint64_t word = load_word(data + first);
+            nul |= ~(((word & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | word | 0x7f7f7f7f7f7f7f7fULL) & keep;
+            w[decltype(k)::value] = word & keep;
+          },
+          std::make_index_sequence<words>{});
+    } else {
+      for_each_index(
+          [&](auto k) {
+            constexpr std::size_t first = decltype(k)::value * 8;
+            std::uint64_t word = 0;
+            if (first + 8 <= length) {
+              word = load_word(data + first);
+              nul |= has_zero_byte(word);
+            } else if (first < length) {
+              const std::size_t r = length - first;  // 1..7 bytes left
+              // After a whole word, the word ending at `length` holds them in its high bytes.
+              word = first >= 8 ? load_word(data + length - 8) >> (8 * (8 - r)) : load_short(data, r);
+              nul |= has_zero_byte(word | ~low_bytes_mask(r));
+            }
+            w[decltype(k)::value] = word;
+          },
+          std::make_index_sequence<words>{});
     }
     copy_bytes(out, w, N);
-    return true;
+    return nul == 0;
   }
 #endif
+  (void)readable;
   if (bounded_strlen(data, length) != length) return false;
   copy_bytes(out, data, length);
   fill_zero(out + length, N - length);

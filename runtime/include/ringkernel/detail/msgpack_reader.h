@@ -13,6 +13,7 @@
 
 #include "ringkernel/config.h"
 #include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/int_reader.h"
 #include "ringkernel/detail/msgpack_tags.h"
 #include "ringkernel/status.h"
 
@@ -24,24 +25,6 @@ struct wire_integer {
   bool negative;
   std::uint64_t bits;
 };
-
-template <class I>
-RINGKERNEL_HOST_DEVICE constexpr I integer_max() noexcept {
-  if constexpr (std::is_signed_v<I>) {
-    return static_cast<I>(static_cast<std::make_unsigned_t<I>>(~std::make_unsigned_t<I>{0}) >> 1);
-  } else {
-    return static_cast<I>(~I{0});
-  }
-}
-
-template <class I>
-RINGKERNEL_HOST_DEVICE constexpr I integer_min() noexcept {
-  if constexpr (std::is_signed_v<I>) {
-    return static_cast<I>(-integer_max<I>() - 1);
-  } else {
-    return I{0};
-  }
-}
 
 /// True when `v` is representable as I (I: any integer type but bool).
 template <class I>
@@ -120,15 +103,7 @@ class msgpack_reader {
   /// Any integer encoding whose value fits I (I: an integer type other than bool).
   template <class I>
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int(I& out) noexcept {
-    const std::uint8_t* const start = pos_;
-    wire_integer v{};
-    if (const codec_status s = read_integer(v); s != codec_status::ok) return s;
-    if (!integer_fits<I>(v)) {
-      pos_ = start;
-      return codec_status::value_out_of_range;
-    }
-    out = v.negative ? static_cast<I>(static_cast<std::int64_t>(v.bits)) : static_cast<I>(v.bits);
-    return codec_status::ok;
+    return read_int_at(pos_, end_, out);
   }
 
   /// float32 as is; float64 rounded to nearest (finite values beyond float's range are out of range);

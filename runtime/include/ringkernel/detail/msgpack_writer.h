@@ -21,12 +21,18 @@ template <bool Checked>
 class msgpack_writer {
  public:
   RINGKERNEL_HOST_DEVICE msgpack_writer(std::uint8_t* out, std::size_t capacity) noexcept
-      : out_(out), capacity_(capacity) {}
+      : out_(out), cur_(out), capacity_(capacity) {}
 
   /// False once a write did not fit (checked writers only).
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool ok() const noexcept { return !Checked || size_ <= capacity_; }
   /// Bytes written, or (after an overflow) bytes the whole encoding needs.
-  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::size_t size() const noexcept { return size_; }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::size_t size() const noexcept {
+    if constexpr (Checked) {
+      return size_;
+    } else {
+      return static_cast<std::size_t>(cur_ - out_);
+    }
+  }
 
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_bool(bool v) noexcept {
     if (std::uint8_t* p = reserve(1)) p[0] = v ? tag::true_ : tag::false_;
@@ -109,8 +115,8 @@ class msgpack_writer {
     const std::uint32_t length = bounded_strlen(s, N);
     if constexpr (!Checked && N <= 256) {
       write_length_header(length, tag::fixstr, 32, tag::str8, tag::str16, tag::str32);
-      copy_bytes(out_ + size_, s, N);
-      size_ += length;
+      copy_bytes(cur_, s, N);
+      cur_ += length;
     } else {
       write_str(s, length);
     }
@@ -130,7 +136,8 @@ class msgpack_writer {
   }
 
  private:
-  // Returns where `n` bytes may be written, or nullptr when they do not fit (checked only).
+  // Returns where `n` bytes may be written, or nullptr when they do not fit (checked only). The
+  // unchecked writer keeps one pointer (no base + offset per store) and its result is never null.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint8_t* reserve(std::size_t n) noexcept {
     if constexpr (Checked) {
       const bool fits = size_ <= capacity_ && n <= capacity_ - size_;
@@ -138,8 +145,9 @@ class msgpack_writer {
       size_ += n;
       return p;
     } else {
-      std::uint8_t* p = out_ + size_;
-      size_ += n;
+      std::uint8_t* p = cur_;
+      cur_ += n;
+      if (p == nullptr) __builtin_unreachable();  // out is a buffer of max_encoded_size bytes
       return p;
     }
   }
@@ -171,8 +179,9 @@ class msgpack_writer {
   }
 
   std::uint8_t* out_;
+  std::uint8_t* cur_;  // unchecked writers: where the next byte goes
   std::size_t capacity_;
-  std::size_t size_ = 0;
+  std::size_t size_ = 0;  // checked writers: bytes written or needed
 };
 
 }  // namespace ringkernel::detail

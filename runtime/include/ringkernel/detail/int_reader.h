@@ -1,0 +1,107 @@
+// Copyright RingKernel authors.
+// Decoding of one MessagePack int (any of its ten forms) straight into an integer type I: one case
+// per wire form, and a range check only where the form can hold values that I cannot (uint 16 into
+// std::int16_t: yes; uint 16 into std::uint32_t: never). Used by msgpack_reader::read_int.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/msgpack_tags.h"
+#include "ringkernel/status.h"
+
+namespace ringkernel::detail {
+
+template <class I>
+RINGKERNEL_HOST_DEVICE constexpr I integer_max() noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    return static_cast<I>(static_cast<std::make_unsigned_t<I>>(~std::make_unsigned_t<I>{0}) >> 1);
+  } else {
+    return static_cast<I>(~I{0});
+  }
+}
+
+template <class I>
+RINGKERNEL_HOST_DEVICE constexpr I integer_min() noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    return static_cast<I>(-integer_max<I>() - 1);
+  } else {
+    return I{0};
+  }
+}
+
+/// True when every value of the integer type From is a value of the integer type To.
+template <class To, class From>
+RINGKERNEL_HOST_DEVICE constexpr bool holds_every_value() noexcept {
+  if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
+    return sizeof(To) >= sizeof(From);
+  } else if constexpr (std::is_signed_v<To>) {
+    return sizeof(To) > sizeof(From);  // unsigned From into a wider signed To
+  } else {
+    return false;  // signed From into unsigned To: the negative values
+  }
+}
+
+/// True when the value v of a wire form's type From is a value of I.
+template <class I, class From>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool value_fits(From v) noexcept {
+  if constexpr (holds_every_value<I, From>()) {
+    return true;
+  } else if constexpr (std::is_signed_v<From> && std::is_signed_v<I>) {  // I narrower
+    return v >= static_cast<From>(integer_min<I>()) && v <= static_cast<From>(integer_max<I>());
+  } else if constexpr (std::is_signed_v<From>) {  // into unsigned I
+    return v >= 0 && static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(integer_max<I>());
+  } else {  // unsigned From into a narrower (or signed, not wider) I
+    return static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(integer_max<I>());
+  }
+}
+
+/// Stores a form's value (1 + Width bytes on the wire) into `out` and advances `pos`, or reports
+/// value_out_of_range leaving `pos` at the value.
+template <class I, class From, std::size_t Width>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status take_int(const std::uint8_t*& pos, I& out, From v) noexcept {
+  if (!value_fits<I>(v)) return codec_status::value_out_of_range;
+  out = static_cast<I>(v);
+  pos += 1 + Width;
+  return codec_status::ok;
+}
+
+/// Any int encoding at `pos` whose value fits I (I: an integer type other than bool). On success
+/// `pos` moves past the value; on failure it stays at the value: truncated_input (the value does not
+/// end before `end`), value_out_of_range, type_mismatch (not an int), invalid_input (0xc1).
+template <class I>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_at(const std::uint8_t*& pos, const std::uint8_t* end,
+                                                                        I& out) noexcept {
+  if (pos == end) return codec_status::truncated_input;
+  const std::size_t left = static_cast<std::size_t>(end - pos);
+  const std::uint8_t t = *pos;
+  if (t <= tag::positive_fixint_max) {  // 0..127: every integer type holds it
+    out = static_cast<I>(t);
+    ++pos;
+    return codec_status::ok;
+  }
+  if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
+  const std::uint8_t* p = pos + 1;
+  constexpr codec_status truncated = codec_status::truncated_input;
+  switch (t) {
+    case tag::uint8: return left >= 2 ? take_int<I, std::uint8_t, 1>(pos, out, p[0]) : truncated;
+    case tag::uint16: return left >= 3 ? take_int<I, std::uint16_t, 2>(pos, out, load_be16(p)) : truncated;
+    case tag::uint32: return left >= 5 ? take_int<I, std::uint32_t, 4>(pos, out, load_be32(p)) : truncated;
+    case tag::uint64: return left >= 9 ? take_int<I, std::uint64_t, 8>(pos, out, load_be64(p)) : truncated;
+    case tag::int8:
+      return left >= 2 ? take_int<I, std::int8_t, 1>(pos, out, static_cast<std::int8_t>(p[0])) : truncated;
+    case tag::int16:
+      return left >= 3 ? take_int<I, std::int16_t, 2>(pos, out, static_cast<std::int16_t>(load_be16(p))) : truncated;
+    case tag::int32:
+      return left >= 5 ? take_int<I, std::int32_t, 4>(pos, out, static_cast<std::int32_t>(load_be32(p))) : truncated;
+    case tag::int64:
+      return left >= 9 ? take_int<I, std::int64_t, 8>(pos, out, static_cast<std::int64_t>(load_be64(p))) : truncated;
+    case tag::never_used: return codec_status::invalid_input;
+    default: return codec_status::type_mismatch;
+  }
+}
+
+}  // namespace ringkernel::detail
