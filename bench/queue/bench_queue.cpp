@@ -15,12 +15,16 @@
 // ReaderWriterQueue(1023) is one block of 1024 slots holding 1023 (its single-block form; 1024
 // would allocate four blocks of 512 holding up to 2044); ConcurrentQueue(1024) uses try_enqueue,
 // which never allocates. The "capacity" counter of each row is measured (fill until refused).
-// BM_Floor_* (line_floor.h) are hardware reference points, not contenders.
+// BM_Floor_* (line_floor.h) are hardware reference points, not contenders. BM_Paired_* (paired.h)
+// alternate the contenders of one comparison within every iteration and report the per-iteration
+// ratios: the figures to compare on a VM whose core-to-core latency drifts (the other rows give
+// absolute rates, poll counts and capacities, but their ratios mix machine states).
 #include <boost/lockfree/spsc_queue.hpp>
 #include <concurrentqueue/concurrentqueue.h>
 #include <readerwriterqueue/readerwriterqueue.h>
 
 #include "line_floor.h"
+#include "paired.h"
 #include "ringkernel/queue/message_queue.h"
 #include "transfer.h"
 
@@ -148,6 +152,69 @@ void BM_MpmcBatch32_MoodycamelConcurrentQueue(benchmark::State& state) {
                  [p](const Msg64& m) { return p->try_enqueue(m); }, [p](Msg64& m) { return p->try_dequeue(m); });
 }
 
+// ---- Paired rows (paired.h): the contenders of one comparison alternate within each iteration ----
+template <class M>
+void BM_Paired_Spsc(benchmark::State& state) {
+  aligned_box<RkSpsc<M>> ours(rk_options), ours_api(rk_options);
+  aligned_box<BoostSpsc<M>> boost;
+  aligned_box<MoodyRwq<M>> rwq(capacity - 1);
+  auto ring = ours->ring();
+  RkSpsc<M>* api = &*ours_api;
+  BoostSpsc<M>* b = &*boost;
+  MoodyRwq<M>* m = &*rwq;
+  rkbench::run_paired(state, {
+      rkbench::single_contender<M>("ring", true, [ring](const M& x) mutable { return ring.try_push(x); },
+                                   [ring](M& x) mutable { return ring.try_pop(x); }),
+      rkbench::single_contender<M>("queue_api", true, [api](const M& x) { return api->try_send(x).ok(); },
+                                   [api](M& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; }),
+      rkbench::single_contender<M>("boost", false, [b](const M& x) { return b->push(x); }, [b](M& x) { return b->pop(x); }),
+      rkbench::single_contender<M>("rwq", false, [m](const M& x) { return m->try_enqueue(x); },
+                                   [m](M& x) { return m->try_dequeue(x); }),
+  });
+}
+template <class M>
+void BM_Paired_SpscBatch32(benchmark::State& state) {
+  aligned_box<RkSpsc<M>> ours(rk_options);
+  aligned_box<BoostSpsc<M>> boost;
+  auto ring = ours->ring();
+  BoostSpsc<M>* b = &*boost;
+  rkbench::run_paired(state, {
+      rkbench::batch_contender<M>("ring", true, [ring](const M* v, std::size_t n) mutable { return ring.try_push_batch(v, n); },
+                                  [ring](M* v, std::size_t n) mutable { return ring.try_pop_batch(v, n); }),
+      rkbench::batch_contender<M>("boost", false, [b](const M* v, std::size_t n) { return b->push(v, n); },
+                                  [b](M* v, std::size_t n) { return b->pop(v, n); }),
+  });
+}
+void BM_Paired_Mpmc(benchmark::State& state) {
+  aligned_box<RkMpmc> ours(rk_options), ours_api(rk_options);
+  aligned_box<MoodyCq> cq(capacity);
+  auto ring = ours->ring();
+  RkMpmc* api = &*ours_api;
+  MoodyCq* c = &*cq;
+  rkbench::run_paired(state, {
+      rkbench::single_contender<Msg64>("ring", true, [ring](const Msg64& x) mutable { return ring.try_push(x); },
+                                       [ring](Msg64& x) mutable { return ring.try_pop(x); }),
+      rkbench::single_contender<Msg64>("queue_api", true, [api](const Msg64& x) { return api->try_send(x).ok(); },
+                                       [api](Msg64& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; }),
+      rkbench::single_contender<Msg64>("cq", false, [c](const Msg64& x) { return c->try_enqueue(x); },
+                                       [c](Msg64& x) { return c->try_dequeue(x); }),
+  });
+}
+void BM_Paired_MpmcBatch32(benchmark::State& state) {
+  aligned_box<RkMpmc> ours(rk_options);
+  aligned_box<MoodyCq> cq(capacity);
+  auto ring = ours->ring();
+  MoodyCq* c = &*cq;
+  rkbench::run_paired(state, {
+      rkbench::batch_contender<Msg64>("ring", true,
+                                      [ring](const Msg64* v, std::size_t n) mutable { return ring.try_push_batch(v, n); },
+                                      [ring](Msg64* v, std::size_t n) mutable { return ring.try_pop_batch(v, n); }),
+      rkbench::batch_contender<Msg64>("cq", false,
+                                      [c](const Msg64* v, std::size_t n) { return c->try_enqueue_bulk(v, n) ? n : std::size_t{0}; },
+                                      [c](Msg64* v, std::size_t n) { return c->try_dequeue_bulk(v, n); }),
+  });
+}
+
 }  // namespace
 
 #define RK_QUEUE_BENCH(...) BENCHMARK(__VA_ARGS__)->UseRealTime()->MinTime(0.3)
@@ -170,4 +237,11 @@ RK_QUEUE_BENCH(BM_Mpmc_RingKernelQueueApi);
 RK_QUEUE_BENCH(BM_Mpmc_MoodycamelConcurrentQueue);
 RK_QUEUE_BENCH(BM_MpmcBatch32_RingKernel);
 RK_QUEUE_BENCH(BM_MpmcBatch32_MoodycamelConcurrentQueue);
+#define RK_PAIRED_BENCH(...) BENCHMARK(__VA_ARGS__)->UseRealTime()->MinTime(2.0)
+RK_PAIRED_BENCH(BM_Paired_Spsc<Msg64>);
+RK_PAIRED_BENCH(BM_Paired_Spsc<Msg64A>);
+RK_PAIRED_BENCH(BM_Paired_SpscBatch32<Msg64>);
+RK_PAIRED_BENCH(BM_Paired_SpscBatch32<Msg64A>);
+RK_PAIRED_BENCH(BM_Paired_Mpmc);
+RK_PAIRED_BENCH(BM_Paired_MpmcBatch32);
 BENCHMARK_MAIN();

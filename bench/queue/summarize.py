@@ -39,7 +39,8 @@ def load(paths):
 
 def main(paths):
     rounds = load(paths)
-    names = sorted({n for r in rounds for n in r}, key=lambda n: (not n.startswith("BM_Floor"), n))
+    names = sorted({n for r in rounds for n in r if not n.startswith("BM_Paired_")},
+                   key=lambda n: (not n.startswith("BM_Floor"), n))
     print(f"{len(rounds)} rounds\n")
     print("| benchmark | median M msgs/s | min..max | empty polls/msg | full polls/msg | capacity |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
@@ -69,6 +70,32 @@ def main(paths):
                 print(f"| {ours} | {', '.join(peers)} | {statistics.median(ratios):.2f} "
                       f"| {min(ratios):.2f}..{max(ratios):.2f} |")
     by_state(rounds)
+    paired(rounds)
+
+
+def paired(rounds):
+    """BM_Paired_* rows: contenders alternated within each iteration; ratios per iteration."""
+    rows = {}
+    for r in rounds:
+        for name, b in r.items():
+            if name.startswith("BM_Paired_"):
+                rows.setdefault(name, []).append(b)
+    if not rows:
+        return
+    print()
+    print("| paired comparison | ours | median ratio to the best peer (p25..p75) | M msgs/s, medians |")
+    print("| --- | --- | ---: | --- |")
+    for name, reps in rows.items():
+        keys = reps[0].keys()
+        rates = ", ".join(f"{k[:-6]} {statistics.median(b[k] for b in reps):.1f}" for k in keys if k.endswith("_Mmsgs"))
+        for k in keys:
+            if k.startswith("ratio_") and k.endswith("_median"):
+                ours = k[len("ratio_"):-len("_median")]
+                med = statistics.median(b[k] for b in reps)
+                p25 = statistics.median(b[f"ratio_{ours}_p25"] for b in reps)
+                p75 = statistics.median(b[f"ratio_{ours}_p75"] for b in reps)
+                iters = sum(b["iterations"] for b in reps)
+                print(f"| {name} ({iters} iterations) | {ours} | {med:.2f} ({p25:.2f}..{p75:.2f}) | {rates} |")
 
 
 def by_state(rounds):

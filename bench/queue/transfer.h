@@ -15,6 +15,8 @@
 #include <sched.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -116,71 +118,98 @@ void report(benchmark::State& state, std::uint64_t empty_polls, std::uint64_t fu
   state.counters["full_polls_per_msg"] = static_cast<double>(full_polls) / moved;
 }
 
-/// push(const M&) -> bool and pop(M&) -> bool adapters, one message per call.
-template <class M, class Push, class Pop>
-void transfer(benchmark::State& state, const Push& push_shared, const Pop& pop_shared) {
-  pinned_scope pin(producer_cpu);
-  std::uint64_t empty_polls = 0, full_polls = 0;
-  for (auto _ : state) {
-    std::thread consumer([pop = pop_shared, &empty_polls]() mutable {
-      pin_to_cpu(consumer_cpu);
-      unsigned waits = 0;
-      M m{};
-      for (std::uint64_t i = 0; i < messages; ++i) {
-        while (!pop(m)) spin_pause(waits);
-        if (m.words[0] != i) lost(i, m.words[0]);
-      }
-      empty_polls += waits;
-    });
-    Push push = push_shared;
-    unsigned waits = 0;
-    M m{};
-    for (std::uint64_t i = 0; i < messages; ++i) {
-      m.words[0] = i;
-      while (!push(m)) spin_pause(waits);
-    }
-    consumer.join();
-    full_polls += waits;
-  }
-  report<M>(state, empty_polls, full_polls);
+/// Polls per message: how often the consumer found the queue empty and the producer found it full.
+struct polls {
+  std::uint64_t empty = 0, full = 0;
+};
+
+/// Starts the consumer thread (pinned), waits until it runs, returns the start time.
+template <class Body>
+std::chrono::steady_clock::time_point start_consumer(std::thread& consumer, Body body) {
+  std::atomic<bool> ready{false};
+  consumer = std::thread([&ready, body]() mutable {
+    pin_to_cpu(consumer_cpu);
+    ready.store(true, std::memory_order_release);
+    body();
+  });
+  while (!ready.load(std::memory_order_acquire)) std::this_thread::yield();
+  return std::chrono::steady_clock::now();
 }
 
-/// push_n(const M*, n) -> accepted and pop_n(M*, n) -> received, up to `batch` per call.
-template <class M, class PushN, class PopN>
-void transfer_batched(benchmark::State& state, const PushN& push_shared, const PopN& pop_shared) {
-  pinned_scope pin(producer_cpu);
-  std::uint64_t empty_polls = 0, full_polls = 0;
-  for (auto _ : state) {
-    std::thread consumer([pop_n = pop_shared, &empty_polls]() mutable {
-      pin_to_cpu(consumer_cpu);
-      unsigned waits = 0;
-      std::array<M, batch> out{};
-      std::uint64_t next = 0;
-      while (next < messages) {
-        const std::size_t n = pop_n(out.data(), batch);
-        if (n == 0) spin_pause(waits);
-        for (std::size_t k = 0; k < n; ++k, ++next) {
-          if (out[k].words[0] != next) lost(next, out[k].words[0]);
-        }
-      }
-      empty_polls += waits;
-    });
-    PushN push_n = push_shared;
+/// Moves `n` messages with push(const M&) -> bool / pop(M&) -> bool, one per call, from the
+/// calling thread to a consumer thread on consumer_cpu; returns the seconds it took.
+template <class M, class Push, class Pop>
+double move_once(Push push, const Pop& pop_shared, std::uint64_t n, polls& p) {
+  std::thread consumer;
+  const auto t0 = start_consumer(consumer, [pop = pop_shared, n, &p]() mutable {
     unsigned waits = 0;
-    std::array<M, batch> in{};
-    for (std::uint64_t i = 0; i < messages; i += batch) {
-      for (std::size_t k = 0; k < batch; ++k) in[k].words[0] = i + k;
-      std::size_t done = 0;
-      while (done < batch) {
-        const std::size_t n = push_n(in.data() + done, batch - done);
-        if (n == 0) spin_pause(waits);
-        done += n;
+    M m{};
+    for (std::uint64_t i = 0; i < n; ++i) {
+      while (!pop(m)) spin_pause(waits);
+      if (m.words[0] != i) lost(i, m.words[0]);
+    }
+    p.empty += waits;
+  });
+  unsigned waits = 0;
+  M m{};
+  for (std::uint64_t i = 0; i < n; ++i) {
+    m.words[0] = i;
+    while (!push(m)) spin_pause(waits);
+  }
+  consumer.join();
+  p.full += waits;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// As move_once with push_n(const M*, n) -> accepted and pop_n(M*, n) -> received, up to `batch`
+/// per call.
+template <class M, class PushN, class PopN>
+double move_once_batched(PushN push_n, const PopN& pop_shared, std::uint64_t n, polls& p) {
+  std::thread consumer;
+  const auto t0 = start_consumer(consumer, [pop_n = pop_shared, n, &p]() mutable {
+    unsigned waits = 0;
+    std::array<M, batch> out{};
+    std::uint64_t next = 0;
+    while (next < n) {
+      const std::size_t got = pop_n(out.data(), batch);
+      if (got == 0) spin_pause(waits);
+      for (std::size_t k = 0; k < got; ++k, ++next) {
+        if (out[k].words[0] != next) lost(next, out[k].words[0]);
       }
     }
-    consumer.join();
-    full_polls += waits;
+    p.empty += waits;
+  });
+  unsigned waits = 0;
+  std::array<M, batch> in{};
+  for (std::uint64_t i = 0; i < n; i += batch) {
+    for (std::size_t k = 0; k < batch; ++k) in[k].words[0] = i + k;
+    std::size_t done = 0;
+    while (done < batch) {
+      const std::size_t put = push_n(in.data() + done, batch - done);
+      if (put == 0) spin_pause(waits);
+      done += put;
+    }
   }
-  report<M>(state, empty_polls, full_polls);
+  consumer.join();
+  p.full += waits;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// One benchmark row: `messages` per iteration, timed by Google Benchmark (real time).
+template <class M, class Push, class Pop>
+void transfer(benchmark::State& state, const Push& push, const Pop& pop) {
+  pinned_scope pin(producer_cpu);
+  polls p;
+  for (auto _ : state) move_once<M>(push, pop, messages, p);
+  report<M>(state, p.empty, p.full);
+}
+
+template <class M, class PushN, class PopN>
+void transfer_batched(benchmark::State& state, const PushN& push_n, const PopN& pop_n) {
+  pinned_scope pin(producer_cpu);
+  polls p;
+  for (auto _ : state) move_once_batched<M>(push_n, pop_n, messages, p);
+  report<M>(state, p.empty, p.full);
 }
 
 }  // namespace rkbench
