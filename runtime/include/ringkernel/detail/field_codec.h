@@ -104,10 +104,20 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status decode_value(msgpack
     std::uint32_t count = 0;
     if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
     if (count != std::extent_v<F>) return r.fail_at(start, codec_status::wrong_length);
-    for (std::size_t i = 0; i < std::extent_v<F>; ++i) {
-      if (const codec_status s = decode_value(r, out[i], depth + 1); s != codec_status::ok) return s;
+    if constexpr (std::extent_v<F> <= unroll_limit) {
+      codec_status status = codec_status::ok;
+      for_each_index(
+          [&](auto i) {
+            if (status == codec_status::ok) status = decode_value(r, out[decltype(i)::value], depth + 1);
+          },
+          std::make_index_sequence<std::extent_v<F>>{});
+      return status;
+    } else {
+      for (std::size_t i = 0; i < std::extent_v<F>; ++i) {
+        if (const codec_status s = decode_value(r, out[i], depth + 1); s != codec_status::ok) return s;
+      }
+      return codec_status::ok;
     }
-    return codec_status::ok;
   } else {
     return decode_message(r, out, depth);
   }

@@ -69,39 +69,60 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status take_int(const std::
   return codec_status::ok;
 }
 
+/// The tagged forms (uint/int 8..64) at `pos`, t = *pos. Roomy: at least 9 bytes are readable, so
+/// no form needs its own length check.
+template <bool Roomy, class I>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_tagged_int(const std::uint8_t*& pos, std::size_t left,
+                                                                            std::uint8_t t, I& out) noexcept {
+  const std::uint8_t* p = pos + 1;
+  constexpr codec_status truncated = codec_status::truncated_input;
+  switch (t) {
+    case tag::uint8: return Roomy || left >= 2 ? take_int<I, std::uint8_t, 1>(pos, out, p[0]) : truncated;
+    case tag::uint16: return Roomy || left >= 3 ? take_int<I, std::uint16_t, 2>(pos, out, load_be16(p)) : truncated;
+    case tag::uint32: return Roomy || left >= 5 ? take_int<I, std::uint32_t, 4>(pos, out, load_be32(p)) : truncated;
+    case tag::uint64: return Roomy || left >= 9 ? take_int<I, std::uint64_t, 8>(pos, out, load_be64(p)) : truncated;
+    case tag::int8:
+      return Roomy || left >= 2 ? take_int<I, std::int8_t, 1>(pos, out, static_cast<std::int8_t>(p[0])) : truncated;
+    case tag::int16:
+      return Roomy || left >= 3 ? take_int<I, std::int16_t, 2>(pos, out, static_cast<std::int16_t>(load_be16(p)))
+                                : truncated;
+    case tag::int32:
+      return Roomy || left >= 5 ? take_int<I, std::int32_t, 4>(pos, out, static_cast<std::int32_t>(load_be32(p)))
+                                : truncated;
+    case tag::int64:
+      return Roomy || left >= 9 ? take_int<I, std::int64_t, 8>(pos, out, static_cast<std::int64_t>(load_be64(p)))
+                                : truncated;
+    case tag::never_used: return codec_status::invalid_input;
+    default: return codec_status::type_mismatch;
+  }
+}
+
 /// Any int encoding at `pos` whose value fits I (I: an integer type other than bool). On success
 /// `pos` moves past the value; on failure it stays at the value: truncated_input (the value does not
 /// end before `end`), value_out_of_range, type_mismatch (not an int), invalid_input (0xc1).
 template <class I>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_at(const std::uint8_t*& pos, const std::uint8_t* end,
                                                                         I& out) noexcept {
-  if (pos == end) return codec_status::truncated_input;
   const std::size_t left = static_cast<std::size_t>(end - pos);
+  if (left >= 9) {  // any form fits: one length check for all of them
+    const std::uint8_t t = *pos;
+    if (t <= tag::positive_fixint_max) {  // 0..127: every integer type holds it
+      out = static_cast<I>(t);
+      ++pos;
+      return codec_status::ok;
+    }
+    if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
+    return read_tagged_int<true>(pos, left, t, out);
+  }
+  if (left == 0) return codec_status::truncated_input;
   const std::uint8_t t = *pos;
-  if (t <= tag::positive_fixint_max) {  // 0..127: every integer type holds it
+  if (t <= tag::positive_fixint_max) {
     out = static_cast<I>(t);
     ++pos;
     return codec_status::ok;
   }
   if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
-  const std::uint8_t* p = pos + 1;
-  constexpr codec_status truncated = codec_status::truncated_input;
-  switch (t) {
-    case tag::uint8: return left >= 2 ? take_int<I, std::uint8_t, 1>(pos, out, p[0]) : truncated;
-    case tag::uint16: return left >= 3 ? take_int<I, std::uint16_t, 2>(pos, out, load_be16(p)) : truncated;
-    case tag::uint32: return left >= 5 ? take_int<I, std::uint32_t, 4>(pos, out, load_be32(p)) : truncated;
-    case tag::uint64: return left >= 9 ? take_int<I, std::uint64_t, 8>(pos, out, load_be64(p)) : truncated;
-    case tag::int8:
-      return left >= 2 ? take_int<I, std::int8_t, 1>(pos, out, static_cast<std::int8_t>(p[0])) : truncated;
-    case tag::int16:
-      return left >= 3 ? take_int<I, std::int16_t, 2>(pos, out, static_cast<std::int16_t>(load_be16(p))) : truncated;
-    case tag::int32:
-      return left >= 5 ? take_int<I, std::int32_t, 4>(pos, out, static_cast<std::int32_t>(load_be32(p))) : truncated;
-    case tag::int64:
-      return left >= 9 ? take_int<I, std::int64_t, 8>(pos, out, static_cast<std::int64_t>(load_be64(p))) : truncated;
-    case tag::never_used: return codec_status::invalid_input;
-    default: return codec_status::type_mismatch;
-  }
+  return read_tagged_int<false>(pos, left, t, out);
 }
 
 }  // namespace ringkernel::detail

@@ -12,6 +12,7 @@
 #include "ringkernel/detail/field_codec.h"
 #include "ringkernel/detail/field_type.h"
 #include "ringkernel/detail/msgpack_reader.h"
+#include "ringkernel/detail/msgpack_tags.h"
 #include "ringkernel/message.h"
 #include "ringkernel/status.h"
 
@@ -110,10 +111,15 @@ struct keyed_field_decoder {
 template <class T>
 RINGKERNEL_HOST_DEVICE codec_status decode_array_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
   using traits = message_traits<T>;
-  const msgpack_reader::mark start = r.position();
-  std::uint32_t count = 0;
-  if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
-  if (count < traits::field_count) return r.fail_at(start, codec_status::missing_field);
+  // What encoders write, a fixarray of exactly the fields, is one byte compare; anything else goes
+  // through the general header (other widths, extra elements, errors).
+  constexpr bool fixarray = traits::field_count < 16;
+  std::uint32_t count = static_cast<std::uint32_t>(traits::field_count);
+  if (!fixarray || !r.consume(static_cast<std::uint8_t>(tag::fixarray | (traits::field_count & 0x0fu)))) {
+    const msgpack_reader::mark start = r.position();
+    if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
+    if (count < traits::field_count) return r.fail_at(start, codec_status::missing_field);
+  }
   codec_status status = codec_status::ok;
   traits::visit_fields(msg, field_decoder{&r, &status, depth + 1});
   for (std::uint32_t extra = static_cast<std::uint32_t>(traits::field_count);

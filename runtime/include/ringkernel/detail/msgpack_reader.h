@@ -60,13 +60,22 @@ class msgpack_reader {
     return status;
   }
 
+  /// Moves past `byte` if it is the next input byte (a header the caller expects exactly).
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool consume(std::uint8_t byte) noexcept {
+    if (pos_ == end_ || *pos_ != byte) return false;
+    ++pos_;
+    return true;
+  }
+
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_bool(bool& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
-    if (*pos_ == tag::true_ || *pos_ == tag::false_) {
-      out = *pos_++ == tag::true_;
+    const std::uint8_t t = *pos_;
+    if ((t & 0xfeu) == tag::false_) {  // c2 or c3
+      out = (t & 1u) != 0;
+      ++pos_;
       return codec_status::ok;
     }
-    return unexpected(*pos_);
+    return unexpected(t);
   }
 
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_integer(wire_integer& out) noexcept {
@@ -109,6 +118,11 @@ class msgpack_reader {
   /// float32 as is; float64 rounded to nearest (finite values beyond float's range are out of range);
   /// an integer only when float represents it exactly.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_float(float& out) noexcept {
+    if (need(5) && *pos_ == tag::float32) {  // what encoders write for a float: one test for both
+      out = float_from_bits(load_be32(pos_ + 1));
+      pos_ += 5;
+      return codec_status::ok;
+    }
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float32) {
@@ -135,6 +149,11 @@ class msgpack_reader {
 
   /// float64 as is; float32 widened exactly; an integer only when double represents it exactly.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_double(double& out) noexcept {
+    if (need(9) && *pos_ == tag::float64) {
+      out = double_from_bits(load_be64(pos_ + 1));
+      pos_ += 9;
+      return codec_status::ok;
+    }
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float64) {
