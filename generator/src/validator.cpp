@@ -155,21 +155,22 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
                         : "name the struct, annotate it with [[ringkernel::message]] and use it "
                           "as a named field");
   }
-  const std::string subject = fieldPrefix(field, message);
+  // The subject of a message is built only on the way to an error (this runs for every field).
+  const auto subject = [&] { return fieldPrefix(field, message); };
   if (field.isBitField()) {
-    return fail(where, subject + " is a bit-field; bit-field layout is implementation-defined",
+    return fail(where, subject() + " is a bit-field; bit-field layout is implementation-defined",
                 "use a whole integer field (e.g. std::uint8_t flags) and mask the bits in code");
   }
   if (field.getAccess() != clang::AS_public) {
-    return fail(where, subject + " is " +
+    return fail(where, subject() + " is " +
                            (field.getAccess() == clang::AS_private ? "private" : "protected") +
                            "; message fields must be public",
                 "make it public (declare it after 'public:' or use 'struct')");
   }
-  if (!type.ok()) return fail(where, subject + " " + type.rejection, type.fix);
+  if (!type.ok()) return fail(where, subject() + " " + type.rejection, type.fix);
   const clang::QualType element = context_.getBaseElementType(field.getType());
   if (element.isConstQualified() || element.isVolatileQualified()) {
-    return fail(where, subject + " is " + (element.isConstQualified() ? "const" : "volatile") +
+    return fail(where, subject() + " is " + (element.isConstQualified() ? "const" : "volatile") +
                            "; decoders must be able to write every field",
                 "remove the qualifier");
   }
@@ -178,29 +179,29 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
 
 bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
                           const std::string& message) {
-  const std::string subject = fieldPrefix(field, message);
+  const auto subject = [&] { return fieldPrefix(field, message); };
   if (enumeration.getIdentifier() == nullptr) {
-    return fail(field.getLocation(), subject + " uses an unnamed enum, which generated code "
+    return fail(field.getLocation(), subject() + " uses an unnamed enum, which generated code "
                                                "cannot name",
                 "give the enum a name");
   }
-  const std::string enumName = quoted(qualifiedName(enumeration));
+  const auto enumName = [&] { return quoted(qualifiedName(enumeration)); };
   if (enumeration.getDefinition() == nullptr) {
-    return fail(field.getLocation(), subject + " uses enum " + enumName +
+    return fail(field.getLocation(), subject() + " uses enum " + enumName() +
                                          ", whose enumerators are not visible",
                 "include the header that defines the enum");
   }
   const clang::DeclContext* context = enumeration.getDeclContext()->getRedeclContext();
   if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(context)) {
     if (isMessageRecord(*parent)) return true;
-    return fail(field.getLocation(), subject + " uses enum " + enumName + ", which is nested in " +
+    return fail(field.getLocation(), subject() + " uses enum " + enumName() + ", which is nested in " +
                                          quoted(qualifiedName(*parent)) +
                                          ", a class that is not a [[ringkernel::message]]",
                 "move the enum to namespace scope or annotate " +
                     quoted(parent->getNameAsString()) + " with [[ringkernel::message]]");
   }
   if (!context->isFileContext() || enumeration.isInAnonymousNamespace()) {
-    return fail(field.getLocation(), subject + " uses enum " + enumName +
+    return fail(field.getLocation(), subject() + " uses enum " + enumName() +
                                          ", which is declared neither in a named namespace nor at global scope",
                 "move the enum to a named namespace or the global scope");
   }
