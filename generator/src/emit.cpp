@@ -4,10 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 
 #include <llvm/Support/FileSystem.h>
 
 #include "manifest.h"
+#include "prerender.h"
 #include "template_data.h"
 #include "template_renderer.h"
 
@@ -18,7 +20,8 @@ namespace fs = std::filesystem;
 
 /// The templates renderHeader needs (partials are checked when the set loads).
 const std::vector<std::string>& headerTemplates() {
-  static const std::vector<std::string> names{"rk_h", "rk_cuh", "traits_section"};
+  static const std::vector<std::string> names{"rk_h", "rk_cuh", "traits_section", "message_traits",
+                                              "type_definitions"};
   return names;
 }
 
@@ -66,26 +69,80 @@ std::string findTemplateDir(const std::string& explicitDir, const char* argv0, s
   return {};
 }
 
+std::optional<TemplateSet> loadHeaderTemplates(const std::string& templateDir, std::string& error) {
+  return TemplateSet::load(templateDir, headerTemplates(), error);
+}
+
 bool renderHeader(const HeaderModel& model, const std::string& outputDir,
                   const std::string& templateDir, std::vector<OutputFile>& files, std::string& error) {
   const std::optional<TemplateSet> templates = TemplateSet::load(templateDir, headerTemplates(), error);
-  if (!templates) return false;
-  TemplateValue data;
-  if (!buildHeaderData(model, data, error)) return false;
+  return templates && renderHeader(model, outputDir, *templates, files, error, nullptr);
+}
+
+bool renderHeader(const HeaderModel& model, const std::string& outputDir, const TemplateSet& templates,
+                  std::vector<OutputFile>& files, std::string& error, Prerendered* ahead) {
+  if (ahead != nullptr && (!ahead->matches(model) || !ahead->traitsRendered)) ahead = nullptr;
   // The traits section is the same in .rk.h and .rk.cuh: rendered once, inserted verbatim in both.
   std::string traits;
-  traits.reserve(3000 * model.messages.size());
-  if (!templates->render("traits_section", data, traits, error)) return false;
-  const std::size_t traitsSize = traits.size();
-  data.object()->add("traits_section", std::move(traits));
-  std::string header, cudaHeader;
-  header.reserve(traitsSize + 4096);
-  cudaHeader.reserve(traitsSize + 1024 * (model.messages.size() + model.enums.size()) + 4096);
-  if (!templates->render("rk_h", data, header, error)) return false;
-  if (!templates->render("rk_cuh", data, cudaHeader, error)) return false;
+  if (ahead != nullptr) {
+    traits = std::move(ahead->traitsSection);
+  } else {
+    TemplateList messages;
+    messages.reserve(model.messages.size());
+    for (const MessageModel& message : model.messages) messages.push_back(messageTraitsData(message));
+    traits.reserve(4096 * model.messages.size());
+    if (!templates.render("traits_section", TemplateObject(1).add("messages", std::move(messages)), traits,
+                          error)) {
+      // A failure of the type definitions is reported first: it says what is wrong with the model.
+      TemplateValue data;
+      std::string definitions;
+      if (!typeDefinitionsData(model, data, definitions)) error = std::move(definitions);
+      return false;
+    }
+  }
+  // .rk.cuh (with its type definitions) renders on a second thread while this one renders .rk.h and
+  // the manifest; both read the traits section.
+  struct CudaHeader {
+    bool ok = false;
+    bool definitionsOk = false;  // their error goes first: it says what is wrong with the model
+    std::string text;
+    std::string error;
+  };
+  std::future<CudaHeader> cuda = std::async(std::launch::async, [&model, &templates, &traits, ahead] {
+    CudaHeader result;
+    std::string definitions;
+    if (ahead != nullptr && ahead->definitionsRendered && ahead->outline == typeDefinitionsOutline(model)) {
+      definitions.reserve(ahead->enumDefinitions.size() + ahead->messageDefinitions.size());
+      definitions.append(ahead->enumDefinitions).append(ahead->messageDefinitions);
+    } else if (TemplateValue data; !typeDefinitionsData(model, data, result.error) ||
+                                   !templates.render("type_definitions", data, definitions, result.error)) {
+      return result;
+    }
+    result.definitionsOk = true;
+    TemplateValue data = headerData(model);
+    data.object()->add("traits_section", TemplateValue::borrowed(traits));
+    const std::size_t size = traits.size() + definitions.size() + 4096;
+    data.object()->add("type_definitions", std::move(definitions));
+    result.text.reserve(size);
+    result.ok = templates.render("rk_cuh", data, result.text, result.error);
+    return result;
+  });
+  std::string manifest = ahead != nullptr ? manifestJson(model, &ahead->enumEntries, &ahead->messageEntries)
+                                          : manifestJson(model);
+  TemplateValue data = headerData(model);
+  data.object()->add("traits_section", TemplateValue::borrowed(traits));
+  std::string header;
+  header.reserve(traits.size() + 64 * (model.messages.size() + model.enums.size()) + 4096);
+  std::string headerError;
+  const bool headerOk = templates.render("rk_h", data, header, headerError);
+  CudaHeader cudaHeader = cuda.get();
+  if (!cudaHeader.ok || !headerOk) {
+    error = !cudaHeader.definitionsOk || headerOk ? std::move(cudaHeader.error) : std::move(headerError);
+    return false;
+  }
   files.push_back({joinPath(outputDir, model.stem + ".rk.h"), std::move(header)});
-  files.push_back({joinPath(outputDir, model.stem + ".rk.cuh"), std::move(cudaHeader)});
-  files.push_back({joinPath(outputDir, model.stem + ".rk.json"), manifestJson(model)});
+  files.push_back({joinPath(outputDir, model.stem + ".rk.cuh"), std::move(cudaHeader.text)});
+  files.push_back({joinPath(outputDir, model.stem + ".rk.json"), std::move(manifest)});
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model.h"
+#include "template_renderer.h"
 
 namespace ringkernel::gen {
 
@@ -24,6 +25,16 @@ std::string findTemplateDir(const std::string& explicitDir, const char* argv0, s
 /// Returns false and sets `error` when a template is missing or malformed.
 bool renderHeader(const HeaderModel& model, const std::string& outputDir,
                   const std::string& templateDir, std::vector<OutputFile>& files, std::string& error);
+
+struct Prerendered;
+/// The same with templates loaded once per run (loadHeaderTemplates) and, optionally, the parts a
+/// Prerenderer rendered while the header was parsed (prerender.h; used when they match the model,
+/// moved out). Renders .rk.cuh's type definitions on a second thread.
+bool renderHeader(const HeaderModel& model, const std::string& outputDir, const TemplateSet& templates,
+                  std::vector<OutputFile>& files, std::string& error, Prerendered* ahead);
+
+/// The templates renderHeader needs, from `templateDir`.
+std::optional<TemplateSet> loadHeaderTemplates(const std::string& templateDir, std::string& error);
 
 /// Writes every file whose content differs from what is on disk (through a temporary file and an
 /// atomic rename); files with identical content keep their mtime. All-or-nothing: on failure no

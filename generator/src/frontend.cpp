@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "attribute_registration.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -25,68 +28,176 @@ namespace {
 /// Every written record of the main file that carries its own [[ringkernel::message]], in
 /// declaration order, including template patterns, specialisations and local classes (the
 /// validator reports those). Implicit instantiations are skipped.
-void collectAnnotatedRecords(const clang::DeclContext& context, const clang::SourceManager& sm,
+void collectAnnotatedRecords(const clang::Decl* decl, const clang::SourceManager& sm,
                              std::vector<const clang::CXXRecordDecl*>& records) {
-  for (const clang::Decl* decl : context.decls()) {
-    if (const auto* pattern = llvm::dyn_cast<clang::ClassTemplateDecl>(decl)) {
-      decl = pattern->getTemplatedDecl();
-    }
-    if (!llvm::isa<clang::NamespaceDecl>(decl) && !llvm::isa<clang::LinkageSpecDecl>(decl) &&
-        !sm.isInMainFile(sm.getExpansionLoc(decl->getLocation()))) {
-      continue;
-    }
-    if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl)) {
-      if (record->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation) continue;
-      if (ownMessageAnnotation(*record) != nullptr) records.push_back(record);
-    }
-    if (const auto* inner = llvm::dyn_cast<clang::DeclContext>(decl)) {
-      collectAnnotatedRecords(*inner, sm, records);
-    }
+  if (const auto* pattern = llvm::dyn_cast<clang::ClassTemplateDecl>(decl)) {
+    decl = pattern->getTemplatedDecl();
+  }
+  if (!llvm::isa<clang::NamespaceDecl>(decl) && !llvm::isa<clang::LinkageSpecDecl>(decl) &&
+      !sm.isInMainFile(sm.getExpansionLoc(decl->getLocation()))) {
+    return;
+  }
+  if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl)) {
+    if (record->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation) return;
+    if (ownMessageAnnotation(*record) != nullptr) records.push_back(record);
+  }
+  if (const auto* inner = llvm::dyn_cast<clang::DeclContext>(decl)) {
+    for (const clang::Decl* member : inner->decls()) collectAnnotatedRecords(member, sm, records);
   }
 }
 
 /// Where the attribute sits: the `ringkernel` token of [[ringkernel::message]].
 clang::SourceLocation attributeLoc(const clang::AnnotateAttr& attr) { return attr.getLocation(); }
 
+/// The annotated records that are message definitions; the others are reported.
+std::vector<const clang::CXXRecordDecl*> selectRoots(
+    const std::vector<const clang::CXXRecordDecl*>& annotated, Diagnoser& diagnoser) {
+  std::vector<const clang::CXXRecordDecl*> roots;
+  for (const clang::CXXRecordDecl* record : annotated) {
+    const auto name = [record] { return "'" + record->getNameAsString() + "'"; };  // errors only
+    const auto annotations = ownMessageAnnotations(*record);
+    if (annotations.size() > 1) {
+      diagnoser.error(attributeLoc(*annotations[1]),
+                      "[[ringkernel::message]] is given more than once on " + name(),
+                      "keep one attribute and put all options in it");
+      continue;
+    }
+    if (!record->isThisDeclarationADefinition()) {
+      diagnoser.error(attributeLoc(*annotations.front()),
+                      "[[ringkernel::message]] is on a declaration of " + name() +
+                          " that is not its definition",
+                      "put the attribute on the definition: struct [[ringkernel::message]] " +
+                          record->getNameAsString() + " { ... };");
+      continue;
+    }
+    roots.push_back(record);
+  }
+  return roots;
+}
+
+/// A default member initializer whose value cannot depend on anything declared after it.
+bool isLiteralInitializer(const clang::Expr* init) {
+  init = init->IgnoreParenImpCasts();
+  if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CXXBoolLiteralExpr,
+                clang::CharacterLiteral>(init)) {
+    return true;
+  }
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(init)) {
+    return isLiteralInitializer(unary->getSubExpr());
+  }
+  if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(init)) {
+    return isLiteralInitializer(cast->getSubExpr());
+  }
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
+    return list->getNumInits() == 0 || (list->getNumInits() == 1 && isLiteralInitializer(list->getInit(0)));
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(init)) {
+    return llvm::isa<clang::EnumConstantDecl>(ref->getDecl());
+  }
+  return false;
+}
+
+/// True when building these records now gives what building them after the whole parse would: no
+/// field uses an enum that is only declared so far, and every default member initializer is a
+/// literal (a constexpr function, say, may still get its definition later in the header).
+bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records,
+                 const clang::ASTContext& context) {
+  for (const clang::CXXRecordDecl* record : records) {
+    if (!record->isThisDeclarationADefinition()) continue;
+    for (const clang::FieldDecl* field : record->fields()) {
+      const clang::QualType element = context.getBaseElementType(field->getType());
+      if (const auto* enumType = element->getAs<clang::EnumType>();
+          enumType != nullptr && enumType->getDecl()->getDefinition() == nullptr) {
+        return false;
+      }
+      if (field->hasInClassInitializer() &&
+          (field->getInClassInitializer() == nullptr ||
+           !isLiteralInitializer(field->getInClassInitializer()))) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// Builds the model while clang parses: when a record at namespace scope is complete, the messages
+/// in it are built and handed to the listener (the backend renders them while the parse goes on).
+/// The steps take the header's annotated records in declaration order; whatever they did not take
+/// (everything after a record that is not complete yet, see completeNow) is built at the end, so the
+/// model is the one a single pass after the parse builds.
 class HeaderConsumer : public clang::ASTConsumer {
  public:
-  explicit HeaderConsumer(HeaderModel& model) : model_(model) {}
+  HeaderConsumer(HeaderModel& model, ModelListener* listener, std::string header)
+      : model_(model), listener_(listener), header_(std::move(header)) {}
+
+  void Initialize(clang::ASTContext& context) override {
+    context_ = &context;
+    diagnoser_.emplace(context.getDiagnostics());
+    builder_.emplace(context, *diagnoser_, listener_, header_);
+  }
+
+  void HandleTagDeclDefinition(clang::TagDecl* tag) override {
+    const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(tag);
+    if (!stepping_ || record == nullptr ||
+        !record->getLexicalDeclContext()->getRedeclContext()->isFileContext()) {
+      return;
+    }
+    std::vector<const clang::CXXRecordDecl*> annotated;
+    collectAnnotatedRecords(record, context_->getSourceManager(), annotated);
+    if (annotated.empty()) return;
+    if (!completeNow(annotated, *context_)) {
+      stepping_ = false;
+      return;
+    }
+    taken_.insert(taken_.end(), annotated.begin(), annotated.end());
+    builder_->addRoots(selectRoots(annotated, *diagnoser_));
+  }
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
     model_.targetTriple = context.getTargetInfo().getTriple().str();
     if (context.getDiagnostics().hasFatalErrorOccurred()) return;
-    Diagnoser diagnoser(context.getDiagnostics());
     std::vector<const clang::CXXRecordDecl*> annotated;
-    collectAnnotatedRecords(*context.getTranslationUnitDecl(), context.getSourceManager(),
-                            annotated);
-    std::vector<const clang::CXXRecordDecl*> roots;
-    for (const clang::CXXRecordDecl* record : annotated) {
-      const std::string name = "'" + record->getNameAsString() + "'";
-      const auto annotations = ownMessageAnnotations(*record);
-      if (annotations.size() > 1) {
-        diagnoser.error(attributeLoc(*annotations[1]),
-                        "[[ringkernel::message]] is given more than once on " + name,
-                        "keep one attribute and put all options in it");
-        continue;
-      }
-      if (!record->isThisDeclarationADefinition()) {
-        diagnoser.error(attributeLoc(*annotations.front()),
-                        "[[ringkernel::message]] is on a declaration of " + name +
-                            " that is not its definition",
-                        "put the attribute on the definition: struct [[ringkernel::message]] " +
-                            record->getNameAsString() + " { ... };");
-        continue;
-      }
-      roots.push_back(record);
+    for (const clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
+      collectAnnotatedRecords(decl, context.getSourceManager(), annotated);
     }
-    ModelBuilder(context, diagnoser).build(roots, model_);
+    if (taken_.size() <= annotated.size() &&
+        std::equal(taken_.begin(), taken_.end(), annotated.begin())) {
+      annotated.erase(annotated.begin(), annotated.begin() + static_cast<std::ptrdiff_t>(taken_.size()));
+      builder_->addRoots(selectRoots(annotated, *diagnoser_));
+      builder_->finish(model_);
+      return;
+    }
+    // A record the steps could not see comes before one they took (an attribute on a forward
+    // declaration or a local class: errors). Report the rest; without an error so far, rebuild.
+    if (!context.getDiagnostics().hasErrorOccurred()) {
+      if (listener_ != nullptr) listener_->discard(header_);
+      builder_.reset();
+      builder_.emplace(context, *diagnoser_);
+      builder_->build(selectRoots(annotated, *diagnoser_), model_);
+      return;
+    }
+    const std::set<const clang::CXXRecordDecl*> taken(taken_.begin(), taken_.end());
+    std::vector<const clang::CXXRecordDecl*> rest;
+    for (const clang::CXXRecordDecl* record : annotated) {
+      if (taken.count(record) == 0) rest.push_back(record);
+    }
+    builder_->addRoots(selectRoots(rest, *diagnoser_));
+    builder_->finish(model_);
   }
 
  private:
   HeaderModel& model_;
+  ModelListener* listener_;
+  std::string header_;
+  clang::ASTContext* context_ = nullptr;
+  std::optional<Diagnoser> diagnoser_;
+  std::optional<ModelBuilder> builder_;
+  bool stepping_ = true;
+  std::vector<const clang::CXXRecordDecl*> taken_;  // annotated records the steps took, in order
 };
 
 struct RunState {
+  ModelListener* listener = nullptr;
   std::map<std::string, HeaderModel> models;  // by absolute header path
   std::set<std::string> filesRead;
 };
@@ -97,8 +208,9 @@ class HeaderAction : public clang::ASTFrontendAction {
 
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
                                                         llvm::StringRef file) override {
-    HeaderModel& model = state_.models[absolutePath(file.str())];
-    return std::make_unique<HeaderConsumer>(model);
+    std::string header = absolutePath(file.str());
+    HeaderModel& model = state_.models[header];
+    return std::make_unique<HeaderConsumer>(model, state_.listener, std::move(header));
   }
 
   void EndSourceFileAction() override {
@@ -173,6 +285,7 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
   tool.setPrintErrorMessage(false);
 
   RunState state;
+  state.listener = request.listener;
   HeaderActionFactory factory(state);
   tool.run(&factory);
 

@@ -10,6 +10,7 @@
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "model.h"
+#include "model_listener.h"
 
 namespace clang::tooling {
 class CompilationDatabase;
@@ -31,6 +32,8 @@ struct FrontendRequest {
   /// Files are read through this; null means the real file system. Tests pass an overlay with an
   /// llvm::vfs::InMemoryFileSystem on top of the real one.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem;
+  /// Told about each header's messages while the header is still being parsed; may be null.
+  ModelListener* listener = nullptr;
 };
 
 struct FrontendResult {

@@ -91,6 +91,11 @@ void JsonWriter::boolean(bool value) {
   out_.append(value ? "true" : "false");
 }
 
+void JsonWriter::raw(std::string_view json) {
+  beforeValue();
+  out_.append(json);
+}
+
 void JsonWriter::null() {
   beforeValue();
   out_.append("null");

@@ -32,6 +32,8 @@ class JsonWriter {
   void number(std::uint64_t value);
   void boolean(bool value);
   void null();
+  /// A value that is already JSON text (written as it is, after the separator).
+  void raw(std::string_view json);
 
   /// key + value shorthands.
   void member(std::string_view name, std::string_view value) { key(name); text(value); }

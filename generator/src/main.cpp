@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // ringkernel-gen: parse the headers, check them, render everything in memory, and write only when
 // the whole run had no error. Exit status: 0 success, 1 input errors, 2 bad usage.
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "options.h"
 #include "paths.h"
+#include "prerender.h"
 #include "resource_dir.h"
 
 namespace {
@@ -86,7 +88,16 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   request.targetTriple = commandLine.targetTriple;
   request.outputDir = absolutePath(commandLine.outputDir);
   request.resourceDir = resourceDir;
+  // The per-message parts of the outputs render on a second thread while clang parses. A template
+  // that does not load is reported after the parse, as before (the input's errors come first).
+  const std::optional<TemplateSet> templates = loadHeaderTemplates(templateDir, error);
+  std::optional<Prerenderer> prerenderer;
+  if (templates) {
+    prerenderer.emplace(*templates);
+    request.listener = &*prerenderer;
+  }
   const FrontendResult parsed = runFrontend(request, llvm::errs());
+  if (prerenderer) prerenderer->finish();
   if (parsed.errorCount != 0) {
     llvm::errs() << "ringkernel-gen: nothing was written (" << parsed.errorCount
                  << (parsed.errorCount == 1 ? " error" : " errors") << " in the input)\n";
@@ -96,9 +107,10 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
 
   std::vector<OutputFile> outputs;
   for (const HeaderModel& header : parsed.headers) {
-    if (!renderHeader(header, request.outputDir, templateDir, outputs, error)) {
-      return inputError(error);
-    }
+    Prerendered ahead = prerenderer ? prerenderer->take(header.headerPath) : Prerendered{};
+    const bool rendered = templates ? renderHeader(header, request.outputDir, *templates, outputs, error, &ahead)
+                                    : renderHeader(header, request.outputDir, templateDir, outputs, error);
+    if (!rendered) return inputError(error);
   }
   if (std::error_code ec = llvm::sys::fs::create_directories(request.outputDir)) {
     return inputError("cannot create " + request.outputDir + ": " + ec.message());

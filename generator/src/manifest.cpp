@@ -293,7 +293,22 @@ class Reader {
 
 }  // namespace
 
-std::string manifestJson(const HeaderModel& model) {
+std::string manifestEntry(const MessageModel& message) {
+  std::string out;
+  JsonWriter w(out, /*prettyDepth=*/0);
+  writeMessage(w, message, /*withOrigin=*/true);
+  return out;
+}
+
+std::string manifestEntry(const EnumModel& enumeration) {
+  std::string out;
+  JsonWriter w(out, /*prettyDepth=*/0);
+  writeEnum(w, enumeration);
+  return out;
+}
+
+std::string manifestJson(const HeaderModel& model, const std::vector<std::string>* enumEntries,
+                         const std::vector<std::string>* messageEntries) {
   std::string out;
   out.reserve(1024 + 3072 * model.messages.size());
   // Two levels laid out (the root and its arrays/objects), then one enum or message per line.
@@ -316,11 +331,23 @@ std::string manifestJson(const HeaderModel& model) {
   w.endObject();
   w.key("enums");
   w.beginArray();
-  for (const EnumModel& e : model.enums) writeEnum(w, e);
+  for (std::size_t i = 0; i < model.enums.size(); ++i) {
+    if (enumEntries != nullptr) {
+      w.raw((*enumEntries)[i]);
+    } else {
+      writeEnum(w, model.enums[i]);
+    }
+  }
   w.endArray();
   w.key("messages");
   w.beginArray();
-  for (const MessageModel& m : model.messages) writeMessage(w, m, /*withOrigin=*/true);
+  for (std::size_t i = 0; i < model.messages.size(); ++i) {
+    if (messageEntries != nullptr) {
+      w.raw((*messageEntries)[i]);
+    } else {
+      writeMessage(w, model.messages[i], /*withOrigin=*/true);
+    }
+  }
   w.endArray();
   w.endObject();
   out.push_back('\n');

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model.h"
 
@@ -17,7 +18,15 @@ inline constexpr int kManifestSchemaVersion = 1;
 
 /// Deterministic JSON text (fixed key order, final newline): the top level laid out with a two-space
 /// indent, every enum and message compact on a line of its own.
-std::string manifestJson(const HeaderModel& model);
+/// `enumEntries` / `messageEntries`, when given, hold manifestEntry() of every enum / message of the
+/// model in order (rendered ahead, e.g. while the header was parsed).
+std::string manifestJson(const HeaderModel& model,
+                         const std::vector<std::string>* enumEntries = nullptr,
+                         const std::vector<std::string>* messageEntries = nullptr);
+
+/// The compact JSON of one message / enum as its line in the manifest holds it.
+std::string manifestEntry(const MessageModel& message);
+std::string manifestEntry(const EnumModel& enumeration);
 
 /// Canonical JSON of one message without `from_this_header`: two manifests describe the same message
 /// identically exactly when the fingerprints are equal.

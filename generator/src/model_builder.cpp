@@ -2,6 +2,8 @@
 #include "model_builder.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 #include "attribute_parser.h"
 #include "attribute_registration.h"
@@ -45,8 +47,10 @@ std::uint64_t bytes(clang::CharUnits units) { return static_cast<std::uint64_t>(
 
 }  // namespace
 
-ModelBuilder::ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser)
-    : context_(context), diagnoser_(diagnoser), validator_(context, diagnoser) {}
+ModelBuilder::ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser,
+                           ModelListener* listener, std::string header)
+    : context_(context), diagnoser_(diagnoser), validator_(context, diagnoser), listener_(listener),
+      header_(std::move(header)) {}
 
 SourceLoc ModelBuilder::sourceLoc(const clang::Decl& decl) const {
   SourceLoc result;
@@ -60,20 +64,53 @@ SourceLoc ModelBuilder::sourceLoc(const clang::Decl& decl) const {
   return result;
 }
 
+ModelBuilder::~ModelBuilder() {
+  if (listener_ != nullptr) listener_->headerParsed(header_);  // it may still read the records
+}
+
 bool ModelBuilder::build(const std::vector<const clang::CXXRecordDecl*>& roots,
                          HeaderModel& header) {
+  const bool ok = addRoots(roots);
+  return finish(header) && ok;
+}
+
+bool ModelBuilder::addRoots(const std::vector<const clang::CXXRecordDecl*>& roots) {
   bool ok = true;
   for (const clang::CXXRecordDecl* root : roots) ok = addMessage(*root) && ok;
-  const clang::SourceManager& sm = context_.getSourceManager();
+  publish(/*all=*/false);
+  return ok;
+}
+
+/// Hands the records added since the last call to the listener, in batches of kPublishBatch
+/// messages (each hand-over may wake its thread) unless `all`; once an error was reported the output
+/// will not be written, so nothing more is handed over.
+void ModelBuilder::publish(bool all) {
+  constexpr std::size_t kPublishBatch = 64;
+  if (listener_ == nullptr || diagnoser_.engine().hasErrorOccurred()) return;
+  if (publishedMessages_ == messages_.size() && publishedEnums_ == enums_.size()) return;
+  if (!all && messages_.size() - publishedMessages_ < kPublishBatch) return;
+  std::vector<const MessageModel*> messages;
+  std::vector<const EnumModel*> enums;
+  for (; publishedMessages_ < messages_.size(); ++publishedMessages_) {
+    messages.push_back(&messages_[publishedMessages_]);
+  }
+  for (; publishedEnums_ < enums_.size(); ++publishedEnums_) enums.push_back(&enums_[publishedEnums_]);
+  listener_->modelGrew(header_, std::move(messages), std::move(enums));
+}
+
+bool ModelBuilder::finish(HeaderModel& header) {
   std::vector<std::pair<const MessageModel*, clang::SourceLocation>> located;
   for (std::size_t i = 0; i < messages_.size(); ++i) {
-    messages_[i].fromThisHeader =
-        sm.isInMainFile(sm.getExpansionLoc(messageDecls_[i]->getLocation()));
     located.emplace_back(&messages_[i], messageDecls_[i]->getLocation());
   }
-  ok = validator_.checkIds(located) && ok;
-  header.messages = std::move(messages_);
-  header.enums = std::move(enums_);
+  const bool ok = validator_.checkIds(located);
+  publish(/*all=*/true);
+  if (listener_ != nullptr) listener_->headerParsed(header_);
+  header.messages.assign(std::make_move_iterator(messages_.begin()),
+                         std::make_move_iterator(messages_.end()));
+  header.enums.assign(std::make_move_iterator(enums_.begin()), std::make_move_iterator(enums_.end()));
+  messages_.clear();
+  enums_.clear();
   return ok;
 }
 
@@ -84,6 +121,8 @@ bool ModelBuilder::addMessage(const clang::CXXRecordDecl& record) {
   const bool ok = buildMessage(record, model);
   states_[&record] = ok ? State::Done : State::Failed;
   if (!ok) return false;
+  const clang::SourceManager& sm = context_.getSourceManager();
+  model.fromThisHeader = sm.isInMainFile(sm.getExpansionLoc(record.getLocation()));
   messageIndex_[&record] = messages_.size();
   messages_.push_back(std::move(model));
   messageDecls_.push_back(&record);
@@ -119,6 +158,7 @@ bool ModelBuilder::buildMessage(const clang::CXXRecordDecl& record, MessageModel
   model.size = bytes(layout.getSize());
   model.alignment = bytes(layout.getAlignment());
   model.naturalAlignment = 1;
+  model.fields.reserve(static_cast<std::size_t>(std::distance(record.field_begin(), record.field_end())));
   for (const clang::FieldDecl* field : record.fields()) {
     FieldModel fieldModel;
     if (!buildField(*field, model, fieldModel)) {

@@ -4,12 +4,15 @@
 // way; nothing invalid enters the model.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "diagnostics.h"
 #include "model.h"
+#include "model_listener.h"
 #include "validator.h"
 
 namespace clang {
@@ -23,12 +26,23 @@ namespace ringkernel::gen {
 
 class ModelBuilder {
  public:
-  ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser);
+  /// `listener` (optional) is told about every record the model gains while no error has been
+  /// reported, under the key `header`.
+  ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser, ModelListener* listener = nullptr,
+               std::string header = {});
+  ~ModelBuilder();
+  ModelBuilder(const ModelBuilder&) = delete;
+  ModelBuilder& operator=(const ModelBuilder&) = delete;
 
   /// `roots`: the [[ringkernel::message]] definitions of the header, in declaration order.
   /// Fills header.messages (dependencies first, nested messages from other headers with
   /// fromThisHeader = false) and header.enums. Returns false if any error was reported.
   bool build(const std::vector<const clang::CXXRecordDecl*>& roots, HeaderModel& header);
+
+  /// The same in steps: addRoots() for consecutive parts of the roots (in declaration order), then
+  /// finish() once. build(roots) == addRoots(roots) + finish().
+  bool addRoots(const std::vector<const clang::CXXRecordDecl*>& roots);
+  bool finish(HeaderModel& header);
 
  private:
   enum class State { Building, Done, Failed };
@@ -39,6 +53,7 @@ class ModelBuilder {
   bool addEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
                const std::string& message);
   SourceLoc sourceLoc(const clang::Decl& decl) const;
+  void publish(bool all);
 
   clang::ASTContext& context_;
   Diagnoser& diagnoser_;
@@ -46,9 +61,14 @@ class ModelBuilder {
   std::map<const clang::CXXRecordDecl*, State> states_;
   std::map<const clang::CXXRecordDecl*, std::size_t> messageIndex_;
   std::set<const clang::EnumDecl*> enumsSeen_;
-  std::vector<MessageModel> messages_;
+  // deques: a record keeps its address while the model grows (the listener reads it meanwhile).
+  std::deque<MessageModel> messages_;
   std::vector<const clang::CXXRecordDecl*> messageDecls_;
-  std::vector<EnumModel> enums_;
+  std::deque<EnumModel> enums_;
+  ModelListener* listener_;
+  std::string header_;
+  std::size_t publishedMessages_ = 0;
+  std::size_t publishedEnums_ = 0;
 };
 
 }  // namespace ringkernel::gen

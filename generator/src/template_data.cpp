@@ -59,7 +59,41 @@ class HeaderDataBuilder {
     }
   }
 
-  bool build(TemplateValue& data, std::string& error) {
+  /// What type_definitions.mustache shows: the top-level enums and messages in order, and how many
+  /// types each message holds at any depth.
+  TypeDefinitionsOutline outline() const {
+    TypeDefinitionsOutline result;
+    for (const EnumModel& e : model_.enums) {
+      if (!e.enclosingMessage.empty() && messageIndex_.count(e.enclosingMessage) == 0) result.valid = false;
+    }
+    for (const MessageModel& m : model_.messages) {
+      if (!m.enclosingMessage.empty() && messageIndex_.count(m.enclosingMessage) == 0) result.valid = false;
+    }
+    if (!result.valid) return result;  // typeDefinitions reports it
+    for (const EnumModel& e : model_.enums) {
+      if (e.enclosingMessage.empty()) result.enums.push_back(e.qualifiedName);
+    }
+    std::map<std::string, std::pair<std::size_t, std::size_t>> nested;  // top level -> enums, messages
+    for (const EnumModel& e : model_.enums) {
+      if (!e.enclosingMessage.empty()) {
+        ++nested[topLevelOf(model_.messages[messageIndex_.at(e.enclosingMessage)])].first;
+      }
+    }
+    for (const MessageModel& m : model_.messages) {
+      if (!m.enclosingMessage.empty()) {
+        ++nested[topLevelOf(m)].second;
+      }
+    }
+    for (const std::size_t index : topLevelMessageOrder()) {
+      const std::string& name = model_.messages[index].qualifiedName;
+      const auto counts = nested[name];
+      result.messages.push_back({name, counts.first, counts.second});
+    }
+    return result;
+  }
+
+  /// {top_level_enums, top_level_messages}: the type definitions of .rk.cuh.
+  bool typeDefinitions(TemplateValue& data, std::string& error, TypeDefinitionParts parts) {
     for (const EnumModel& e : model_.enums) {
       if (!e.enclosingMessage.empty() && messageIndex_.count(e.enclosingMessage) == 0) {
         error = where(e.location) + "enum " + e.qualifiedName +
@@ -76,34 +110,59 @@ class HeaderDataBuilder {
         return false;
       }
     }
-    TemplateList topEnums, topMessages, traits, guards;
-    traits.reserve(model_.messages.size());
-    guards.reserve(model_.enums.size() + model_.messages.size());
+    TemplateList topEnums, topMessages;
     for (const EnumModel& e : model_.enums) {
-      if (e.enclosingMessage.empty()) topEnums.push_back(enumData(e, ""));
-      guards.push_back(typeGuard(e));
+      if (e.enclosingMessage.empty() && parts != TypeDefinitionParts::Messages) topEnums.push_back(enumData(e, ""));
+    }
+    if (parts == TypeDefinitionParts::Enums) {
+      data = TemplateObject(2).add("top_level_enums", std::move(topEnums)).add("top_level_messages", TemplateList());
+      return true;
     }
     for (const std::size_t index : topLevelMessageOrder()) {
       TemplateValue item;
       if (!structData(model_.messages[index], "", item, error)) return false;
       topMessages.push_back(std::move(item));
     }
-    for (const MessageModel& m : model_.messages) {
-      traits.push_back(traitsData(m));
-      guards.push_back(typeGuard(m));
-    }
-    data = TemplateObject(10)
-        .add("version", RINGKERNEL_GEN_VERSION)
-        .add("header_file", fileName(model_.headerPath))
-        .add("include_spelling", model_.includeSpelling)
-        .add("stem", model_.stem)
-        .add("target_triple", model_.targetTriple)
-        .add("cuh_macro", cudaHeaderMacro(model_))
-        .add("type_guards", std::move(guards))
+    data = TemplateObject(2)
         .add("top_level_enums", std::move(topEnums))
-        .add("top_level_messages", std::move(topMessages))
-        .add("messages", std::move(traits));
+        .add("top_level_messages", std::move(topMessages));
     return true;
+  }
+
+  static TemplateValue traitsData(const MessageModel& m) {
+    TemplateList fields;
+    fields.reserve(m.fields.size());
+    for (std::size_t i = 0; i < m.fields.size(); ++i) {
+      const FieldModel& f = m.fields[i];
+      fields.push_back(TemplateObject(10)
+          .add("field_index", std::to_string(i))
+          .add("field_name", f.name)
+          .add("field_kind", runtimeName(f.kind))
+          .add("field_underlying", runtimeName(f.underlying))
+          .add("field_offset", std::to_string(f.offset))
+          .add("field_size", std::to_string(f.size))
+          .add("field_element_size", std::to_string(f.elementSize))
+          .add("field_rank", std::to_string(f.extents.size()))
+          .add("field_extents", extentsInitializer(f))
+          .add("field_message_type_id", f.kind == FieldKind::Message ? hexLiteral(f.messageTypeId) : "0u"));
+    }
+    return TemplateObject(16)
+        .add("traits_guard", "RINGKERNEL_TRAITS_" + hexDigits(m.typeId))
+        .add("cpp_type", "::" + m.qualifiedName)
+        .add("qualified_name", m.qualifiedName)
+        .add("type_id", hexLiteral(m.typeId))
+        .add("name_literal", cppStringLiteral(m.qualifiedName))
+        .add("kernel_literal", cppStringLiteral(m.kernel))
+        .add("kernel_id", hexLiteral(m.kernelId))
+        .add("direction", runtimeName(m.options.direction))
+        .add("priority", std::to_string(m.options.priority))
+        .add("causal", m.options.causal ? "true" : "false")
+        .add("format", runtimeName(m.options.format))
+        .add("size", std::to_string(m.size))
+        .add("alignment", std::to_string(m.alignment))
+        .add("field_count", std::to_string(m.fields.size()))
+        .add("has_fields", !m.fields.empty())
+        .add("fields", std::move(fields));
   }
 
  private:
@@ -240,42 +299,6 @@ class HeaderDataBuilder {
     return true;
   }
 
-  static TemplateValue traitsData(const MessageModel& m) {
-    TemplateList fields;
-    fields.reserve(m.fields.size());
-    for (std::size_t i = 0; i < m.fields.size(); ++i) {
-      const FieldModel& f = m.fields[i];
-      fields.push_back(TemplateObject(10)
-          .add("field_index", std::to_string(i))
-          .add("field_name", f.name)
-          .add("field_kind", runtimeName(f.kind))
-          .add("field_underlying", runtimeName(f.underlying))
-          .add("field_offset", std::to_string(f.offset))
-          .add("field_size", std::to_string(f.size))
-          .add("field_element_size", std::to_string(f.elementSize))
-          .add("field_rank", std::to_string(f.extents.size()))
-          .add("field_extents", extentsInitializer(f))
-          .add("field_message_type_id", f.kind == FieldKind::Message ? hexLiteral(f.messageTypeId) : "0u"));
-    }
-    return TemplateObject(16)
-        .add("traits_guard", "RINGKERNEL_TRAITS_" + hexDigits(m.typeId))
-        .add("cpp_type", "::" + m.qualifiedName)
-        .add("qualified_name", m.qualifiedName)
-        .add("type_id", hexLiteral(m.typeId))
-        .add("name_literal", cppStringLiteral(m.qualifiedName))
-        .add("kernel_literal", cppStringLiteral(m.kernel))
-        .add("kernel_id", hexLiteral(m.kernelId))
-        .add("direction", runtimeName(m.options.direction))
-        .add("priority", std::to_string(m.options.priority))
-        .add("causal", m.options.causal ? "true" : "false")
-        .add("format", runtimeName(m.options.format))
-        .add("size", std::to_string(m.size))
-        .add("alignment", std::to_string(m.alignment))
-        .add("field_count", std::to_string(m.fields.size()))
-        .add("has_fields", !m.fields.empty())
-        .add("fields", std::move(fields));
-  }
-
   const HeaderModel& model_;
   std::map<std::string, std::size_t> messageIndex_;
   // Enclosing message -> model indices of the enums / messages nested in it, in model order.
@@ -297,8 +320,32 @@ std::string cudaHeaderMacro(const HeaderModel& model) {
          hexDigits(fnv1a32(model.includeSpelling));
 }
 
-bool buildHeaderData(const HeaderModel& model, TemplateValue& data, std::string& error) {
-  return HeaderDataBuilder(model).build(data, error);
+TemplateValue headerData(const HeaderModel& model) {
+  TemplateList guards;
+  guards.reserve(model.enums.size() + model.messages.size());
+  for (const EnumModel& e : model.enums) guards.push_back(typeGuard(e));
+  for (const MessageModel& m : model.messages) guards.push_back(typeGuard(m));
+  return TemplateObject(9)
+      .add("version", RINGKERNEL_GEN_VERSION)
+      .add("header_file", fileName(model.headerPath))
+      .add("include_spelling", model.includeSpelling)
+      .add("stem", model.stem)
+      .add("target_triple", model.targetTriple)
+      .add("cuh_macro", cudaHeaderMacro(model))
+      .add("type_guards", std::move(guards));
+}
+
+bool typeDefinitionsData(const HeaderModel& model, TemplateValue& data, std::string& error,
+                         TypeDefinitionParts parts) {
+  return HeaderDataBuilder(model).typeDefinitions(data, error, parts);
+}
+
+TypeDefinitionsOutline typeDefinitionsOutline(const HeaderModel& model) {
+  return HeaderDataBuilder(model).outline();
+}
+
+TemplateValue messageTraitsData(const MessageModel& message) {
+  return HeaderDataBuilder::traitsData(message);
 }
 
 }  // namespace ringkernel::gen

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model.h"
 #include "template_value.h"
@@ -20,8 +21,35 @@ std::string typeGuard(const EnumModel& enumeration);
 /// header after it.
 std::string cudaHeaderMacro(const HeaderModel& model);
 
-/// Builds the data; false + `error` when the model cannot be reproduced (e.g. a nested type whose
-/// enclosing message is not in the model, overlapping fields, packed alignment).
-bool buildHeaderData(const HeaderModel& model, TemplateValue& data, std::string& error);
+/// The names every per-header template shares: version, header_file, include_spelling, stem,
+/// target_triple, cuh_macro, type_guards (the guard of every enum and message).
+TemplateValue headerData(const HeaderModel& model);
+
+/// The data of type_definitions.mustache (top_level_enums, top_level_messages); false + `error`
+/// when the model cannot be reproduced (e.g. a nested type whose enclosing message is not in the
+/// model, overlapping fields, packed alignment).
+enum class TypeDefinitionParts { Both, Enums, Messages };
+bool typeDefinitionsData(const HeaderModel& model, TemplateValue& data, std::string& error,
+                         TypeDefinitionParts parts = TypeDefinitionParts::Both);
+
+/// The top-level types type_definitions.mustache defines, in order, and for each message the number
+/// of enums and messages nested in it (at any depth). Rendering the enums and the messages of
+/// consecutive parts of a model separately gives the text of the whole model when the outlines agree.
+struct TypeDefinitionsOutline {
+  struct Message {
+    std::string qualifiedName;
+    std::size_t nestedEnums = 0;
+    std::size_t nestedMessages = 0;
+    bool operator==(const Message&) const = default;
+  };
+  bool valid = true;  // false: a type is nested in a message the model does not have
+  std::vector<std::string> enums;
+  std::vector<Message> messages;
+  bool operator==(const TypeDefinitionsOutline&) const = default;
+};
+TypeDefinitionsOutline typeDefinitionsOutline(const HeaderModel& model);
+
+/// The data of message_traits.mustache for one message.
+TemplateValue messageTraitsData(const MessageModel& message);
 
 }  // namespace ringkernel::gen

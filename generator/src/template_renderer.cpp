@@ -37,7 +37,9 @@ std::vector<MustacheNode> withoutFinalNewline(std::vector<MustacheNode> nodes) {
 /// up empty or whitespace-only is dropped, a line holding only the blank marker becomes empty.
 class Renderer {
  public:
-  Renderer(std::string& out, const TemplateValue& data) : out_(out) { stack_.push_back(&data); }
+  Renderer(std::string& out, const TemplateValue& data) : out_(out), lineStart_(out.size()) {
+    stack_.push_back(&data);
+  }
 
   void render(const std::vector<MustacheNode>& nodes) {
     for (const MustacheNode& node : nodes) {
@@ -174,7 +176,7 @@ class Renderer {
   }
 
   std::string& out_;
-  std::size_t lineStart_ = 0;
+  std::size_t lineStart_;
   Line state_ = Line::Blank;
   std::vector<const TemplateValue*> stack_;
   std::set<std::string> missing_;
@@ -286,6 +288,12 @@ std::optional<TemplateSet> TemplateSet::load(const std::string& directory,
 
 bool TemplateSet::render(const std::string& name, const TemplateValue& data, std::string& output,
                          std::string& error) const {
+  output.clear();
+  return renderAppend(name, data, output, error);
+}
+
+bool TemplateSet::renderAppend(const std::string& name, const TemplateValue& data, std::string& output,
+                               std::string& error) const {
   const auto found = templates_.find(name);
   if (found == templates_.end()) {
     error = "template '" + name + kExtension + "' is missing in '" + directory_ + "'";
@@ -295,7 +303,6 @@ bool TemplateSet::render(const std::string& name, const TemplateValue& data, std
     error = "template data must not define '" + std::string(kBlankKey) + "' (reserved for blank lines)";
     return false;
   }
-  output.clear();
   Renderer renderer(output, data);
   renderer.render(found->second->nodes);
   renderer.finish();

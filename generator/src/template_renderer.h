@@ -36,6 +36,10 @@ class TemplateSet {
   bool render(const std::string& name, const TemplateValue& data, std::string& output,
               std::string& error) const;
 
+  /// The same, appending to `output` (which must be empty or end with a newline).
+  bool renderAppend(const std::string& name, const TemplateValue& data, std::string& output,
+                    std::string& error) const;
+
  private:
   struct Parsed {
     std::string text;

@@ -46,7 +46,18 @@ class TemplateValue {
   TemplateValue(TemplateList list) : value_(std::move(list)) {}    // NOLINT
   TemplateValue(TemplateObject object) : value_(std::move(object)) {}  // NOLINT
 
-  const std::string* text() const { return std::get_if<std::string>(&value_); }
+  /// Text owned elsewhere, which must outlive the value (one rendered block in two data trees).
+  static TemplateValue borrowed(const std::string& text) {
+    TemplateValue value;
+    value.value_ = &text;
+    return value;
+  }
+
+  const std::string* text() const {
+    if (const std::string* owned = std::get_if<std::string>(&value_)) return owned;
+    if (const auto* borrowed = std::get_if<const std::string*>(&value_)) return *borrowed;
+    return nullptr;
+  }
   const bool* flag() const { return std::get_if<bool>(&value_); }
   const TemplateList* list() const { return std::get_if<TemplateList>(&value_); }
   const TemplateObject* object() const { return std::get_if<TemplateObject>(&value_); }
@@ -56,7 +67,7 @@ class TemplateValue {
   bool truthy() const;
 
  private:
-  std::variant<std::string, bool, TemplateList, TemplateObject> value_;
+  std::variant<std::string, bool, TemplateList, TemplateObject, const std::string*> value_;
 };
 
 struct TemplateMember {

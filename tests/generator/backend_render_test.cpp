@@ -91,7 +91,7 @@ TEST(BackendTemplates, MissingMalformedAndUnknownNamesAreErrors) {
   for (const auto& entry : fs::directory_iterator(templateDir())) fs::copy(entry.path(), dir / entry.path().filename());
   std::vector<OutputFile> files;
   std::string error;
-  std::ofstream(dir / "rk_h.mustache") << "{{#messages}}{{qualified_nme}}{{/messages}}\n";
+  std::ofstream(dir / "rk_h.mustache") << "{{#type_guards}}{{qualified_nme}}{{/type_guards}}\n";
   EXPECT_FALSE(renderHeader(sampleHeader(), "out", dir.string(), files, error));
   EXPECT_NE(error.find("unknown name(s): 'qualified_nme'"), std::string::npos) << error;
   std::ofstream(dir / "rk_h.mustache") << "{{#messages}}unclosed\n";
