@@ -230,13 +230,22 @@ class HeaderAction : public clang::ASTFrontendAction {
 
 class HeaderActionFactory : public clang::tooling::FrontendActionFactory {
  public:
-  explicit HeaderActionFactory(RunState& state) : state_(state) {}
+  HeaderActionFactory(RunState& state, bool disableFree) : state_(state), disableFree_(disableFree) {}
   std::unique_ptr<clang::FrontendAction> create() override {
     return std::make_unique<HeaderAction>(state_);
   }
 
+  /// libTooling turns clang's -disable-free off; a run that ends the process afterwards turns it on.
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch,
+                     clang::DiagnosticConsumer* diagnostics) override {
+    invocation->getFrontendOpts().DisableFree = disableFree_;
+    return FrontendActionFactory::runInvocation(std::move(invocation), files, std::move(pch), diagnostics);
+  }
+
  private:
   RunState& state_;
+  bool disableFree_;
 };
 
 /// -xc++ (first) and -std=c++20 unless given, plus the generator's own flags. Those go before a
@@ -286,7 +295,7 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
 
   RunState state;
   state.listener = request.listener;
-  HeaderActionFactory factory(state);
+  HeaderActionFactory factory(state, request.leakAst);
   tool.run(&factory);
 
   FrontendResult result;

@@ -34,6 +34,9 @@ struct FrontendRequest {
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem;
   /// Told about each header's messages while the header is still being parsed; may be null.
   ModelListener* listener = nullptr;
+  /// Leave the AST and clang's other per-header state allocated (clang's -disable-free): for a
+  /// process that ends soon after; saves freeing them one by one.
+  bool leakAst = false;
 };
 
 struct FrontendResult {

@@ -88,6 +88,7 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   request.targetTriple = commandLine.targetTriple;
   request.outputDir = absolutePath(commandLine.outputDir);
   request.resourceDir = resourceDir;
+  request.leakAst = true;  // the process ends after this run
   // The per-message parts of the outputs render on a second thread while clang parses. A template
   // that does not load is reported after the parse, as before (the input's errors come first).
   const std::optional<TemplateSet> templates = loadHeaderTemplates(templateDir, error);
