@@ -47,11 +47,7 @@ class TemplateValue {
   TemplateValue(TemplateObject object) : value_(std::move(object)) {}  // NOLINT
 
   /// Text owned elsewhere, which must outlive the value (one rendered block in two data trees).
-  static TemplateValue borrowed(const std::string& text) {
-    TemplateValue value;
-    value.value_ = &text;
-    return value;
-  }
+  static TemplateValue borrowed(const std::string& text);
 
   const std::string* text() const {
     if (const std::string* owned = std::get_if<std::string>(&value_)) return owned;
@@ -89,6 +85,12 @@ inline const TemplateValue* TemplateObject::find(std::string_view key) const {
     if (member.key == key) return &member.value;
   }
   return nullptr;
+}
+
+inline TemplateValue TemplateValue::borrowed(const std::string& text) {
+  TemplateValue value;
+  value.value_ = &text;
+  return value;
 }
 
 inline bool TemplateValue::truthy() const {
