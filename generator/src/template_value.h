@@ -21,8 +21,15 @@ using TemplateList = std::vector<TemplateValue>;
 /// Named values. Keys are string views and must outlive the object (the builders use literals).
 class TemplateObject {
  public:
-  TemplateObject() = default;
-  explicit TemplateObject(std::size_t capacity) { members_.reserve(capacity); }
+  // Every member that instantiates std::vector<TemplateMember> (the special members included) is
+  // defined below TemplateMember: libstdc++ under clang needs the element type complete there.
+  TemplateObject();
+  explicit TemplateObject(std::size_t capacity);
+  TemplateObject(const TemplateObject&);
+  TemplateObject(TemplateObject&&) noexcept;
+  TemplateObject& operator=(const TemplateObject&);
+  TemplateObject& operator=(TemplateObject&&) noexcept;
+  ~TemplateObject();
 
   /// Appends a member (keys are expected to be unique; the first one with a name wins a lookup).
   /// The rvalue form lets `TemplateObject(n).add(...).add(...)` move into a TemplateValue.
@@ -30,7 +37,7 @@ class TemplateObject {
   TemplateObject&& add(std::string_view key, TemplateValue value) &&;
   /// The member named `key`, or nullptr.
   const TemplateValue* find(std::string_view key) const;
-  bool empty() const { return members_.empty(); }
+  bool empty() const;
 
  private:
   std::vector<TemplateMember> members_;
@@ -70,6 +77,16 @@ struct TemplateMember {
   std::string_view key;
   TemplateValue value;
 };
+
+inline TemplateObject::TemplateObject() = default;
+inline TemplateObject::TemplateObject(std::size_t capacity) { members_.reserve(capacity); }
+inline TemplateObject::TemplateObject(const TemplateObject&) = default;
+inline TemplateObject::TemplateObject(TemplateObject&&) noexcept = default;
+inline TemplateObject& TemplateObject::operator=(const TemplateObject&) = default;
+inline TemplateObject& TemplateObject::operator=(TemplateObject&&) noexcept = default;
+inline TemplateObject::~TemplateObject() = default;
+
+inline bool TemplateObject::empty() const { return members_.empty(); }
 
 inline TemplateObject& TemplateObject::add(std::string_view key, TemplateValue value) & {
   members_.emplace_back(key, std::move(value));
