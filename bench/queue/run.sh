@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs bench_queue as ROUNDS rounds (default 15) under the team's exclusive CPU lock, after waiting
+# Runs bench_queue as ROUNDS rounds (default 15) under an exclusive flock on $RINGKERNEL_BENCH_LOCK
+# (default /tmp/rk-cpu.lock; builds on a shared machine take it shared and wait), after waiting
 # (up to 10 minutes) for 2 seconds in which the machine is idle. Each round runs every selected
 # benchmark once, in random order, so the contenders of a round see the same machine state (on this
 # VM the host moves the two vCPUs: the core-to-core line latency changes by 3x between minutes);
@@ -8,7 +9,7 @@
 # Usage: bench/queue/run.sh BUILD_DIR OUT_PREFIX [extra bench_queue flags, e.g. --benchmark_filter=Spsc]
 # Then:  bench/queue/summarize.py OUT_PREFIX.r*.json
 set -euo pipefail
-exec flock -x /tmp/rk-cpu.lock bash -s "$@" <<'INNER'
+exec flock -x "${RINGKERNEL_BENCH_LOCK:-/tmp/rk-cpu.lock}" bash -s "$@" <<'INNER'
 set -euo pipefail
 build=$1 out=$2
 shift 2
