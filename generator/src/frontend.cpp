@@ -33,6 +33,7 @@ void collectAnnotatedRecords(const clang::Decl* decl, const clang::SourceManager
   if (const auto* pattern = llvm::dyn_cast<clang::ClassTemplateDecl>(decl)) {
     decl = pattern->getTemplatedDecl();
   }
+  if (!llvm::isa<clang::DeclContext>(decl)) return;  // neither a record nor holding one (fields, ...)
   if (!llvm::isa<clang::NamespaceDecl>(decl) && !llvm::isa<clang::LinkageSpecDecl>(decl) &&
       !sm.isInMainFile(sm.getExpansionLoc(decl->getLocation()))) {
     return;
@@ -156,6 +157,7 @@ class HeaderConsumer : public clang::ASTConsumer {
   void HandleTranslationUnit(clang::ASTContext& context) override {
     model_.targetTriple = context.getTargetInfo().getTriple().str();
     if (context.getDiagnostics().hasFatalErrorOccurred()) return;
+    builder_->handOver();  // the listener renders the last records while the rest is collected
     std::vector<const clang::CXXRecordDecl*> annotated;
     for (const clang::Decl* decl : context.getTranslationUnitDecl()->decls()) {
       collectAnnotatedRecords(decl, context.getSourceManager(), annotated);

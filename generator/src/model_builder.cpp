@@ -100,11 +100,12 @@ void ModelBuilder::publish(bool all) {
 
 bool ModelBuilder::finish(HeaderModel& header) {
   std::vector<std::pair<const MessageModel*, clang::SourceLocation>> located;
+  located.reserve(messages_.size());
   for (std::size_t i = 0; i < messages_.size(); ++i) {
     located.emplace_back(&messages_[i], messageDecls_[i]->getLocation());
   }
+  publish(/*all=*/true);  // before the checks: an error they report only means it is not used
   const bool ok = validator_.checkIds(located);
-  publish(/*all=*/true);
   if (listener_ != nullptr) listener_->headerParsed(header_);
   header.messages.assign(std::make_move_iterator(messages_.begin()),
                          std::make_move_iterator(messages_.end()));

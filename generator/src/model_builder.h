@@ -43,6 +43,9 @@ class ModelBuilder {
   /// finish() once. build(roots) == addRoots(roots) + finish().
   bool addRoots(const std::vector<const clang::CXXRecordDecl*>& roots);
   bool finish(HeaderModel& header);
+  /// Hands every record built so far to the listener now (not only in whole batches), so that it
+  /// works on them while the header-wide checks run; later records continue the same sequence.
+  void handOver() { publish(/*all=*/true); }
 
  private:
   enum class State { Building, Done, Failed };

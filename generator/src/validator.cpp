@@ -306,15 +306,15 @@ bool Validator::checkIds(
   std::map<std::uint32_t, std::pair<const MessageModel*, clang::SourceLocation>> byTypeId;
   std::map<std::uint32_t, std::pair<const MessageModel*, clang::SourceLocation>> byKernelId;
   for (const auto& [message, where] : messages) {
-    const std::string subject = "message " + quoted(message->qualifiedName);
+    const auto subject = [message] { return "message " + quoted(message->qualifiedName); };  // errors only
     if (message->typeId == 0) {
-      ok = fail(where, subject + " hashes to type id 0, which is reserved",
+      ok = fail(where, subject() + " hashes to type id 0, which is reserved",
                 "give it an explicit id: [[ringkernel::message(id = 0x...)]]");
       continue;
     }
     auto [type, newType] = byTypeId.emplace(message->typeId, std::make_pair(message, where));
     if (!newType) {
-      ok = fail(where, subject + " has type id " + hex(message->typeId) + ", the same as " +
+      ok = fail(where, subject() + " has type id " + hex(message->typeId) + ", the same as " +
                            quoted(type->second.first->qualifiedName),
                 "give one of them a different explicit id: [[ringkernel::message(id = ...)]]");
       diagnoser_.note(type->second.second, quoted(type->second.first->qualifiedName) +
@@ -322,7 +322,7 @@ bool Validator::checkIds(
     }
     auto [kernel, newKernel] = byKernelId.emplace(message->kernelId, std::make_pair(message, where));
     if (!newKernel && kernel->second.first->kernel != message->kernel) {
-      ok = fail(where, subject + " has kernel " + quoted(message->kernel) + " whose kernel id " +
+      ok = fail(where, subject() + " has kernel " + quoted(message->kernel) + " whose kernel id " +
                            hex(message->kernelId) + " equals that of kernel " +
                            quoted(kernel->second.first->kernel) + " of " +
                            quoted(kernel->second.first->qualifiedName),
