@@ -2,9 +2,13 @@
 // findTemplateDir and renderHeader: the per-header part of the backend.
 #include "emit.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <initializer_list>
+#include <memory>
+#include <utility>
 
 #include <llvm/Support/FileSystem.h>
 
@@ -35,6 +39,22 @@ bool holdsTemplates(const fs::path& dir) {
 
 std::string joinPath(const std::string& dir, const std::string& file) {
   return dir.empty() ? file : (fs::path(dir) / file).string();
+}
+
+/// The inserts of a render as inserts of an output file: the texts in `shared` are shared, any other
+/// borrowed text is copied.
+std::vector<OutputFile::Insert> fileInserts(const std::vector<TemplateSet::Insert>& inserts,
+                                            std::initializer_list<std::shared_ptr<const std::string>> shared) {
+  std::vector<OutputFile::Insert> result;
+  result.reserve(inserts.size());
+  for (const TemplateSet::Insert& insert : inserts) {
+    const auto owner = std::find_if(shared.begin(), shared.end(),
+                                    [&](const auto& text) { return text.get() == insert.text; });
+    std::shared_ptr<const std::string> text =
+        owner != shared.end() ? *owner : std::make_shared<const std::string>(*insert.text);
+    result.push_back({insert.at, *text, std::move(text)});
+  }
+  return result;
 }
 
 }  // namespace
@@ -82,8 +102,10 @@ bool renderHeader(const HeaderModel& model, const std::string& outputDir,
 bool renderHeader(const HeaderModel& model, const std::string& outputDir, const TemplateSet& templates,
                   std::vector<OutputFile>& files, std::string& error, Prerendered* ahead) {
   if (ahead != nullptr && (!ahead->matches(model) || !ahead->traitsRendered)) ahead = nullptr;
-  // The traits section is the same in .rk.h and .rk.cuh: rendered once, inserted verbatim in both.
-  std::string traits;
+  // The traits section is the same in .rk.h and .rk.cuh: rendered once, kept once in memory and
+  // inserted in both files (OutputFile::inserts) when they are compared with the disk and written.
+  auto shared = std::make_shared<std::string>();
+  std::string& traits = *shared;
   if (ahead != nullptr) {
     traits = std::move(ahead->traitsSection);
   } else {
@@ -106,43 +128,61 @@ bool renderHeader(const HeaderModel& model, const std::string& outputDir, const 
     bool ok = false;
     bool definitionsOk = false;  // their error goes first: it says what is wrong with the model
     std::string text;
+    std::vector<TemplateSet::Insert> inserts;
+    std::shared_ptr<const std::string> definitions;  // inserted like the traits section
     std::string error;
   };
   std::future<CudaHeader> cuda = std::async(std::launch::async, [&model, &templates, &traits, ahead] {
     CudaHeader result;
-    std::string definitions;
+    auto definitions = std::make_shared<std::string>();
     if (ahead != nullptr && ahead->definitionsRendered && ahead->outline == typeDefinitionsOutline(model)) {
-      definitions.reserve(ahead->enumDefinitions.size() + ahead->messageDefinitions.size());
-      definitions.append(ahead->enumDefinitions).append(ahead->messageDefinitions);
+      // The enums' definitions come first (a message may use any of them); they are few and short.
+      *definitions = std::move(ahead->messageDefinitions);
+      definitions->insert(0, ahead->enumDefinitions);
     } else if (TemplateValue data; !typeDefinitionsData(model, data, result.error) ||
-                                   !templates.render("type_definitions", data, definitions, result.error)) {
+                                   !templates.render("type_definitions", data, *definitions, result.error)) {
       return result;
     }
     result.definitionsOk = true;
     TemplateValue data = headerData(model);
     data.object()->add("traits_section", TemplateValue::borrowed(traits));
-    const std::size_t size = traits.size() + definitions.size() + 4096;
-    data.object()->add("type_definitions", std::move(definitions));
-    result.text.reserve(size);
-    result.ok = templates.render("rk_cuh", data, result.text, result.error);
+    data.object()->add("type_definitions", TemplateValue::borrowed(*definitions));
+    result.text.reserve(64 * (model.messages.size() + model.enums.size()) + 4096);
+    result.ok = templates.render("rk_cuh", data, result.text, result.inserts, result.error);
+    result.definitions = std::move(definitions);
     return result;
   });
-  std::string manifest = ahead != nullptr ? manifestJson(model, &ahead->enumEntries, &ahead->messageEntries)
-                                          : manifestJson(model);
+  // The manifest lines rendered ahead are inserted in the manifest, not copied into it.
+  std::string manifest;
+  std::vector<OutputFile::Insert> manifestInserts;
+  if (ahead != nullptr) {
+    const auto entries = std::make_shared<const std::pair<std::vector<std::string>, std::vector<std::string>>>(
+        std::move(ahead->enumEntries), std::move(ahead->messageEntries));
+    std::vector<std::pair<std::size_t, const std::string*>> offsets;
+    manifest = manifestJson(model, entries->first, entries->second, offsets);
+    manifestInserts.reserve(offsets.size());
+    for (const auto& [at, text] : offsets) manifestInserts.push_back({at, *text, entries});
+  } else {
+    manifest = manifestJson(model);
+  }
   TemplateValue data = headerData(model);
   data.object()->add("traits_section", TemplateValue::borrowed(traits));
   std::string header;
-  header.reserve(traits.size() + 64 * (model.messages.size() + model.enums.size()) + 4096);
+  header.reserve(64 * (model.messages.size() + model.enums.size()) + 4096);
+  std::vector<TemplateSet::Insert> headerInserts;
   std::string headerError;
-  const bool headerOk = templates.render("rk_h", data, header, headerError);
+  const bool headerOk = templates.render("rk_h", data, header, headerInserts, headerError);
   CudaHeader cudaHeader = cuda.get();
   if (!cudaHeader.ok || !headerOk) {
     error = !cudaHeader.definitionsOk || headerOk ? std::move(cudaHeader.error) : std::move(headerError);
     return false;
   }
-  files.push_back({joinPath(outputDir, model.stem + ".rk.h"), std::move(header)});
-  files.push_back({joinPath(outputDir, model.stem + ".rk.cuh"), std::move(cudaHeader.text)});
-  files.push_back({joinPath(outputDir, model.stem + ".rk.json"), std::move(manifest)});
+  const std::shared_ptr<const std::string> traitsSection = std::move(shared);
+  files.push_back({joinPath(outputDir, model.stem + ".rk.h"), std::move(header),
+                   fileInserts(headerInserts, {traitsSection})});
+  files.push_back({joinPath(outputDir, model.stem + ".rk.cuh"), std::move(cudaHeader.text),
+                   fileInserts(cudaHeader.inserts, {traitsSection, cudaHeader.definitions})});
+  files.push_back({joinPath(outputDir, model.stem + ".rk.json"), std::move(manifest), std::move(manifestInserts)});
   return true;
 }
 

@@ -3,7 +3,9 @@
 // disk; writing is all-or-nothing and only rewrites files whose content changed.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.h"
@@ -11,9 +13,23 @@
 
 namespace ringkernel::gen {
 
+/// One output file. Its text is `content` with the text of each insert put in at the insert's offset
+/// of `content` (text rendered elsewhere is not copied: the traits section of .rk.h and .rk.cuh is
+/// kept once in memory); without inserts it is `content`.
 struct OutputFile {
+  struct Insert {
+    std::size_t at;  // offset in `content`; inserts are in ascending order
+    std::string_view text;
+    std::shared_ptr<const void> owner;  // keeps `text` alive
+  };
   std::string path;     // absolute or relative to the current directory
   std::string content;
+  std::vector<Insert> inserts{};
+
+  /// The file's text in order, as consecutive pieces (views into `content` and the inserts).
+  std::vector<std::string_view> pieces() const;
+  /// The file's whole text (a copy).
+  std::string text() const;
 };
 
 /// Where the mustache templates live: --template-dir, else $RINGKERNEL_TEMPLATE_DIR, else

@@ -307,10 +307,19 @@ std::string manifestEntry(const EnumModel& enumeration) {
   return out;
 }
 
-std::string manifestJson(const HeaderModel& model, const std::vector<std::string>* enumEntries,
-                         const std::vector<std::string>* messageEntries) {
+namespace {
+
+/// manifestJson; with `inserts`, the entries are left out and their offsets listed instead.
+std::string writeManifest(const HeaderModel& model, const std::vector<std::string>* enumEntries,
+                          const std::vector<std::string>* messageEntries,
+                          std::vector<std::pair<std::size_t, const std::string*>>* inserts) {
+  const auto entry = [&](JsonWriter& w, std::string& out, const std::string& text) {
+    if (inserts == nullptr) return w.raw(text);
+    w.raw({});  // the separator and indent
+    inserts->emplace_back(out.size(), &text);
+  };
   std::string out;
-  out.reserve(1024 + 3072 * model.messages.size());
+  out.reserve(1024 + (inserts != nullptr ? 16 : 3072) * model.messages.size());
   // Two levels laid out (the root and its arrays/objects), then one enum or message per line.
   JsonWriter w(out, /*prettyDepth=*/2);
   w.beginObject();
@@ -333,7 +342,7 @@ std::string manifestJson(const HeaderModel& model, const std::vector<std::string
   w.beginArray();
   for (std::size_t i = 0; i < model.enums.size(); ++i) {
     if (enumEntries != nullptr) {
-      w.raw((*enumEntries)[i]);
+      entry(w, out, (*enumEntries)[i]);
     } else {
       writeEnum(w, model.enums[i]);
     }
@@ -343,7 +352,7 @@ std::string manifestJson(const HeaderModel& model, const std::vector<std::string
   w.beginArray();
   for (std::size_t i = 0; i < model.messages.size(); ++i) {
     if (messageEntries != nullptr) {
-      w.raw((*messageEntries)[i]);
+      entry(w, out, (*messageEntries)[i]);
     } else {
       writeMessage(w, model.messages[i], /*withOrigin=*/true);
     }
@@ -352,6 +361,21 @@ std::string manifestJson(const HeaderModel& model, const std::vector<std::string
   w.endObject();
   out.push_back('\n');
   return out;
+}
+
+}  // namespace
+
+std::string manifestJson(const HeaderModel& model, const std::vector<std::string>* enumEntries,
+                         const std::vector<std::string>* messageEntries) {
+  return writeManifest(model, enumEntries, messageEntries, nullptr);
+}
+
+std::string manifestJson(const HeaderModel& model, const std::vector<std::string>& enumEntries,
+                         const std::vector<std::string>& messageEntries,
+                         std::vector<std::pair<std::size_t, const std::string*>>& inserts) {
+  inserts.clear();
+  inserts.reserve(enumEntries.size() + messageEntries.size());
+  return writeManifest(model, &enumEntries, &messageEntries, &inserts);
 }
 
 std::string messageFingerprint(const MessageModel& message) {

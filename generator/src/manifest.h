@@ -4,7 +4,9 @@
 // `ringkernel-gen registry`.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model.h"
@@ -23,6 +25,12 @@ inline constexpr int kManifestSchemaVersion = 1;
 std::string manifestJson(const HeaderModel& model,
                          const std::vector<std::string>* enumEntries = nullptr,
                          const std::vector<std::string>* messageEntries = nullptr);
+
+/// The same from entries rendered ahead, which are left out of the returned text: `inserts` gets,
+/// in order, the offset of the returned text at which each entry belongs (OutputFile::inserts).
+std::string manifestJson(const HeaderModel& model, const std::vector<std::string>& enumEntries,
+                         const std::vector<std::string>& messageEntries,
+                         std::vector<std::pair<std::size_t, const std::string*>>& inserts);
 
 /// The compact JSON of one message / enum as its line in the manifest holds it.
 std::string manifestEntry(const MessageModel& message);

@@ -11,6 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "emit.h"
@@ -30,9 +33,9 @@ void removeQuietly(const fs::path& path) {
   fs::remove(path, ignored);
 }
 
-bool writeTemporary(const fs::path& path, const std::string& content) {
+bool writeTemporary(const fs::path& path, const std::vector<std::string_view>& pieces) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  for (const std::string_view piece : pieces) out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
   out.close();
   return static_cast<bool>(out);
 }
@@ -48,30 +51,117 @@ std::vector<fs::path> missingDirectories(const fs::path& dir) {
   return missing;
 }
 
-/// True when the file at `path` holds exactly `content`. Compares the size first, then reads the
-/// file in blocks (no copy of a multi-MB file in memory).
-bool hasContent(const std::string& path, const std::string& content) {
+/// True when `block` equals the next block.size() bytes of `pieces`, read from piece `piece`, offset
+/// `offset` (both advanced past them).
+bool matchesPieces(std::string_view block, const std::vector<std::string_view>& pieces, std::size_t& piece,
+                   std::size_t& offset) {
+  while (!block.empty()) {
+    while (offset == pieces[piece].size()) {
+      ++piece;
+      offset = 0;
+    }
+    const std::size_t length = std::min(block.size(), pieces[piece].size() - offset);
+    if (std::memcmp(block.data(), pieces[piece].data() + offset, length) != 0) return false;
+    block.remove_prefix(length);
+    offset += length;
+  }
+  return true;
+}
+
+/// True when the file at `path` holds exactly `pieces`, one after the other. Compares the size first,
+/// then reads the file in blocks (no copy of a multi-MB file in memory).
+bool hasContent(const std::string& path, const std::vector<std::string_view>& pieces) {
+  std::size_t size = 0;
+  for (const std::string_view piece : pieces) size += piece.size();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat info {};
-  bool same = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
-              static_cast<std::uint64_t>(info.st_size) == content.size();
+  bool same = ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) == size;
   static constexpr std::size_t kBlock = 256 * 1024;
-  std::vector<char> block(same ? std::min(kBlock, content.size()) : 0);
-  for (std::size_t at = 0; same && at < content.size();) {
-    const ssize_t got = ::read(fd, block.data(), std::min(block.size(), content.size() - at));
+  std::vector<char> block(same ? std::min(kBlock, size) : 0);
+  std::size_t piece = 0;
+  std::size_t offset = 0;
+  for (std::size_t at = 0; same && at < size;) {
+    const ssize_t got = ::read(fd, block.data(), std::min(block.size(), size - at));
     if (got <= 0) {
       same = got == 0 ? false : errno == EINTR;
       continue;
     }
-    same = std::memcmp(block.data(), content.data() + at, static_cast<std::size_t>(got)) == 0;
+    same = matchesPieces(std::string_view(block.data(), static_cast<std::size_t>(got)), pieces, piece, offset);
     at += static_cast<std::size_t>(got);
   }
   ::close(fd);
   return same;
 }
 
+/// hasContent() of every file; large outputs are compared on two threads (reads only, nothing is
+/// written before all comparisons are done).
+std::vector<char> unchangedFiles(const std::vector<OutputFile>& files,
+                                 const std::vector<std::vector<std::string_view>>& pieces) {
+  static constexpr std::size_t kWorthAThread = 1024 * 1024;
+  std::vector<char> unchanged(files.size(), 0);
+  std::vector<std::size_t> sizes(files.size(), 0);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (const std::string_view piece : pieces[i]) sizes[i] += piece.size();
+  }
+  // Largest first, each to the side with less so far; the other side runs on a second thread.
+  std::vector<std::size_t> order(files.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  std::vector<std::size_t> here, there;
+  std::size_t hereBytes = 0, thereBytes = 0;
+  for (const std::size_t i : order) {
+    if (hereBytes <= thereBytes) {
+      here.push_back(i);
+      hereBytes += sizes[i];
+    } else {
+      there.push_back(i);
+      thereBytes += sizes[i];
+    }
+  }
+  const auto compare = [&](const std::vector<std::size_t>& which) {
+    for (const std::size_t i : which) unchanged[i] = hasContent(files[i].path, pieces[i]) ? 1 : 0;
+  };
+  if (there.empty() || thereBytes < kWorthAThread) {
+    compare(order);
+    return unchanged;
+  }
+  std::thread second;
+  try {
+    second = std::thread(compare, std::cref(there));
+  } catch (const std::system_error&) {
+    compare(there);  // no second thread to be had: one after the other
+  }
+  compare(here);
+  if (second.joinable()) second.join();
+  return unchanged;
+}
+
 }  // namespace
+
+std::vector<std::string_view> OutputFile::pieces() const {
+  std::vector<std::string_view> result;
+  result.reserve(2 * inserts.size() + 1);
+  const std::string_view own(content);
+  std::size_t from = 0;
+  for (const Insert& insert : inserts) {
+    result.push_back(own.substr(from, insert.at - from));
+    result.push_back(insert.text);
+    from = insert.at;
+  }
+  result.push_back(own.substr(from));
+  return result;
+}
+
+std::string OutputFile::text() const {
+  std::string result;
+  std::size_t size = 0;
+  const std::vector<std::string_view> all = pieces();
+  for (const std::string_view piece : all) size += piece.size();
+  result.reserve(size);
+  for (const std::string_view piece : all) result.append(piece);
+  return result;
+}
 
 bool readWholeFile(const std::string& path, std::string& content) {
   std::ifstream in(path, std::ios::binary);
@@ -89,9 +179,14 @@ bool writeOutputs(const std::vector<OutputFile>& files, std::string& error) {
     for (const PendingWrite& p : pending) removeQuietly(p.temporary);
     for (auto it = createdDirs.rbegin(); it != createdDirs.rend(); ++it) removeQuietly(*it);
   };
+  std::vector<std::vector<std::string_view>> pieces;
+  pieces.reserve(files.size());
+  for (const OutputFile& file : files) pieces.push_back(file.pieces());
+  const std::vector<char> unchanged = unchangedFiles(files, pieces);
   // Phase 1: every changed file goes to a temporary file next to its target.
-  for (const OutputFile& file : files) {
-    if (hasContent(file.path, file.content)) continue;
+  for (std::size_t index = 0; index < files.size(); ++index) {
+    const OutputFile& file = files[index];
+    if (unchanged[index] != 0) continue;
     const fs::path target = fs::absolute(file.path);
     std::error_code ec;
     if (fs::is_directory(target, ec)) {
@@ -109,7 +204,7 @@ bool writeOutputs(const std::vector<OutputFile>& files, std::string& error) {
     }
     fs::path temporary = target;
     temporary += ".tmp." + std::to_string(::getpid());
-    if (!writeTemporary(temporary, file.content)) {
+    if (!writeTemporary(temporary, pieces[index])) {
       removeQuietly(temporary);
       rollBack();
       error = "cannot write '" + temporary.string() + "'";

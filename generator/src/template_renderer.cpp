@@ -37,7 +37,8 @@ std::vector<MustacheNode> withoutFinalNewline(std::vector<MustacheNode> nodes) {
 /// up empty or whitespace-only is dropped, a line holding only the blank marker becomes empty.
 class Renderer {
  public:
-  Renderer(std::string& out, const TemplateValue& data) : out_(out), lineStart_(out.size()) {
+  Renderer(std::string& out, const TemplateValue& data, std::vector<TemplateSet::Insert>* inserts)
+      : out_(out), lineStart_(out.size()), inserts_(inserts) {
     stack_.push_back(&data);
   }
 
@@ -90,6 +91,13 @@ class Renderer {
     }
     const std::size_t lastNewline = text->rfind('\n');
     if (lastNewline == std::string::npos) return append(*text);
+    if (inserts_ != nullptr && lastNewline + 1 == text->size() && value->borrowedText() == text) {
+      // Left out of out_: nothing before a newline is ever taken back, so the offset stays valid.
+      inserts_->push_back({out_.size(), text});
+      lineStart_ = out_.size();
+      state_ = Line::Blank;
+      return;
+    }
     out_.append(*text);
     lineStart_ = out_.size() - (text->size() - lastNewline - 1);
     state_ = Line::Blank;
@@ -177,6 +185,7 @@ class Renderer {
 
   std::string& out_;
   std::size_t lineStart_;
+  std::vector<TemplateSet::Insert>* inserts_;  // nullptr: borrowed text is copied like any other
   Line state_ = Line::Blank;
   std::vector<const TemplateValue*> stack_;
   std::set<std::string> missing_;
@@ -292,8 +301,20 @@ bool TemplateSet::render(const std::string& name, const TemplateValue& data, std
   return renderAppend(name, data, output, error);
 }
 
+bool TemplateSet::render(const std::string& name, const TemplateValue& data, std::string& output,
+                         std::vector<Insert>& inserts, std::string& error) const {
+  output.clear();
+  inserts.clear();
+  return renderInto(name, data, output, &inserts, error);
+}
+
 bool TemplateSet::renderAppend(const std::string& name, const TemplateValue& data, std::string& output,
                                std::string& error) const {
+  return renderInto(name, data, output, nullptr, error);
+}
+
+bool TemplateSet::renderInto(const std::string& name, const TemplateValue& data, std::string& output,
+                             std::vector<Insert>* inserts, std::string& error) const {
   const auto found = templates_.find(name);
   if (found == templates_.end()) {
     error = "template '" + name + kExtension + "' is missing in '" + directory_ + "'";
@@ -303,7 +324,7 @@ bool TemplateSet::renderAppend(const std::string& name, const TemplateValue& dat
     error = "template data must not define '" + std::string(kBlankKey) + "' (reserved for blank lines)";
     return false;
   }
-  Renderer renderer(output, data);
+  Renderer renderer(output, data, inserts);
   renderer.render(found->second->nodes);
   renderer.finish();
   const auto names = [](const std::set<std::string>& set) {

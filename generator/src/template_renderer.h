@@ -40,12 +40,27 @@ class TemplateSet {
   bool renderAppend(const std::string& name, const TemplateValue& data, std::string& output,
                     std::string& error) const;
 
+  /// Where a borrowed text (TemplateValue::borrowed) that ends with a newline belongs in the output
+  /// of render(..., inserts, ...): at offset `at` of `output`, not copied into it.
+  struct Insert {
+    std::size_t at;
+    const std::string* text;
+  };
+  /// Renders like render(), except that every `{{{name}}}` of a borrowed text ending with a newline
+  /// is left out of `output` and listed in `inserts` (ascending offsets): the rendered text is
+  /// `output` with each insert's text put in at its offset.
+  bool render(const std::string& name, const TemplateValue& data, std::string& output,
+              std::vector<Insert>& inserts, std::string& error) const;
+
  private:
   struct Parsed {
     std::string text;
     std::vector<MustacheNode> nodes;         // as a top-level template
     std::vector<MustacheNode> partialNodes;  // as a partial: without the final newline
   };
+
+  bool renderInto(const std::string& name, const TemplateValue& data, std::string& output,
+                  std::vector<Insert>* inserts, std::string& error) const;
 
   std::string directory_;
   // unique_ptr: the nodes point into the text and at other templates' nodes; moving the set keeps them.

@@ -61,6 +61,11 @@ class TemplateValue {
     if (const auto* borrowed = std::get_if<const std::string*>(&value_)) return *borrowed;
     return nullptr;
   }
+  /// The text when it is borrowed (owned elsewhere), else nullptr.
+  const std::string* borrowedText() const {
+    const auto* borrowed = std::get_if<const std::string*>(&value_);
+    return borrowed != nullptr ? *borrowed : nullptr;
+  }
   const bool* flag() const { return std::get_if<bool>(&value_); }
   const TemplateList* list() const { return std::get_if<TemplateList>(&value_); }
   const TemplateObject* object() const { return std::get_if<TemplateObject>(&value_); }

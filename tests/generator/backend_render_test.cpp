@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -46,25 +47,25 @@ TEST(BackendRender, ProducesTheThreeFilesOfAHeader) {
   EXPECT_EQ(files[0].path, "out/app.rk.h");
   EXPECT_EQ(files[1].path, "out/app.rk.cuh");
   EXPECT_EQ(files[2].path, "out/app.rk.json");
-  EXPECT_NE(files[0].content.find("#include \"app.h\""), std::string::npos);
-  EXPECT_EQ(files[1].content.find("#include \"app.h\""), std::string::npos) << "the .rk.cuh must stand alone";
-  EXPECT_NE(files[1].content.find("enum class Color : std::uint8_t"), std::string::npos);
-  EXPECT_NE(files[1].content.find("std::int32_t y = 5;"), std::string::npos);
-  EXPECT_NE(files[1].content.find("double matrix[2][3];"), std::string::npos);
-  EXPECT_NE(files[1].content.find("// 3 bytes of padding at offset 1"), std::string::npos);
+  EXPECT_NE(files[0].text().find("#include \"app.h\""), std::string::npos);
+  EXPECT_EQ(files[1].text().find("#include \"app.h\""), std::string::npos) << "the .rk.cuh must stand alone";
+  EXPECT_NE(files[1].text().find("enum class Color : std::uint8_t"), std::string::npos);
+  EXPECT_NE(files[1].text().find("std::int32_t y = 5;"), std::string::npos);
+  EXPECT_NE(files[1].text().find("double matrix[2][3];"), std::string::npos);
+  EXPECT_NE(files[1].text().find("// 3 bytes of padding at offset 1"), std::string::npos);
 }
 
 TEST(BackendRender, IsDeterministic) {
   const auto first = render(sampleHeader());
   const auto second = render(sampleHeader());
   ASSERT_EQ(first.size(), second.size());
-  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].content, second[i].content) << first[i].path;
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].text(), second[i].text()) << first[i].path;
 }
 
 TEST(BackendRender, NoAbsolutePathsInGeneratedHeaders) {
   for (const OutputFile& file : render(sampleHeader())) {
     if (file.path.ends_with(".json")) continue;  // the manifest keeps source locations for diagnostics
-    EXPECT_EQ(file.content.find("/src/"), std::string::npos) << file.path;
+    EXPECT_EQ(file.text().find("/src/"), std::string::npos) << file.path;
   }
 }
 
@@ -144,6 +145,27 @@ TEST(BackendTemplates, RendersSectionsPartialsAndLineRules) {
   // Section tag lines vanish, {{blank}} gives an empty line, the verbatim block keeps its own blank
   // line and indentation.
   EXPECT_EQ(out, "head T\n- a of T\n- b of T\n\n  v\n  kept as is\n\ntail\n");
+}
+
+TEST(BackendTemplates, BorrowedBlocksCanBeLeftOutAsInserts) {
+  std::string error;
+  const auto set = loadTemplates("inserts", {{"main", "head\n  {{{block}}}\n{{#none}}x\n{{/none}}\n{{{own}}}\ntail\n"}},
+                                 error);
+  ASSERT_TRUE(set) << error;
+  const std::string block = "one\n\n  two\n";
+  const TemplateValue data = TemplateObject(3)
+                                 .add("block", TemplateValue::borrowed(block))
+                                 .add("none", false)
+                                 .add("own", "owned\n");
+  std::string whole;
+  ASSERT_TRUE(set->render("main", data, whole, error)) << error;
+  std::string out;
+  std::vector<TemplateSet::Insert> inserts;
+  ASSERT_TRUE(set->render("main", data, out, inserts, error)) << error;
+  ASSERT_EQ(inserts.size(), 1u);  // owned text is copied
+  EXPECT_EQ(inserts[0].text, &block);
+  EXPECT_EQ(out.substr(0, inserts[0].at) + block + out.substr(inserts[0].at), whole);
+  EXPECT_EQ(whole, "head\n  one\n\n  two\nowned\ntail\n");
 }
 
 TEST(BackendTemplates, StrictAboutNamesTypesAndSyntax) {
@@ -229,10 +251,33 @@ TEST(BackendOutput, UnchangedFilesKeepTheirMtime) {
   EXPECT_EQ(fs::last_write_time(files[1].path), cudaBefore);
   std::string content;
   ASSERT_TRUE(readWholeFile(files[0].path, content));
-  EXPECT_EQ(content, changed[0].content);
+  EXPECT_EQ(content, changed[0].text());
   for (const auto& entry : fs::directory_iterator(dir)) {
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << "left over: " << entry.path();
   }
+  fs::remove_all(dir);
+}
+
+TEST(BackendOutput, FilesWithInsertsAreComparedAndWrittenWhole) {
+  const fs::path dir = freshDir("inserts");
+  const auto shared = std::make_shared<const std::string>("shared\n");
+  std::vector<OutputFile> files{{(dir / "a.rk.h").string(), "ab", {{1, *shared, shared}, {2, *shared, shared}}}};
+  EXPECT_EQ(files[0].text(), "ashared\nbshared\n");
+  std::string error;
+  ASSERT_TRUE(writeOutputs(files, error)) << error;
+  std::string content;
+  ASSERT_TRUE(readWholeFile(files[0].path, content));
+  EXPECT_EQ(content, "ashared\nbshared\n");
+  const auto before = fs::last_write_time(files[0].path);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(writeOutputs(files, error)) << error;  // same text, in pieces
+  ASSERT_TRUE(writeOutputs({{files[0].path, "ashared\nbshared\n"}}, error)) << error;  // same, whole
+  EXPECT_EQ(fs::last_write_time(files[0].path), before);
+  const auto changed = std::make_shared<const std::string>("shareD\n");  // same size
+  files[0].inserts[1] = {2, *changed, changed};
+  ASSERT_TRUE(writeOutputs(files, error)) << error;
+  ASSERT_TRUE(readWholeFile(files[0].path, content));
+  EXPECT_EQ(content, "ashared\nbshareD\n");
   fs::remove_all(dir);
 }
 
