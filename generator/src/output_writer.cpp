@@ -107,7 +107,8 @@ std::vector<char> unchangedFiles(const std::vector<OutputFile>& files,
   // Largest first, each to the side with less so far; the other side runs on a second thread.
   std::vector<std::size_t> order(files.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return sizes[a] != sizes[b] ? sizes[a] > sizes[b] : a < b; });
   std::vector<std::size_t> here, there;
   std::size_t hereBytes = 0, thereBytes = 0;
   for (const std::size_t i : order) {
