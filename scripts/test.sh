@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what is missing, then builds and runs the
 # default build (all labels; GPU tests skip with a reason when no device exists), the asan+ubsan
-# build (labels unit, fuzz) and the tsan build (label unit).
+# build (labels unit, fuzz), the tsan build (label unit), and compiles ringkernel-gen's sources with
+# clang++-19 (the builds above compile them with g++ only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,3 +27,7 @@ cmake --preset tsan
 cmake --build --preset tsan
 step "tsan tests"
 ctest --preset tsan
+
+step "ringkernel-gen sources with clang++-19"
+cmake --preset clang-gen
+cmake --build --preset clang-gen
