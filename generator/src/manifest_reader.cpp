@@ -1,0 +1,212 @@
+// Copyright RingKernel authors.
+// Reading a manifest back (`ringkernel-gen registry`): a strict reader over nlohmann::json whose
+// errors name the JSON path of the offending value. Writing lives in manifest.cpp.
+#include "manifest.h"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace ringkernel::gen {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr FieldKind kAllKinds[] = {
+    FieldKind::Boolean, FieldKind::Character, FieldKind::Int8,    FieldKind::Int16,
+    FieldKind::Int32,   FieldKind::Int64,     FieldKind::UInt8,   FieldKind::UInt16,
+    FieldKind::UInt32,  FieldKind::UInt64,    FieldKind::Float32, FieldKind::Float64,
+    FieldKind::Enumeration, FieldKind::Message, FieldKind::Byte};
+constexpr Direction kAllDirections[] = {Direction::Input, Direction::Output,
+                                        Direction::KernelToKernel, Direction::Bidirectional};
+constexpr WireFormat kAllFormats[] = {WireFormat::Array, WireFormat::Map};
+
+/// Strict reader: every key must be present with the right type; errors carry the JSON path.
+class Reader {
+ public:
+  struct Failure {
+    std::string message;
+  };
+
+  static const Json& member(const Json& object, const char* key, const std::string& path) {
+    if (!object.is_object()) throw Failure{(path.empty() ? "top level" : path) + ": expected an object"};
+    const auto it = object.find(key);
+    if (it == object.end()) throw Failure{path + ": missing key \"" + key + "\""};
+    return *it;
+  }
+  static std::string join(const std::string& path, const char* key) {
+    return path.empty() ? key : path + "." + key;
+  }
+  static std::string text(const Json& o, const char* key, const std::string& path) {
+    const Json& v = member(o, key, path);
+    if (!v.is_string()) throw Failure{join(path, key) + ": expected a string"};
+    return v.get<std::string>();
+  }
+  static bool flag(const Json& o, const char* key, const std::string& path) {
+    const Json& v = member(o, key, path);
+    if (!v.is_boolean()) throw Failure{join(path, key) + ": expected true or false"};
+    return v.get<bool>();
+  }
+  static std::uint64_t number(const Json& o, const char* key, const std::string& path,
+                              std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+    return unsignedValue(member(o, key, path), join(path, key), max);
+  }
+  static std::uint64_t unsignedValue(const Json& v, const std::string& path, std::uint64_t max) {
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max) {
+      throw Failure{path + ": expected an unsigned integer up to " + std::to_string(max)};
+    }
+    return v.get<std::uint64_t>();
+  }
+  static const Json& array(const Json& o, const char* key, const std::string& path) {
+    const Json& v = member(o, key, path);
+    if (!v.is_array()) throw Failure{join(path, key) + ": expected an array"};
+    return v;
+  }
+  static std::vector<std::string> strings(const Json& o, const char* key, const std::string& path) {
+    std::vector<std::string> out;
+    const Json& items = array(o, key, path);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].is_string()) {
+        throw Failure{join(path, key) + "[" + std::to_string(i) + "]: expected a string"};
+      }
+      out.push_back(items[i].get<std::string>());
+    }
+    return out;
+  }
+  template <class Enum, std::size_t N>
+  static Enum enumerator(const Json& o, const char* key, const std::string& path,
+                         const Enum (&all)[N]) {
+    const std::string spelled = text(o, key, path);
+    for (const Enum value : all) {
+      if (spelled == runtimeName(value)) return value;
+    }
+    throw Failure{join(path, key) + ": unknown value \"" + spelled + "\""};
+  }
+  static SourceLoc location(const Json& o, const std::string& path) {
+    const Json& loc = member(o, "location", path);
+    const std::string at = join(path, "location");
+    return SourceLoc{text(loc, "file", at), static_cast<unsigned>(number(loc, "line", at, UINT32_MAX)),
+                     static_cast<unsigned>(number(loc, "column", at, UINT32_MAX))};
+  }
+
+  static FieldModel field(const Json& o, const std::string& path) {
+    FieldModel f;
+    f.name = text(o, "name", path);
+    f.kind = enumerator(o, "kind", path, kAllKinds);
+    f.underlying = enumerator(o, "underlying", path, kAllKinds);
+    f.typeName = text(o, "type", path);
+    f.referencedType = text(o, "referenced_type", path);
+    f.messageTypeId = static_cast<std::uint32_t>(number(o, "message_type_id", path, UINT32_MAX));
+    const Json& extents = array(o, "extents", path);
+    for (std::size_t i = 0; i < extents.size(); ++i) {
+      f.extents.push_back(unsignedValue(extents[i], join(path, "extents") + "[" + std::to_string(i) + "]",
+                                        UINT32_MAX));
+    }
+    f.offset = number(o, "offset", path, UINT32_MAX);
+    f.size = number(o, "size", path, UINT32_MAX);
+    f.elementSize = number(o, "element_size", path, UINT32_MAX);
+    f.alignment = number(o, "alignment", path, UINT32_MAX);
+    f.naturalAlignment = number(o, "natural_alignment", path, UINT32_MAX);
+    f.initializer = text(o, "initializer", path);
+    f.location = location(o, path);
+    return f;
+  }
+
+  static MessageModel message(const Json& o, const std::string& path) {
+    MessageModel m;
+    m.qualifiedName = text(o, "qualified_name", path);
+    m.name = text(o, "name", path);
+    m.namespaces = strings(o, "namespaces", path);
+    m.enclosingMessage = text(o, "enclosing_message", path);
+    m.isClass = flag(o, "is_class", path);
+    m.typeId = static_cast<std::uint32_t>(number(o, "type_id", path, UINT32_MAX));
+    m.kernel = text(o, "kernel", path);
+    m.kernelId = static_cast<std::uint32_t>(number(o, "kernel_id", path, UINT32_MAX));
+    const Json& options = member(o, "options", path);
+    const std::string at = join(path, "options");
+    if (const Json& id = member(options, "id", at); !id.is_null()) {
+      m.options.id = static_cast<std::uint32_t>(unsignedValue(id, join(at, "id"), UINT32_MAX));
+    }
+    if (const Json& kernel = member(options, "kernel", at); !kernel.is_null()) {
+      m.options.kernel = text(options, "kernel", at);
+    }
+    m.options.direction = enumerator(options, "direction", at, kAllDirections);
+    m.options.priority = static_cast<std::uint8_t>(number(options, "priority", at, 255));
+    m.options.causal = flag(options, "causal", at);
+    m.options.format = enumerator(options, "format", at, kAllFormats);
+    m.size = number(o, "size", path, UINT32_MAX);
+    m.alignment = number(o, "alignment", path, UINT32_MAX);
+    m.naturalAlignment = number(o, "natural_alignment", path, UINT32_MAX);
+    m.fromThisHeader = flag(o, "from_this_header", path);
+    m.location = location(o, path);
+    const Json& fields = array(o, "fields", path);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      m.fields.push_back(field(fields[i], join(path, "fields") + "[" + std::to_string(i) + "]"));
+    }
+    return m;
+  }
+
+  static EnumModel enumeration(const Json& o, const std::string& path) {
+    EnumModel e;
+    e.qualifiedName = text(o, "qualified_name", path);
+    e.name = text(o, "name", path);
+    e.namespaces = strings(o, "namespaces", path);
+    e.enclosingMessage = text(o, "enclosing_message", path);
+    e.scoped = flag(o, "scoped", path);
+    e.underlying = enumerator(o, "underlying", path, kAllKinds);
+    const Json& items = array(o, "enumerators", path);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string at = join(path, "enumerators") + "[" + std::to_string(i) + "]";
+      e.enumerators.push_back({text(items[i], "name", at), text(items[i], "value", at)});
+    }
+    e.location = location(o, path);
+    return e;
+  }
+
+  static HeaderModel header(const Json& root) {
+    if (text(root, "schema", "") != kManifestSchema) {
+      throw Failure{"schema: not a ringkernel manifest (expected \"" + std::string(kManifestSchema) + "\")"};
+    }
+    const std::uint64_t version = number(root, "schema_version", "");
+    if (version != static_cast<std::uint64_t>(kManifestSchemaVersion)) {
+      throw Failure{"schema_version: manifest has version " + std::to_string(version) +
+                    ", this ringkernel-gen reads version " + std::to_string(kManifestSchemaVersion) +
+                    " (regenerate it with this ringkernel-gen)"};
+    }
+    HeaderModel model;
+    const Json& header = member(root, "header", "");
+    model.headerPath = text(header, "path", "header");
+    model.includeSpelling = text(header, "include", "header");
+    model.stem = text(header, "stem", "header");
+    model.targetTriple = text(header, "target", "header");
+    const Json& enums = array(root, "enums", "");
+    for (std::size_t i = 0; i < enums.size(); ++i) {
+      model.enums.push_back(enumeration(enums[i], "enums[" + std::to_string(i) + "]"));
+    }
+    const Json& messages = array(root, "messages", "");
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+      model.messages.push_back(message(messages[i], "messages[" + std::to_string(i) + "]"));
+    }
+    return model;
+  }
+};
+
+}  // namespace
+
+bool readManifest(const std::string& text, const std::string& sourceName, HeaderModel& model,
+                  std::string& error) {
+  const Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    error = sourceName + ": not valid JSON";
+    return false;
+  }
+  try {
+    model = Reader::header(root);
+  } catch (const Reader::Failure& failure) {
+    error = sourceName + ": " + failure.message;
+    return false;
+  }
+  return true;
+}
+
+
+}  // namespace ringkernel::gen
