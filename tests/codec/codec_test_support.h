@@ -24,6 +24,16 @@ namespace codec_test {
 
 using bytes = std::vector<std::uint8_t>;
 
+/// `v` as an I when I holds that value, else 0: what a test message's field of type I gets for one
+/// boundary value (independent of the codec's own range checks: a value survives the conversion to I
+/// and back, sign included).
+template <class I, class V>
+I fit_or_zero(V v) {
+  const I narrowed = static_cast<I>(v);
+  const bool same = static_cast<V>(narrowed) == v && ((v < V{0}) == (narrowed < I{0}));
+  return same ? narrowed : I{0};
+}
+
 template <class F>
 bool values_equal(const F& a, const F& b);
 

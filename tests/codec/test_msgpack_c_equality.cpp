@@ -153,10 +153,6 @@ const std::int64_t boundaries[] = {0, 1, -1, 127, 128, -32, -33, -128, -129, 255
                                    std::numeric_limits<std::int64_t>::min(),
                                    std::numeric_limits<std::int64_t>::max()};
 
-template <class I>
-I fit(std::int64_t v) {
-  return ringkernel::detail::integer_fits<I>({v < 0, static_cast<std::uint64_t>(v)}) ? static_cast<I>(v) : I{0};
-}
 
 template <class S>
 S scalars_at(std::int64_t v, std::size_t float_case) {
@@ -164,21 +160,21 @@ S scalars_at(std::int64_t v, std::size_t float_case) {
                             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   S m{};
   m.flag = (v & 1) != 0;
-  m.letter = fit<char>(v);
-  m.i8 = fit<std::int8_t>(v);
-  m.i16 = fit<std::int16_t>(v);
-  m.i32 = fit<std::int32_t>(v);
+  m.letter = fit_or_zero<char>(v);
+  m.i8 = fit_or_zero<std::int8_t>(v);
+  m.i16 = fit_or_zero<std::int16_t>(v);
+  m.i32 = fit_or_zero<std::int32_t>(v);
   m.i64 = v;
-  m.u8 = fit<std::uint8_t>(v);
-  m.u16 = fit<std::uint16_t>(v);
-  m.u32 = fit<std::uint32_t>(v);
+  m.u8 = fit_or_zero<std::uint8_t>(v);
+  m.u16 = fit_or_zero<std::uint16_t>(v);
+  m.u32 = fit_or_zero<std::uint32_t>(v);
   m.u64 = v < 0 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(v);
   m.f32 = static_cast<float>(doubles[float_case % std::size(doubles)]);
   m.f64 = doubles[float_case % std::size(doubles)];
-  m.color = static_cast<Color>(fit<std::uint8_t>(v));
+  m.color = static_cast<Color>(fit_or_zero<std::uint8_t>(v));
   m.offset = static_cast<Offset>(v);
-  m.level = static_cast<Level>(fit<int>(v));
-  m.raw = static_cast<std::byte>(fit<std::uint8_t>(v));
+  m.level = static_cast<Level>(fit_or_zero<int>(v));
+  m.raw = static_cast<std::byte>(fit_or_zero<std::uint8_t>(v));
   return m;
 }
 

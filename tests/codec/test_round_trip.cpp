@@ -41,33 +41,25 @@ const float float_boundaries[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.1f, std::numeric_l
                                   std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                                   std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min()};
 
-template <class I>
-I clamp_to(std::int64_t v) {
-  return ringkernel::detail::integer_fits<I>({v < 0, static_cast<std::uint64_t>(v)}) ? static_cast<I>(v) : I{0};
-}
-template <class I>
-I clamp_to_unsigned(std::uint64_t v) {
-  return ringkernel::detail::integer_fits<I>({false, v}) ? static_cast<I>(v) : I{0};
-}
 
 /// Scalars whose integer fields all hold the boundary value `v` where it fits (0 elsewhere).
 template <class S>
 S scalars_with_signed(std::int64_t v) {
   S m{};
   m.flag = v != 0;
-  m.letter = clamp_to<char>(v);
-  m.i8 = clamp_to<std::int8_t>(v);
-  m.i16 = clamp_to<std::int16_t>(v);
-  m.i32 = clamp_to<std::int32_t>(v);
+  m.letter = fit_or_zero<char>(v);
+  m.i8 = fit_or_zero<std::int8_t>(v);
+  m.i16 = fit_or_zero<std::int16_t>(v);
+  m.i32 = fit_or_zero<std::int32_t>(v);
   m.i64 = v;
-  m.u8 = clamp_to<std::uint8_t>(v);
-  m.u16 = clamp_to<std::uint16_t>(v);
-  m.u32 = clamp_to<std::uint32_t>(v);
-  m.u64 = clamp_to<std::uint64_t>(v);
-  m.color = static_cast<Color>(clamp_to<std::uint8_t>(v));
+  m.u8 = fit_or_zero<std::uint8_t>(v);
+  m.u16 = fit_or_zero<std::uint16_t>(v);
+  m.u32 = fit_or_zero<std::uint32_t>(v);
+  m.u64 = fit_or_zero<std::uint64_t>(v);
+  m.color = static_cast<Color>(fit_or_zero<std::uint8_t>(v));
   m.offset = static_cast<Offset>(v);
-  m.level = static_cast<Level>(clamp_to<int>(v));
-  m.raw = static_cast<std::byte>(clamp_to<std::uint8_t>(v));
+  m.level = static_cast<Level>(fit_or_zero<int>(v));
+  m.raw = static_cast<std::byte>(fit_or_zero<std::uint8_t>(v));
   return m;
 }
 
@@ -87,9 +79,9 @@ TYPED_TEST(ScalarRoundTrip, UnsignedBoundaries) {
   for (std::uint64_t v : unsigned_boundaries) {
     SCOPED_TRACE(v);
     TypeParam m{};
-    m.u8 = clamp_to_unsigned<std::uint8_t>(v);
-    m.u16 = clamp_to_unsigned<std::uint16_t>(v);
-    m.u32 = clamp_to_unsigned<std::uint32_t>(v);
+    m.u8 = fit_or_zero<std::uint8_t>(v);
+    m.u16 = fit_or_zero<std::uint16_t>(v);
+    m.u32 = fit_or_zero<std::uint32_t>(v);
     m.u64 = v;
     expect_round_trip(m);
   }

@@ -19,23 +19,12 @@
 
 namespace ringkernel::detail {
 
-/// An integer as read from the wire. `negative`: `bits` holds a negative int64 (two's complement);
-/// otherwise `bits` is the non-negative value.
+/// An integer as read from the wire (read_integer: an int field given to a float field).
+/// `negative`: `bits` holds a negative int64 (two's complement); otherwise `bits` is the value.
 struct wire_integer {
   bool negative;
   std::uint64_t bits;
 };
-
-/// True when `v` is representable as I (I: any integer type but bool).
-template <class I>
-RINGKERNEL_HOST_DEVICE constexpr bool integer_fits(wire_integer v) noexcept {
-  if constexpr (std::is_signed_v<I>) {
-    return v.negative ? static_cast<std::int64_t>(v.bits) >= static_cast<std::int64_t>(integer_min<I>())
-                      : v.bits <= static_cast<std::uint64_t>(integer_max<I>());
-  } else {
-    return !v.negative && v.bits <= static_cast<std::uint64_t>(integer_max<I>());
-  }
-}
 
 class msgpack_reader {
  public:
