@@ -3,8 +3,10 @@
 // counters, batches, peek, clear, shutdown, statistics, latency histogram, index wrap-around.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stop_token>
 #include <vector>
 
@@ -115,6 +117,25 @@ TYPED_TEST(QueueBasics, BatchesKeepOrderAndCountOncePerCall) {
   EXPECT_EQ(s.receive_batches, 2u);
   EXPECT_EQ(s.sent, 16u);
   EXPECT_EQ(s.received, 16u);
+}
+
+TYPED_TEST(QueueBasics, EmptyBatchesReturnAtOnceAndLoseNothing) {
+  TypeParam q(QueueOptions{.capacity = 8, .policy = FullPolicy::block, .start_position = near_wrap});
+  ASSERT_TRUE(q.try_send(7).ok());
+  // An empty span asks for nothing: no wait (the timeout would fail the test), nothing taken.
+  const auto got = q.receive_batch(std::span<std::uint64_t>{}, std::chrono::hours(1));
+  EXPECT_EQ(got.status, ReceiveStatus::ok);
+  EXPECT_EQ(got.received, 0u);
+  const auto sent = q.send_batch(std::span<const std::uint64_t>{}, std::chrono::hours(1));
+  EXPECT_EQ(sent.status, SendStatus::ok);
+  EXPECT_EQ(sent.accepted, 0u);
+  auto ring = q.ring();
+  EXPECT_EQ(ring.try_push_batch(nullptr, 0), 0u);
+  EXPECT_EQ(ring.try_pop_batch(nullptr, 0), 0u);
+  std::uint64_t v = 0;
+  ASSERT_EQ(q.try_receive(v), ReceiveStatus::ok);
+  EXPECT_EQ(v, 7u);
+  EXPECT_EQ(q.statistics().receive_batches, 0u);
 }
 
 TYPED_TEST(QueueBasics, PeekClearAndShutdown) {

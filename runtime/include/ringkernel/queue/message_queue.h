@@ -117,6 +117,7 @@ class BasicMessageQueue {
   /// Waits (until the deadline) for at least one message, then takes up to out.size() with one claim.
   BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
     BatchReceiveResult result;
+    if (out.empty()) return result;  // nothing asked for: ok, 0 received, no wait
     detail::backoff wait(timeout, stop);
     for (;;) {
       const std::uint64_t before = detailed() ? ring_.size() : 0;
