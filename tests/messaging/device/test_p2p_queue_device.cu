@@ -1,0 +1,135 @@
+// Copyright RingKernel authors.
+// P2PMessageQueue between two CUDA devices with kernels at both ends (label gpu): a kernel on the
+// source device pushes through source_ring(), a kernel on the destination pops from
+// destination_ring(), in each transfer mode the pair allows; then a kernel on the source sends to a
+// host thread. Every message arrives once and in per-thread order. Each test skips with the
+// reason when there are fewer than two CUDA devices (a P2P queue joins two distinct devices).
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "messaging_messages.rk.h"
+#include "ringkernel/device.h"
+#include "ringkernel/p2p_message_queue.h"
+#include "ringkernel/queue/warp_enqueue.h"
+
+namespace {
+
+using messaging_test::Tagged;
+using ringkernel::P2PMessageQueue;
+using ringkernel::P2PQueueOptions;
+using ringkernel::P2PTransferMode;
+using Ring = P2PMessageQueue<Tagged>::ring_type;
+
+constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
+
+#define REQUIRE_TWO_CUDA_DEVICES(src, dst)                                                        \
+  const auto cuda_devices = ringkernel::devices(ringkernel::Backend::cuda);                       \
+  if (cuda_devices.size() < 2) {                                                                  \
+    GTEST_SKIP() << "needs two CUDA devices, found " << cuda_devices.size()                       \
+                 << " (a P2P queue joins two distinct devices)";                                  \
+  }                                                                                               \
+  const ringkernel::DeviceInfo src = cuda_devices[0];                                             \
+  const ringkernel::DeviceInfo dst = cuda_devices[1]
+
+void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorName(e) << ": " << cudaGetErrorString(e); }
+
+__global__ void send_all(Ring ring) {
+  const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+  for (std::uint32_t k = 0; k < per_thread; ++k) {
+    while (!ringkernel::warp_push(ring, Tagged{id, 0, k})) {
+    }
+  }
+}
+
+// One receiving thread (launched <<<1, 1>>>), so that arrival order is the queue's order: producer
+// p's k-th message must find next[p] == k; anything else (out of order, duplicated, unknown
+// producer) is counted in `errors`.
+__global__ void receive_all(Ring ring, std::uint32_t* next, unsigned* received, unsigned* errors) {
+  const unsigned total = threads * per_thread;
+  while (*received < total) {
+    Tagged t{};
+    if (!ringkernel::warp_pop(ring, t)) continue;
+    if (t.producer >= threads || next[t.producer] != t.index) {
+      ++*errors;
+    } else {
+      ++next[t.producer];
+    }
+    ++*received;
+  }
+}
+
+void kernel_to_kernel(P2PTransferMode mode) {
+  REQUIRE_TWO_CUDA_DEVICES(src, dst);
+  ringkernel::PeerMemory peers;
+  if (mode == P2PTransferMode::direct_p2p && !peers.can_access_peer(src.id, dst.id)) {
+    GTEST_SKIP() << "devices " << src.id << " and " << dst.id << " have no direct peer access";
+  }
+  P2PMessageQueue<Tagged> q(peers, src.id, dst.id, P2PQueueOptions{.capacity = capacity, .mode = mode});
+  ASSERT_EQ(q.transfer_mode(), mode);
+
+  check(cudaSetDevice(dst.ordinal));
+  std::uint32_t* next = nullptr;
+  unsigned* counters = nullptr;  // [0] received, [1] errors
+  check(cudaMalloc(&next, threads * sizeof *next));
+  check(cudaMalloc(&counters, 2 * sizeof *counters));
+  check(cudaMemset(next, 0, threads * sizeof *next));
+  check(cudaMemset(counters, 0, 2 * sizeof *counters));
+  receive_all<<<1, 1>>>(q.destination_ring(), next, counters, counters + 1);
+  check(cudaGetLastError());
+
+  check(cudaSetDevice(src.ordinal));
+  send_all<<<threads / 256, 256>>>(q.source_ring());
+  check(cudaGetLastError());
+  check(cudaDeviceSynchronize());
+  check(cudaSetDevice(dst.ordinal));
+  check(cudaDeviceSynchronize());
+
+  unsigned got[2] = {};
+  check(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
+  std::vector<std::uint32_t> last(threads);
+  check(cudaMemcpy(last.data(), next, threads * sizeof *next, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(got[0], threads * per_thread);
+  EXPECT_EQ(got[1], 0u) << "messages out of per-producer order or duplicated";
+  for (std::uint32_t p = 0; p < threads; ++p) ASSERT_EQ(last[p], per_thread) << "producer " << p;
+  EXPECT_TRUE(q.is_empty());
+  cudaFree(next);
+  cudaFree(counters);
+}
+
+TEST(P2PQueueDevice, KernelToKernelHostStaged) { kernel_to_kernel(P2PTransferMode::host_staged); }
+
+TEST(P2PQueueDevice, KernelToKernelDirectP2P) { kernel_to_kernel(P2PTransferMode::direct_p2p); }
+
+TEST(P2PQueueDevice, AdaptiveReportsTheModeThePairAllows) {
+  REQUIRE_TWO_CUDA_DEVICES(src, dst);
+  ringkernel::PeerMemory peers;
+  P2PMessageQueue<Tagged> q(peers, src.id, dst.id, P2PQueueOptions{.capacity = capacity});
+  EXPECT_EQ(q.transfer_mode(), peers.can_access_peer(src.id, dst.id) ? P2PTransferMode::direct_p2p
+                                                                       : P2PTransferMode::host_staged);
+  EXPECT_EQ(q.direct_p2p_available(), peers.can_access_peer(src.id, dst.id));
+}
+
+TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
+  REQUIRE_TWO_CUDA_DEVICES(src, dst);
+  ringkernel::PeerMemory peers;
+  // host_staged: the ring is pinned host memory, so a host thread can be the receiving end.
+  P2PMessageQueue<Tagged> q(peers, src.id, dst.id,
+                            P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged});
+  check(cudaSetDevice(src.ordinal));
+  send_all<<<threads / 256, 256>>>(q.source_ring());
+  check(cudaGetLastError());
+  std::vector<std::uint32_t> next(threads, 0);
+  for (std::uint32_t n = 0; n < threads * per_thread; ++n) {
+    Tagged t{};
+    ASSERT_EQ(q.receive(t, std::chrono::seconds(10)), ringkernel::ReceiveStatus::ok) << "after " << n;
+    ASSERT_LT(t.producer, threads);
+    ASSERT_EQ(t.index, next[t.producer]++) << "per-thread order";
+  }
+  check(cudaDeviceSynchronize());
+}
+
+}  // namespace
