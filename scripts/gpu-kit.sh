@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Packs the GPU checks of a CUDA-enabled build into gpu-kit/ (ignored by git), a folder that a GPU
+# machine with no package registry, gtest, Google Benchmark or libclang can run as it is: every
+# gpu-labelled test binary, the GPU benchmarks, ringkernel-info and the adder example, the shared
+# libraries they need beyond glibc, and gpu-kit/run.sh, which runs them there.
+#
+#   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
+#   there:   gpu-kit/run.sh [tests|sanitize|bench|all]   (default all; logs and JSON into $OUT)
+#
+# run.sh steps: `tests` runs each gpu test binary (gtest, one XML per binary folded into the log);
+# `sanitize` runs each under compute-sanitizer memcheck and racecheck; `bench` runs
+# bench_queue_device, bench_peer_copy (JSON), ringkernel-info --bandwidth and the adder example on
+# the GPU. Each step prints one PASS/FAIL line per program; the exit status is non-zero if any failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/default}
+kit=gpu-kit
+
+if ! grep -q '^RINGKERNEL_ENABLE_CUDA:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "gpu-kit: $build is not a configured build with RINGKERNEL_ENABLE_CUDA=ON (cmake --preset default)" >&2
+  exit 2
+fi
+
+# The executables behind every gpu-labelled test, from CTest's own list.
+mapfile -t tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 | python3 -c '
+import json, sys
+seen = []
+for t in json.load(sys.stdin)["tests"]:
+    if t["command"][0] not in seen:
+        seen.append(t["command"][0])
+print("\n".join(seen))')
+if [ ${#tests[@]} -eq 0 ]; then
+  echo "gpu-kit: $build has no gpu-labelled tests" >&2
+  exit 2
+fi
+others=("$build/bench/queue/bench_queue_device" "$build/bench/bench_peer_copy"
+        "$build/runtime/ringkernel-info" "$build/examples/adder/adder")
+
+targets=()
+for f in "${tests[@]}" "${others[@]}"; do targets+=("$(basename "$f")"); done
+cmake --build "$build" --target "${targets[@]}"
+
+rm -rf "$kit"
+mkdir -p "$kit/bin" "$kit/lib"
+for f in "${tests[@]}"; do cp "$f" "$kit/bin/"; echo "$(basename "$f")" >> "$kit/tests.txt"; done
+for f in "${others[@]}"; do cp "$f" "$kit/bin/"; done
+strip --strip-debug "$kit"/bin/*  # the kit travels with the working tree (64 MiB in all)
+# Shared libraries beyond glibc (libstdc++ and libgcc_s too: the GPU machine's may be older).
+for f in "$kit"/bin/*; do
+  ldd "$f" | awk '$3 ~ /^\// { print $3 }'
+done | sort -u | while read -r lib; do
+  case "$(basename "$lib")" in
+    libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+    *) cp -L "$lib" "$kit/lib/" ;;
+  esac
+done
+cp scripts/gpu-kit-run.sh "$kit/run.sh"
+chmod +x "$kit/run.sh"
+echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(ls "$kit/lib" | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
+echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh [tests|sanitize|bench|all]   (device tool: carry [\"$kit\"])"
