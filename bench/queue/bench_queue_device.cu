@@ -1,15 +1,22 @@
 // Copyright RingKernel authors.
 // GPU queue benchmarks (need a CUDA device; each reports an error and does nothing without one):
 //   BM_HostGpuHostRoundTrip: a persistent kernel echoes messages from one pinned-memory ring to
-//       another; time per host send -> host receive (goal: median <= 2 us on H100/H200).
+//       another; time per host send -> host receive; counters median_ns and p99_ns from every
+//       round trip timed on its own (goal: median <= 2 us on H100/H200).
 //   BM_KernelToKernelPingPong: two persistent kernels bounce a message through two device-memory
 //       rings; time per one-way hop = round trip / 2 (goal <= 1 us).
 //   BM_DeviceQueueThroughput: producer warps push with warp_push, consumer warps pop with warp_pop
-//       through one device-memory ring, 64-byte messages (goal >= 1 G msgs/s).
+//       through one device-memory ring, 64-byte messages (goal >= 1 G msgs/s); the consumers'
+//       checksum is compared with what was sent, so a lost or repeated message fails the row.
+// Any CUDA error (a launch refused, a kernel image missing for this GPU) ends the row with
+// SkipWithError naming the call, instead of spinning on a queue that no kernel serves.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ringkernel/device.h"
@@ -28,6 +35,14 @@ using DeviceRing = ringkernel::mpmc_ring<Msg64, atomic_scope::device>;
 int cuda_device() {
   const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
   return cuda.empty() ? -1 : cuda.front().id;
+}
+
+// False (and the row marked failed) when `e`, or the last launch, is an error.
+bool ok(benchmark::State& state, cudaError_t e, const char* what) {
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e == cudaSuccess) return true;
+  state.SkipWithError((std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e)).c_str());
+  return false;
 }
 
 // Echo until a message with words[1] == 1 (stop) arrives.
@@ -53,17 +68,27 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   const ringkernel::QueueOptions options{.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev};
   Queue in(options), out(options);
   echo<<<1, 1>>>(in.ring(), out.ring());
+  if (!ok(state, cudaSuccess, "echo<<<1, 1>>>")) return;
   Msg64 m{};
+  std::vector<double> ns;
+  ns.reserve(1 << 20);
   for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
     while (!in.try_send(m).ok()) {
     }
     while (out.try_receive(m) != ringkernel::ReceiveStatus::ok) {
     }
+    ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
   }
   m.words[1] = 1;
   in.send(m);
   out.receive(m);
-  cudaDeviceSynchronize();
+  if (!ok(state, cudaDeviceSynchronize(), "echo kernel")) return;
+  std::sort(ns.begin(), ns.end());
+  if (!ns.empty()) {
+    state.counters["median_ns"] = ns[ns.size() / 2];
+    state.counters["p99_ns"] = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
+  }
 }
 
 __global__ void ping(DeviceRing to, DeviceRing from, std::uint64_t rounds, unsigned long long* cycles) {
@@ -116,9 +141,11 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
     cudaEventCreate(&end);
     cudaEventRecord(begin, s1);
     pong<<<1, 1, 0, s2>>>(ab, ba, rounds);
+    if (!ok(state, cudaSuccess, "pong<<<1, 1>>>")) break;
     ping<<<1, 1, 0, s1>>>(ab, ba, rounds, cycles);
+    if (!ok(state, cudaSuccess, "ping<<<1, 1>>>")) break;
     cudaEventRecord(end, s1);
-    cudaEventSynchronize(end);
+    if (!ok(state, cudaEventSynchronize(end), "ping-pong kernels")) break;
     float ms = 0;
     cudaEventElapsedTime(&ms, begin, end);
     state.SetIterationTime(ms / 1000.0);
@@ -166,16 +193,28 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
   cudaStream_t s1, s2;
   cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
   cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  // Each of the blocks * threads producers sends k = 0 .. per_thread-1: the consumers' sum of k.
+  constexpr unsigned long long expected =
+      static_cast<unsigned long long>(blocks) * threads * (per_thread * (per_thread - 1ull) / 2);
   for (auto _ : state) {
     const DeviceRing ring = device_ring(storage, capacity);
+    if (!ok(state, cudaMemset(sum, 0, sizeof *sum), "cudaMemset")) break;
     cudaEvent_t begin, end;
     cudaEventCreate(&begin);
     cudaEventCreate(&end);
     cudaEventRecord(begin, s1);
     consume<<<blocks / 2, threads, 0, s2>>>(ring, per_thread * 2, sum);
+    if (!ok(state, cudaSuccess, "consume<<<>>>")) break;
     produce<<<blocks, threads, 0, s1>>>(ring, per_thread);
+    if (!ok(state, cudaSuccess, "produce<<<>>>")) break;
     cudaEventRecord(end, s2);
-    cudaEventSynchronize(end);
+    if (!ok(state, cudaDeviceSynchronize(), "produce/consume kernels")) break;
+    unsigned long long got = 0;
+    if (!ok(state, cudaMemcpy(&got, sum, sizeof got, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
+    if (got != expected) {
+      state.SkipWithError(("consumers' checksum " + std::to_string(got) + ", expected " + std::to_string(expected)).c_str());
+      break;
+    }
     float ms = 0;
     cudaEventElapsedTime(&ms, begin, end);
     state.SetIterationTime(ms / 1000.0);
