@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+# Copyright RingKernel authors.
+"""Regenerates the checked-in libFuzzer seed corpus of the envelope decoder
+(tests/messaging/corpus/envelope/): valid envelopes of each payload in messages/messaging_messages.h
+(docs/wire-format.md §9: [type_id, sender, receiver, type, sequence, timestamp_us, hlc, payload]),
+plus truncations, an extra trailing element, a wrong type id and an unknown MessageType.
+Usage: make_envelope_corpus.py  (run from anywhere; needs python3-msgpack)."""
+
+import os
+
+import msgpack
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def type_id(qualified_name):
+    """FNV-1a 32-bit of the qualified name (DESIGN.md §3)."""
+    h = 0x811C9DC5
+    for byte in qualified_name.encode():
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+TAGGED = [7, 0, 123456789]
+PAYLOADS = {
+    "tagged": ("messaging_test::Tagged", TAGGED, 0),
+    "tick": ("messaging_test::Tick", [-7, 2.5, "causal"], (1732200000123456 << 12) | 3),
+    "reading": ("messaging_test::Reading", {"origin": TAGGED, "samples": [1.5, -0.0, float("inf")]}, 0),
+}
+
+
+def seeds():
+    for name, (qualified, payload, hlc) in PAYLOADS.items():
+        envelope = [type_id(qualified), 3, -1, 1, 42, 1732200000123456, hlc, payload]
+        packed = msgpack.packb(envelope, use_bin_type=True, use_single_float=(name == "tick"))
+        yield name, packed
+        yield name + "_truncated", packed[: len(packed) // 2]
+        yield name + "_extra", msgpack.packb(envelope + [[1, {"k": None}]], use_bin_type=True)
+        yield name + "_wrong_type_id", msgpack.packb([envelope[0] ^ 1] + envelope[1:], use_bin_type=True)
+        yield name + "_bad_message_type", msgpack.packb(envelope[:3] + [9] + envelope[4:], use_bin_type=True)
+
+
+def main():
+    directory = os.path.join(HERE, "corpus", "envelope")
+    os.makedirs(directory, exist_ok=True)
+    for old in os.listdir(directory):
+        os.remove(os.path.join(directory, old))
+    for name, data in seeds():
+        with open(os.path.join(directory, name + ".msgpack"), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    main()
