@@ -8,6 +8,7 @@
 
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
+#include "ringkernel/stream.h"
 
 namespace ringkernel {
 
@@ -86,15 +87,38 @@ QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
 
 QueueStorage::~QueueStorage() = default;
 
-void QueueStorage::upload(const void* host, std::size_t bytes) {
-  if (bytes > size_) {
-    throw Error(errc::out_of_range, "QueueStorage::upload", device_,
-                std::to_string(bytes) + " bytes do not fit the queue's " + std::to_string(size_) + " bytes");
-  }
-  if (memory_ == QueueMemory::device) {
-    device_memory_.upload(host, bytes);
+// Device memory is copied on a stream of its own, which does not wait for other work: a plain
+// cudaMemcpy waits for every kernel of the legacy default stream, so shutting down or counting a
+// ring that a persistent kernel (launched there) is serving would wait for that kernel forever.
+void QueueStorage::upload(const void* host, std::size_t bytes, std::size_t offset) {
+  check_range("QueueStorage::upload", bytes, offset);
+  if (bytes == 0) return;
+  if (host_accessible_) {
+    std::memcpy(static_cast<std::byte*>(data_) + offset, host, bytes);
   } else {
-    std::memcpy(data_, host, bytes);
+    Stream stream(device_);
+    stream.copy_async(static_cast<std::byte*>(data_) + offset, host, bytes);
+    stream.synchronize();
+  }
+}
+
+void QueueStorage::download(void* host, std::size_t bytes, std::size_t offset) const {
+  check_range("QueueStorage::download", bytes, offset);
+  if (bytes == 0) return;
+  if (host_accessible_) {
+    std::memcpy(host, static_cast<const std::byte*>(data_) + offset, bytes);
+  } else {
+    Stream stream(device_);
+    stream.copy_async(host, static_cast<const std::byte*>(data_) + offset, bytes);
+    stream.synchronize();
+  }
+}
+
+void QueueStorage::check_range(const char* call, std::size_t bytes, std::size_t offset) const {
+  if (offset > size_ || bytes > size_ - offset) {
+    throw Error(errc::out_of_range, call, device_,
+                std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " do not fit the queue's " +
+                    std::to_string(size_) + " bytes");
   }
 }
 

@@ -61,6 +61,7 @@ TEST(P2PMessageQueue, AdaptiveGoesDirectOverALinkedPairThroughAPeerMapping) {
     EXPECT_EQ(peers.live_mappings(), 1u);
     EXPECT_EQ(q.capacity(), 64u);
     EXPECT_TRUE(q.is_empty());
+    EXPECT_TRUE(q.host_endpoints()) << "host backend memory is host memory in every mode";
     exchange(q, 2000);
     const auto s = q.statistics();
     EXPECT_EQ(s.sent, 2000u);

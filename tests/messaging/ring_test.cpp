@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <stop_token>
+#include <string>
 #include <vector>
 
 #include "messaging_messages.rk.h"
@@ -164,6 +166,44 @@ TYPED_TEST(QueueBasics, PeekClearAndShutdown) {
   EXPECT_EQ(s.rejected_closed, 3u);
   EXPECT_EQ(s.received, 2u);
   EXPECT_EQ(s.sent, s.received + s.cleared);
+}
+
+TEST(QueueStorage, UploadAndDownloadAtAnOffsetStayInsideTheStorage) {
+  ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, 256);
+  const std::uint64_t word = 0x0123456789abcdefull;
+  storage.upload(&word, sizeof word, 128);
+  std::uint64_t back = 0;
+  storage.download(&back, sizeof back, 128);
+  EXPECT_EQ(back, word);
+  storage.upload(&word, sizeof word, 248);  // the last 8 bytes
+  for (const std::size_t offset : {std::size_t{249}, std::size_t{256}, std::size_t{1} << 40}) {
+    try {
+      storage.download(&back, sizeof back, offset);
+      FAIL() << "download of 8 bytes at " << offset << " of 256 accepted";
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::out_of_range);
+      EXPECT_NE(std::string(e.what()).find("do not fit"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(storage.upload(&word, sizeof word, offset), ringkernel::Error);
+  }
+}
+
+TEST(QueueStorage, InitializeRingWritesAnEmptyWorkingRing) {
+  using Ring = ringkernel::mpmc_ring<std::uint64_t>;
+  ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, Ring::bytes_for(8));
+  Ring ring = ringkernel::initialize_ring<Ring>(storage, 8, near_wrap);
+  EXPECT_EQ(ring.capacity(), 8u);
+  EXPECT_EQ(ring.size(), 0u);
+  for (std::uint64_t i = 0; i < 8; ++i) ASSERT_TRUE(ring.try_push(i));
+  EXPECT_FALSE(ring.try_push(8));
+  std::uint64_t head = 0;
+  storage.download(&head, sizeof head, offsetof(ringkernel::detail::ring_control, head));
+  EXPECT_EQ(head, near_wrap + 8) << "the ring lives in the storage";
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    std::uint64_t v = 99;
+    ASSERT_TRUE(ring.try_pop(v));
+    EXPECT_EQ(v, i);
+  }
 }
 
 TEST(MpmcQueue, DropOldestEvictsInOrderAndReportsEachEviction) {

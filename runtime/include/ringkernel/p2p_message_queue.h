@@ -10,17 +10,24 @@
 // The decision uses the backend's real capability (the host backend: its configured topology);
 // transfer_mode() reports the mode in force. Host threads use send/receive; kernels use
 // source_ring() / destination_ring() (the same ring seen from each device's address space).
-// Limitation: with the CUDA backend in direct_p2p mode the ring is GPU memory, which host threads
-// cannot access: construction then fails with errc::unsupported (use host_staged for host-side
-// endpoints); the host backend supports every mode from host threads.
+// With the CUDA backend in direct_p2p mode the ring is GPU memory, which host threads cannot
+// load or store: the queue is then for kernels at both ends. Its host-side send/receive calls
+// (and try_peek, clear, set_eviction_handler) throw Error(errc::unsupported) naming host_staged;
+// count(), is_empty(), is_full() and shutdown() still work (they copy the ring's control words);
+// statistics() counts host-side calls only, so it stays zero there. The host backend supports
+// every mode from host threads.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stop_token>
 #include <string>
 
+#include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
 #include "ringkernel/queue/message_queue.h"
@@ -58,14 +65,23 @@ class P2PMessageQueue {
         destination_(destination_device),
         direct_available_(checked_can_access(peers, source_device, destination_device)),
         mode_(choose_mode(options.mode)),
-        queue_(QueueOptions{.capacity = options.capacity,
-                            .policy = options.policy,
-                            .memory = mode_ == P2PTransferMode::direct_p2p ? QueueMemory::device : QueueMemory::pinned,
-                            .device = destination_device,
-                            .detailed_statistics = options.detailed_statistics}) {
+        capacity_(options.capacity) {
+    const QueueOptions queue_options{
+        .capacity = options.capacity,
+        .policy = options.policy,
+        .memory = mode_ == P2PTransferMode::direct_p2p ? QueueMemory::device : QueueMemory::pinned,
+        .device = destination_device,
+        .detailed_statistics = options.detailed_statistics};
+    if (queue_options.memory == QueueMemory::device && device(destination_device).backend != Backend::host) {
+      MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
+      kernel_storage_.emplace(QueueMemory::device, destination_device, ring_type::bytes_for(options.capacity));
+      ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
+    } else {
+      queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
+      ring_ = queue_->ring();
+    }
     if (mode_ == P2PTransferMode::direct_p2p) {
-      const std::size_t bytes = queue_.storage().size();
-      source_mapping_ = peers.map_peer_memory(queue_.storage().data(), destination_, source_, bytes);
+      source_mapping_ = peers.map_peer_memory(storage().data(), destination_, source_, storage().size());
     }
   }
   ~P2PMessageQueue() {
@@ -80,43 +96,62 @@ class P2PMessageQueue {
   P2PMessageQueue& operator=(const P2PMessageQueue&) = delete;
 
   SendResult send(const T& m, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return queue_.send(m, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::send").send(m, timeout, std::move(stop));
   }
-  SendResult try_send(const T& m) { return queue_.try_send(m); }
+  SendResult try_send(const T& m) { return host_queue("P2PMessageQueue::try_send").try_send(m); }
   BatchSendResult send_batch(std::span<const T> ms, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return queue_.send_batch(ms, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::send_batch").send_batch(ms, timeout, std::move(stop));
   }
   ReceiveStatus receive(T& out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return queue_.receive(out, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::receive").receive(out, timeout, std::move(stop));
   }
-  ReceiveStatus try_receive(T& out) { return queue_.try_receive(out); }
+  ReceiveStatus try_receive(T& out) { return host_queue("P2PMessageQueue::try_receive").try_receive(out); }
   BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return queue_.receive_batch(out, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::receive_batch").receive_batch(out, timeout, std::move(stop));
   }
   /// The oldest message without removing it (the queue's single receiver only).
-  bool try_peek(T& out) const { return queue_.try_peek(out); }
-  std::size_t clear() { return queue_.clear(); }
-  void shutdown() noexcept { queue_.shutdown(); }
-  void set_eviction_handler(std::function<void(const T&)> handler) { queue_.set_eviction_handler(std::move(handler)); }
+  bool try_peek(T& out) const { return host_queue("P2PMessageQueue::try_peek").try_peek(out); }
+  std::size_t clear() { return host_queue("P2PMessageQueue::clear").clear(); }
+  void set_eviction_handler(std::function<void(const T&)> handler) {
+    host_queue("P2PMessageQueue::set_eviction_handler").set_eviction_handler(std::move(handler));
+  }
+  /// Later sends (host or device) see the queue closed; queued messages stay receivable.
+  void shutdown() {
+    if (queue_ != nullptr) {
+      queue_->shutdown();
+    } else {
+      const std::uint64_t closed = 1;
+      kernel_storage_->upload(&closed, sizeof closed, offsetof(detail::ring_control, closed));
+    }
+  }
 
-  QueueStatistics statistics() const { return queue_.statistics(); }
-  std::size_t capacity() const noexcept { return queue_.capacity(); }
-  std::size_t count() const noexcept { return queue_.count(); }
-  bool is_empty() const noexcept { return queue_.is_empty(); }
-  bool is_full() const noexcept { return queue_.is_full(); }
+  QueueStatistics statistics() const { return queue_ != nullptr ? queue_->statistics() : QueueStatistics{}; }
+  std::size_t capacity() const noexcept { return capacity_; }
+  std::size_t count() const {
+    if (queue_ != nullptr) return queue_->count();
+    std::uint64_t head = 0, tail = 0;
+    kernel_storage_->download(&head, sizeof head, offsetof(detail::ring_control, head));
+    kernel_storage_->download(&tail, sizeof tail, offsetof(detail::ring_control, tail));
+    const std::int64_t d = detail::position_diff(head, tail);
+    return d <= 0 ? 0 : static_cast<std::size_t>(d) > capacity_ ? capacity_ : static_cast<std::size_t>(d);
+  }
+  bool is_empty() const { return count() == 0; }
+  bool is_full() const { return count() >= capacity_; }
   /// The mode in force: direct_p2p or host_staged (adaptive is resolved at construction).
   P2PTransferMode transfer_mode() const noexcept { return mode_; }
   int source_device() const noexcept { return source_; }
   int destination_device() const noexcept { return destination_; }
   /// The pair supports direct peer access (source -> destination), whatever mode was chosen.
   bool direct_p2p_available() const noexcept { return direct_available_; }
+  /// Host threads can send and receive (false only for CUDA direct_p2p: kernels only, see top).
+  bool host_endpoints() const noexcept { return queue_ != nullptr; }
 
   /// The ring as kernels on the source device address it (the peer mapping in direct_p2p mode).
   ring_type source_ring() const noexcept {
-    return source_mapping_ != nullptr ? ring_type(source_mapping_, capacity()) : queue_.ring();
+    return source_mapping_ != nullptr ? ring_type(source_mapping_, capacity_) : ring_;
   }
   /// The ring as kernels on the destination device (and host threads) address it.
-  ring_type destination_ring() const noexcept { return queue_.ring(); }
+  ring_type destination_ring() const noexcept { return ring_; }
 
  private:
   static bool checked_can_access(PeerMemory& peers, int source, int destination) {
@@ -141,12 +176,26 @@ class P2PMessageQueue {
     return P2PTransferMode::direct_p2p;
   }
 
+  MpmcQueue<T>& host_queue(const char* call) const {
+    if (queue_ == nullptr) {
+      throw Error(errc::unsupported, call, destination_,
+                  "this queue's ring is CUDA device memory (direct_p2p mode), which host threads cannot access: "
+                  "kernels send and receive through source_ring() / destination_ring(); for a host-side sender "
+                  "or receiver create the queue with P2PTransferMode::host_staged");
+    }
+    return *queue_;
+  }
+  const QueueStorage& storage() const noexcept { return queue_ != nullptr ? queue_->storage() : *kernel_storage_; }
+
   PeerMemory* peers_;
   int source_;
   int destination_;
   bool direct_available_;
   P2PTransferMode mode_;
-  MpmcQueue<T> queue_;
+  std::size_t capacity_;
+  std::unique_ptr<MpmcQueue<T>> queue_;         // host-reachable ring (every mode but CUDA direct_p2p)
+  std::optional<QueueStorage> kernel_storage_;  // else: the ring in the destination GPU's memory
+  ring_type ring_;
   void* source_mapping_ = nullptr;
 };
 

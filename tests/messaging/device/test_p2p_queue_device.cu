@@ -62,6 +62,8 @@ __global__ void receive_all(Ring ring, std::uint32_t* next, unsigned* received, 
   }
 }
 
+__global__ void read_closed(Ring ring, unsigned* closed) { *closed = ring.closed() ? 1u : 0u; }
+
 void kernel_to_kernel(P2PTransferMode mode) {
   REQUIRE_TWO_CUDA_DEVICES(src, dst);
   ringkernel::PeerMemory peers;
@@ -70,6 +72,16 @@ void kernel_to_kernel(P2PTransferMode mode) {
   }
   P2PMessageQueue<Tagged> q(peers, src.id, dst.id, P2PQueueOptions{.capacity = capacity, .mode = mode});
   ASSERT_EQ(q.transfer_mode(), mode);
+  // direct_p2p: the ring is the destination GPU's memory, for kernels only (host calls refuse).
+  EXPECT_EQ(q.host_endpoints(), mode != P2PTransferMode::direct_p2p);
+  if (!q.host_endpoints()) {
+    try {
+      q.try_send(Tagged{});
+      ADD_FAILURE() << "a host thread sent into GPU memory";
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::unsupported) << e.what();
+    }
+  }
 
   check(cudaSetDevice(dst.ordinal));
   std::uint32_t* next = nullptr;
@@ -95,7 +107,14 @@ void kernel_to_kernel(P2PTransferMode mode) {
   EXPECT_EQ(got[0], threads * per_thread);
   EXPECT_EQ(got[1], 0u) << "messages out of per-producer order or duplicated";
   for (std::uint32_t p = 0; p < threads; ++p) ASSERT_EQ(last[p], per_thread) << "producer " << p;
-  EXPECT_TRUE(q.is_empty());
+  EXPECT_TRUE(q.is_empty());  // in direct_p2p mode: read back from the GPU's copy of the indices
+  q.shutdown();  // kernels see the queue closed (in direct_p2p mode: a copy into the GPU's memory)
+  check(cudaSetDevice(dst.ordinal));
+  read_closed<<<1, 1>>>(q.destination_ring(), counters);
+  check(cudaGetLastError());
+  unsigned closed = 0;
+  check(cudaMemcpy(&closed, counters, sizeof closed, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(closed, 1u);
   cudaFree(next);
   cudaFree(counters);
 }

@@ -187,15 +187,8 @@ class BasicMessageQueue {
     return s;
   }
 
- private:
-  struct alignas(detail::queue_line_bytes) counters {
-    std::atomic<std::uint64_t> dropped_oldest{0}, cleared{0}, dropped_newest{0}, rejected_full{0}, timed_out{0},
-        rejected_closed{0}, high_water_mark{0};
-    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> send_batches{0};
-    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> receive_batches{0};
-  };
-
-  static QueueOptions validated(QueueOptions o) {
+  /// Throws Error(invalid_argument) for options no queue on this ring type accepts.
+  static void validate(const QueueOptions& o) {
     if (!detail::is_power_of_two(o.capacity)) {
       throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
                   "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
@@ -210,8 +203,22 @@ class BasicMessageQueue {
                   "FullPolicy::drop_oldest needs a multi-consumer ring (the sender evicts as a second consumer): "
                   "use MpmcQueue, or drop_newest / reject / block");
     }
+  }
+
+ private:
+  struct alignas(detail::queue_line_bytes) counters {
+    std::atomic<std::uint64_t> dropped_oldest{0}, cleared{0}, dropped_newest{0}, rejected_full{0}, timed_out{0},
+        rejected_closed{0}, high_water_mark{0};
+    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> send_batches{0};
+    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> receive_batches{0};
+  };
+
+  static QueueOptions validated(QueueOptions o) {
+    validate(o);
     return o;
   }
+
+ private:
   static const std::stop_token& no_stop() noexcept {
     static const std::stop_token none;
     return none;

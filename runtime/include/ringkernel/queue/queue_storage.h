@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "ringkernel/buffers.h"
 #include "ringkernel/queue/queue_types.h"
@@ -27,10 +29,15 @@ class QueueStorage {
   int device() const noexcept { return device_; }
   /// Host threads may load and store this memory directly (false only for CUDA device memory).
   bool host_accessible() const noexcept { return host_accessible_; }
-  /// Copies `bytes` of host memory to the start of the storage (the initial ring image).
-  void upload(const void* host, std::size_t bytes);
+  /// Copies `bytes` of host memory to the storage at `offset` (the initial ring image, or one
+  /// control word of a ring in device memory). Error(out_of_range) if it does not fit. Copies to
+  /// CUDA device memory use a stream of their own: they do not wait for running kernels.
+  void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
+  /// Copies `bytes` at `offset` of the storage to host memory (e.g. a device ring's indices).
+  void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
 
  private:
+  void check_range(const char* call, std::size_t bytes, std::size_t offset) const;
   struct aligned_free {
     void operator()(std::byte* p) const noexcept;
   };
@@ -43,5 +50,17 @@ class QueueStorage {
   PinnedBuffer pinned_;
   DeviceBuffer device_memory_;
 };
+
+/// Writes an empty `Ring` (spsc_ring or mpmc_ring) of `capacity` slots into `storage` and returns
+/// its view: in place when host threads can reach the memory, else as a host image uploaded once
+/// (CUDA device memory). `storage` must hold Ring::bytes_for(capacity).
+template <class Ring>
+Ring initialize_ring(QueueStorage& storage, std::uint64_t capacity, std::uint64_t start = 0) {
+  if (storage.host_accessible()) return Ring::initialize(storage.data(), capacity, start);
+  std::vector<std::byte> image(Ring::bytes_for(capacity));
+  Ring::initialize(image.data(), capacity, start);
+  storage.upload(image.data(), image.size());
+  return Ring(storage.data(), capacity);
+}
 
 }  // namespace ringkernel
