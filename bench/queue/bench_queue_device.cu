@@ -114,10 +114,7 @@ __global__ void pong(DeviceRing from, DeviceRing to, std::uint64_t rounds) {
 }
 
 DeviceRing device_ring(ringkernel::QueueStorage& storage, std::uint64_t capacity) {
-  std::vector<unsigned char> image(DeviceRing::bytes_for(capacity));
-  DeviceRing::initialize(image.data(), capacity);
-  storage.upload(image.data(), image.size());
-  return DeviceRing(storage.data(), capacity);
+  return ringkernel::initialize_ring<DeviceRing>(storage, capacity);
 }
 
 void BM_KernelToKernelPingPong(benchmark::State& state) {

@@ -119,10 +119,7 @@ TEST(QueueDevice, KernelToKernelOnOneGpu) {
   REQUIRE_CUDA_DEVICE(dev);
   constexpr std::uint32_t threads = 1024, per_thread = 64, capacity = 1024;
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
-  std::vector<unsigned char> image(DeviceRing::bytes_for(capacity));
-  DeviceRing::initialize(image.data(), capacity);
-  storage.upload(image.data(), image.size());
-  const DeviceRing ring(storage.data(), capacity);
+  const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
   unsigned long long* checksum = nullptr;
   unsigned* received = nullptr;
   check(cudaMalloc(&checksum, sizeof *checksum));
