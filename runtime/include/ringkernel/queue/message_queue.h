@@ -218,7 +218,6 @@ class BasicMessageQueue {
     return o;
   }
 
- private:
   static const std::stop_token& no_stop() noexcept {
     static const std::stop_token none;
     return none;
