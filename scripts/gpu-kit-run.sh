@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The GPU machine's half of scripts/gpu-kit.sh (copied to gpu-kit/run.sh): runs the packed GPU
 # checks and writes gpu-kit.log (everything printed), bench_queue_device.json and
-# bench_peer_copy.json into $OUT (or gpu-kit/out). Steps: tests | sanitize | bench | all.
+# bench_peer_copy.json into $OUT (or gpu-kit/out). Usage: run.sh [tests|sanitize|bench|all] [REGEX]
+# (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over several calls of
+# a machine that limits each command's time).
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$kit/out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 step=${1:-all}
+only=${2:-}
 failed=0
 log="$out/gpu-kit.log"
 
@@ -30,7 +33,7 @@ run() {
 main() {
   echo "gpu-kit run, step '$step', $(date -u '+%Y-%m-%d %H:%M UTC')"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || echo "(no nvidia-smi)"
-  mapfile -t tests < "$kit/tests.txt"
+  mapfile -t tests < <(grep -E -- "${only:-.}" "$kit/tests.txt")
   if [ "$step" = tests ] || [ "$step" = all ]; then
     for t in "${tests[@]}"; do run "$t" 300 "$kit/bin/$t" --gtest_brief=0; done
   fi

@@ -5,7 +5,8 @@
 # libraries they need beyond glibc, and gpu-kit/run.sh, which runs them there.
 #
 #   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
-#   there:   gpu-kit/run.sh [tests|sanitize|bench|all]   (default all; logs and JSON into $OUT)
+#   there:   gpu-kit/run.sh [tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON into $OUT;
+#            REGEX picks test binaries, to split a step over calls of a time-limited machine)
 #
 # run.sh steps: `tests` runs each gpu test binary (gtest, one XML per binary folded into the log);
 # `sanitize` runs each under compute-sanitizer memcheck and racecheck; `bench` runs
