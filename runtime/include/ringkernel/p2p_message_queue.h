@@ -129,11 +129,9 @@ class P2PMessageQueue {
   std::size_t capacity() const noexcept { return capacity_; }
   std::size_t count() const {
     if (queue_ != nullptr) return queue_->count();
-    std::uint64_t head = 0, tail = 0;
-    kernel_storage_->download(&head, sizeof head, offsetof(detail::ring_control, head));
-    kernel_storage_->download(&tail, sizeof tail, offsetof(detail::ring_control, tail));
-    const std::int64_t d = detail::position_diff(head, tail);
-    return d <= 0 ? 0 : static_cast<std::size_t>(d) > capacity_ ? capacity_ : static_cast<std::size_t>(d);
+    detail::ring_control control;  // both indices in one copy from the GPU
+    kernel_storage_->download(&control, sizeof control);
+    return static_cast<std::size_t>(detail::occupancy(control.head, control.tail, capacity_));
   }
   bool is_empty() const { return count() == 0; }
   bool is_full() const { return count() >= capacity_; }

@@ -140,8 +140,7 @@ class mpmc_ring {
   RINGKERNEL_HOST_DEVICE std::uint64_t size() const noexcept {
     const std::uint64_t t = tail().load(detail::order::acquire);
     const std::uint64_t h = head().load(detail::order::acquire);
-    const std::int64_t d = detail::position_diff(h, t);
-    return d <= 0 ? 0 : static_cast<std::uint64_t>(d) > capacity() ? capacity() : static_cast<std::uint64_t>(d);
+    return detail::occupancy(h, t, capacity());
   }
   RINGKERNEL_HOST_DEVICE std::uint64_t head_position() const noexcept { return head().load(detail::order::acquire); }
   RINGKERNEL_HOST_DEVICE std::uint64_t tail_position() const noexcept { return tail().load(detail::order::acquire); }

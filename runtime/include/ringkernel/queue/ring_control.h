@@ -33,4 +33,12 @@ RINGKERNEL_HOST_DEVICE constexpr std::int64_t position_diff(std::uint64_t a, std
   return static_cast<std::int64_t>(a - b);
 }
 
+/// Messages between tail and head, clamped to [0, capacity] (a snapshot of two indices read at
+/// different moments may be briefly out of that range).
+RINGKERNEL_HOST_DEVICE constexpr std::uint64_t occupancy(std::uint64_t head, std::uint64_t tail,
+                                                         std::uint64_t capacity) noexcept {
+  const std::int64_t d = position_diff(head, tail);
+  return d <= 0 ? 0 : static_cast<std::uint64_t>(d) > capacity ? capacity : static_cast<std::uint64_t>(d);
+}
+
 }  // namespace ringkernel::detail
