@@ -57,8 +57,8 @@ class HostBackend final : public DeviceBackend {
       info.free_memory = config_.memory_per_device - devices_[static_cast<std::size_t>(ordinal)].used;
     }
     info.compute_units = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    info.capabilities = Capability::unified_memory | Capability::host_native_atomics |
-                        Capability::managed_memory;
+    info.capabilities = Capability::unified_memory | Capability::managed_memory;
+    if (config_.native_atomics) info.capabilities |= Capability::host_native_atomics;
     for (int other = 0; other < config_.device_count; ++other)
       if (config_.linked(ordinal, other)) info.capabilities |= Capability::peer_to_peer;
     return info;
@@ -199,7 +199,8 @@ class HostBackend final : public DeviceBackend {
   }
 
   LinkInfo link(int a, int b) const override {
-    if (config_.linked(a, b)) return LinkInfo{AccessType::virtual_link, true, true, 0};
+    if (config_.linked(a, b))
+      return LinkInfo{AccessType::virtual_link, true, config_.native_atomics, 0};
     return LinkInfo{AccessType::host_routed, false, false, 0};
   }
 

@@ -1,5 +1,6 @@
 // Copyright RingKernel authors.
-// HostBackendConfig: parsing of RINGKERNEL_HOST_DEVICES / _TOPOLOGY / _MEMORY and validation.
+// HostBackendConfig: parsing of RINGKERNEL_HOST_DEVICES / _TOPOLOGY / _MEMORY / _NATIVE_ATOMICS
+// and validation.
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -93,7 +94,8 @@ bool HostBackendConfig::linked(int a, int b) const noexcept {
 }
 
 HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string_view topology,
-                                           std::string_view memory) {
+                                           std::string_view memory,
+                                           std::string_view native_atomics) {
   HostBackendConfig config;
   if (!trim(devices).empty()) {
     long long n = 0;
@@ -133,6 +135,13 @@ HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string
            "expected a positive byte count with optional K, M or G suffix (at most 1 PiB)");
     config.memory_per_device = static_cast<std::size_t>(value) << shift;
   }
+  const std::string_view atomics = trim(native_atomics);
+  if (atomics == "0") {
+    config.native_atomics = false;
+  } else if (!atomics.empty() && atomics != "1") {
+    fail("RINGKERNEL_HOST_NATIVE_ATOMICS", native_atomics,
+         "expected 1 (links have native atomics) or 0 (they have none)");
+  }
   detail::validate_host_config(config, "RINGKERNEL_HOST_TOPOLOGY");
   return config;
 }
@@ -143,7 +152,7 @@ HostBackendConfig HostBackendConfig::from_environment() {
     return v ? std::string_view(v) : std::string_view();
   };
   return parse(env("RINGKERNEL_HOST_DEVICES"), env("RINGKERNEL_HOST_TOPOLOGY"),
-               env("RINGKERNEL_HOST_MEMORY"));
+               env("RINGKERNEL_HOST_MEMORY"), env("RINGKERNEL_HOST_NATIVE_ATOMICS"));
 }
 
 std::string HostBackendConfig::describe() const {
@@ -158,6 +167,7 @@ std::string HostBackendConfig::describe() const {
       break;
   }
   s += ", " + std::to_string(memory_per_device >> 20) + " MiB each";
+  if (!native_atomics) s += ", no native atomics";
   return s;
 }
 

@@ -22,7 +22,8 @@ constexpr const char* usage =
     "  --bandwidth       measure copy bandwidth and latency between every device pair\n"
     "  --bytes N         bytes per bandwidth copy (default 64 MiB)\n"
     "  --repetitions N   bandwidth copies per pair (default 10)\n"
-    "Host devices: RINGKERNEL_HOST_DEVICES, RINGKERNEL_HOST_TOPOLOGY, RINGKERNEL_HOST_MEMORY\n";
+    "Host devices: RINGKERNEL_HOST_DEVICES, RINGKERNEL_HOST_TOPOLOGY, RINGKERNEL_HOST_MEMORY,\n"
+    "  RINGKERNEL_HOST_NATIVE_ATOMICS\n";
 
 void print_devices() {
   std::printf("Backends:\n");

@@ -1,8 +1,14 @@
 // Copyright RingKernel authors.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <optional>
+#include <string>
+
 #include "host_fixture.h"
+#include "ringkernel/buffers.h"
 #include "ringkernel/error.h"
+#include "ringkernel/peer_memory.h"
 
 namespace ringkernel {
 namespace {
@@ -18,12 +24,20 @@ Error capture(F&& f) {
   return Error(errc::invalid_state, "none", no_device, "none");
 }
 
+/// Puts the host backend's configuration back when a test ends, however it ends.
+struct RestoreHostConfig {
+  HostBackendConfig saved = host_backend_config();
+  ~RestoreHostConfig() { configure_host_backend(saved); }
+};
+
 TEST(HostConfig, DefaultsWhenUnset) {
   const auto c = HostBackendConfig::parse("", "");
   EXPECT_EQ(c.device_count, 2);
   EXPECT_EQ(c.topology, HostTopology::all);
   EXPECT_TRUE(c.linked(0, 1));
   EXPECT_FALSE(c.linked(1, 1));
+  EXPECT_TRUE(c.native_atomics);
+  EXPECT_EQ(c.describe(), "2 devices, topology all, 8192 MiB each");
 }
 
 TEST(HostConfig, ParsesCountTopologyAndMemory) {
@@ -58,6 +72,69 @@ TEST(HostConfig, RejectsBadValuesNamingVariableAndText) {
   EXPECT_EQ(e.code(), errc::configuration);
 }
 
+TEST(HostConfig, ParsesNativeAtomics) {
+  EXPECT_TRUE(HostBackendConfig::parse("2", "", "", "").native_atomics);
+  EXPECT_TRUE(HostBackendConfig::parse("2", "", "", " 1 ").native_atomics);
+  const auto c = HostBackendConfig::parse("3", "0-1", "1M", "\t0");
+  EXPECT_FALSE(c.native_atomics);
+  EXPECT_EQ(c.describe(), "3 devices, topology 0-1, 1 MiB each, no native atomics");
+  for (const char* bad : {"yes", "true", "2", "01", "0 1", "-0"}) {
+    const auto e = capture([&] { HostBackendConfig::parse("2", "", "", bad); });
+    EXPECT_EQ(e.code(), errc::configuration) << bad;
+    EXPECT_EQ(e.call(), "RINGKERNEL_HOST_NATIVE_ATOMICS") << bad;
+    EXPECT_NE(std::string(e.what()).find("\"" + std::string(bad) + "\": expected 1"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(HostConfig, NativeAtomicsFromEnvironment) {
+  const char* old = std::getenv("RINGKERNEL_HOST_NATIVE_ATOMICS");  // NOLINT(concurrency-mt-unsafe)
+  const std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+  ::setenv("RINGKERNEL_HOST_NATIVE_ATOMICS", "0", 1);  // NOLINT(concurrency-mt-unsafe)
+  EXPECT_FALSE(HostBackendConfig::from_environment().native_atomics);
+  ::setenv("RINGKERNEL_HOST_NATIVE_ATOMICS", "no", 1);  // NOLINT(concurrency-mt-unsafe)
+  EXPECT_EQ(capture([] { HostBackendConfig::from_environment(); }).call(), "RINGKERNEL_HOST_NATIVE_ATOMICS");
+  ::unsetenv("RINGKERNEL_HOST_NATIVE_ATOMICS");  // NOLINT(concurrency-mt-unsafe)
+  EXPECT_TRUE(HostBackendConfig::from_environment().native_atomics);
+  if (saved) ::setenv("RINGKERNEL_HOST_NATIVE_ATOMICS", saved->c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+}
+
+TEST(HostConfig, WithoutNativeAtomicsLinksStayButAtomicsAreNotNative) {
+  const RestoreHostConfig restore;
+  HostBackendConfig config;
+  config.device_count = 3;
+  config.topology = HostTopology::pairs;
+  config.pairs = {{0, 1}};
+  config.native_atomics = false;
+  configure_host_backend(config);
+  EXPECT_FALSE(host_backend_config().native_atomics);
+  const auto host = devices(Backend::host);
+  ASSERT_EQ(host.size(), 3u);
+  for (const auto& d : host) {
+    EXPECT_FALSE(d.has(Capability::host_native_atomics)) << d.id;
+    EXPECT_TRUE(d.has(Capability::unified_memory | Capability::managed_memory)) << d.id;
+  }
+  EXPECT_EQ(to_string(host[0].capabilities), "peer-to-peer|unified-memory|managed-memory");
+  PeerMemory peers;
+  const int a = host[0].id, b = host[1].id, c = host[2].id;
+  for (const auto& [src, dst] : {std::pair{a, b}, std::pair{b, a}}) {
+    const auto cap = peers.capability(src, dst);
+    EXPECT_EQ(cap.access, AccessType::virtual_link);
+    EXPECT_TRUE(cap.peer_access_supported);
+    EXPECT_FALSE(cap.native_atomics);
+    EXPECT_EQ(cap.performance_rank, 1);
+  }
+  EXPECT_FALSE(peers.capability(a, c).native_atomics);
+  EXPECT_FALSE(peers.capability(a, c).peer_access_supported);
+  EXPECT_TRUE(peers.capability(a, a).native_atomics) << "a device's own memory";
+  EXPECT_FALSE(peers.topology().at(static_cast<std::size_t>(a), static_cast<std::size_t>(b)).native_atomics);
+  // Peer access and direct copies are unaffected.
+  EXPECT_TRUE(peers.can_access_peer(a, b));
+  peers.enable_peer_access(a, b);
+  DeviceBuffer x(a, 64), y(b, 64);
+  EXPECT_EQ(peers.copy_peer(y, 0, x, 0, 64).path, CopyPath::direct_peer);
+}
+
 TEST(HostConfig, ApiConfigIsValidatedAndApplied) {
   HostBackendConfig bad;
   bad.device_count = 2;
@@ -69,6 +146,7 @@ TEST(HostConfig, ApiConfigIsValidatedAndApplied) {
   EXPECT_EQ(ids.size(), 3u);
   EXPECT_EQ(host_backend_config().device_count, 3);
   for (int id : ids) EXPECT_FALSE(device(id).has(Capability::peer_to_peer));
+  for (int id : ids) EXPECT_TRUE(device(id).has(Capability::host_native_atomics)) << "the default";
   EXPECT_TRUE(test::use_host_devices(0, HostTopology::all).empty());
 }
 

@@ -7,6 +7,8 @@
 //   RINGKERNEL_HOST_DEVICES   number of virtual devices (0..64, default 2; 0 disables the backend)
 //   RINGKERNEL_HOST_TOPOLOGY  "all" (default) | "none" | pairs "0-1,2-3" (host ordinals, undirected)
 //   RINGKERNEL_HOST_MEMORY    memory per virtual device, bytes with optional K/M/G suffix (default 8G)
+//   RINGKERNEL_HOST_NATIVE_ATOMICS  "1" (default) | "0": "0" models a machine whose links have no
+//                             native atomics (see HostBackendConfig::native_atomics)
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,11 @@ struct HostBackendConfig {
   HostTopology topology = HostTopology::all;
   std::vector<std::pair<int, int>> pairs;  // host ordinals, used when topology == pairs
   std::size_t memory_per_device = std::size_t{8} << 30;
+  /// Virtual devices report host-native atomics and their direct links native peer atomics
+  /// (false models a PCIe machine: Capability::host_native_atomics unset,
+  /// PeerCapability::native_atomics false on every link). A device's own memory
+  /// (PeerMemory::capability(d, d)) stays native either way.
+  bool native_atomics = true;
 
   /// True if the topology gives a direct link between host ordinals a and b (a != b).
   bool linked(int a, int b) const noexcept;
@@ -31,10 +38,13 @@ struct HostBackendConfig {
   /// Parse the environment variables above; Error(errc::configuration) names the variable and
   /// the offending text. Unset variables keep their defaults.
   static HostBackendConfig from_environment();
-  /// Parse the textual forms (same grammar as the environment variables).
+  /// Parse the textual forms (same grammar as the environment variables; empty keeps the
+  /// default).
   static HostBackendConfig parse(std::string_view devices, std::string_view topology,
-                                 std::string_view memory = {});
-  /// "4 devices, topology 0-1,2-3, 8 GiB each".
+                                 std::string_view memory = {},
+                                 std::string_view native_atomics = {});
+  /// "4 devices, topology 0-1,2-3, 8192 MiB each" (", no native atomics" appended when
+  /// native_atomics is false).
   std::string describe() const;
 };
 
