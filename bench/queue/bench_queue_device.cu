@@ -1,10 +1,12 @@
 // Copyright RingKernel authors.
 // GPU queue benchmarks (need a CUDA device; each reports an error and does nothing without one):
-//   BM_HostGpuHostRoundTrip: a persistent kernel echoes messages from one pinned-memory ring to
-//       another; time per host send -> host receive; counters median_ns and p99_ns from every
-//       round trip timed on its own (goal: median <= 2 us on H100/H200).
-//   BM_KernelToKernelPingPong: two persistent kernels bounce a message through two device-memory
-//       rings; time per one-way hop = round trip / 2 (goal <= 1 us).
+//   BM_HostGpuHostRoundTrip<Queue>: a persistent kernel echoes messages from one pinned-memory
+//       ring to another; time per host send -> host receive; counters median_ns and p99_ns from
+//       every round trip timed on its own (goal: median <= 2 us on H100/H200). MpmcQueue (the
+//       kernel claims with compare-and-swap on host memory) and SpscQueue (plain loads and stores).
+//   BM_KernelToKernelPingPong<Ring>: two persistent kernels bounce a message through two
+//       device-memory rings; time per one-way hop = round trip / 2 (goal <= 1 us); mpmc_ring and
+//       spsc_ring.
 //   BM_DeviceQueueThroughput: producer warps push with warp_push, consumer warps pop with warp_pop
 //       through one device-memory ring, 64-byte messages (goal >= 1 G msgs/s); the consumers'
 //       checksum is compared with what was sent, so a lost or repeated message fails the row.
@@ -29,8 +31,8 @@ struct Msg64 {
   std::uint64_t words[8];
 };
 using ringkernel::atomic_scope;
-using PinnedRing = ringkernel::mpmc_ring<Msg64, atomic_scope::system>;
 using DeviceRing = ringkernel::mpmc_ring<Msg64, atomic_scope::device>;
+using DeviceSpscRing = ringkernel::spsc_ring<Msg64, atomic_scope::device>;
 
 int cuda_device() {
   const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
@@ -46,7 +48,8 @@ bool ok(benchmark::State& state, cudaError_t e, const char* what) {
 }
 
 // Echo until a message with words[1] == 1 (stop) arrives.
-__global__ void echo(PinnedRing in, PinnedRing out) {
+template <class Ring>
+__global__ void echo(Ring in, Ring out) {
   Msg64 m{};
   for (;;) {
     while (!in.try_pop(m)) {
@@ -58,16 +61,19 @@ __global__ void echo(PinnedRing in, PinnedRing out) {
   }
 }
 
+template <class Queue>
 void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   const int dev = cuda_device();
   if (dev < 0) {
     state.SkipWithError("no CUDA device");
     return;
   }
-  using Queue = ringkernel::MpmcQueue<Msg64>;
-  const ringkernel::QueueOptions options{.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev};
-  Queue in(options), out(options);
-  echo<<<1, 1>>>(in.ring(), out.ring());
+  using ringkernel::QueueUsers;
+  Queue in({.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev, .producers = QueueUsers::host,
+            .consumers = QueueUsers::kernels});
+  Queue out({.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev,
+             .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  echo<typename Queue::ring_type><<<1, 1>>>(in.ring(), out.ring());
   if (!ok(state, cudaSuccess, "echo<<<1, 1>>>")) return;
   Msg64 m{};
   std::vector<double> ns;
@@ -91,7 +97,8 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   }
 }
 
-__global__ void ping(DeviceRing to, DeviceRing from, std::uint64_t rounds, unsigned long long* cycles) {
+template <class Ring>
+__global__ void ping(Ring to, Ring from, std::uint64_t rounds, unsigned long long* cycles) {
   Msg64 m{};
   const long long start = clock64();
   for (std::uint64_t r = 0; r < rounds; ++r) {
@@ -103,7 +110,8 @@ __global__ void ping(DeviceRing to, DeviceRing from, std::uint64_t rounds, unsig
   }
   *cycles = static_cast<unsigned long long>(clock64() - start);
 }
-__global__ void pong(DeviceRing from, DeviceRing to, std::uint64_t rounds) {
+template <class Ring>
+__global__ void pong(Ring from, Ring to, std::uint64_t rounds) {
   Msg64 m{};
   for (std::uint64_t r = 0; r < rounds; ++r) {
     while (!from.try_pop(m)) {
@@ -113,10 +121,12 @@ __global__ void pong(DeviceRing from, DeviceRing to, std::uint64_t rounds) {
   }
 }
 
-DeviceRing device_ring(ringkernel::QueueStorage& storage, std::uint64_t capacity) {
-  return ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+template <class Ring = DeviceRing>
+Ring device_ring(ringkernel::QueueStorage& storage, std::uint64_t capacity) {
+  return ringkernel::initialize_ring<Ring>(storage, capacity);
 }
 
+template <class Ring>
 void BM_KernelToKernelPingPong(benchmark::State& state) {
   const int dev = cuda_device();
   if (dev < 0) {
@@ -124,22 +134,22 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
     return;
   }
   constexpr std::uint64_t capacity = 64, rounds = 100000;
-  ringkernel::QueueStorage a(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
-  ringkernel::QueueStorage b(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  ringkernel::QueueStorage a(ringkernel::QueueMemory::device, dev, Ring::bytes_for(capacity));
+  ringkernel::QueueStorage b(ringkernel::QueueMemory::device, dev, Ring::bytes_for(capacity));
   unsigned long long* cycles = nullptr;
   cudaMalloc(&cycles, sizeof *cycles);
   cudaStream_t s1, s2;
   cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
   cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
   for (auto _ : state) {
-    const DeviceRing ab = device_ring(a, capacity), ba = device_ring(b, capacity);
+    const Ring ab = device_ring<Ring>(a, capacity), ba = device_ring<Ring>(b, capacity);
     cudaEvent_t begin, end;
     cudaEventCreate(&begin);
     cudaEventCreate(&end);
     cudaEventRecord(begin, s1);
-    pong<<<1, 1, 0, s2>>>(ab, ba, rounds);
+    pong<Ring><<<1, 1, 0, s2>>>(ab, ba, rounds);
     if (!ok(state, cudaSuccess, "pong<<<1, 1>>>")) break;
-    ping<<<1, 1, 0, s1>>>(ab, ba, rounds, cycles);
+    ping<Ring><<<1, 1, 0, s1>>>(ab, ba, rounds, cycles);
     if (!ok(state, cudaSuccess, "ping<<<1, 1>>>")) break;
     cudaEventRecord(end, s1);
     if (!ok(state, cudaEventSynchronize(end), "ping-pong kernels")) break;
@@ -226,7 +236,9 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_HostGpuHostRoundTrip)->UseRealTime();
-BENCHMARK(BM_KernelToKernelPingPong)->UseManualTime()->Iterations(5);
+BENCHMARK_TEMPLATE(BM_HostGpuHostRoundTrip, ringkernel::MpmcQueue<Msg64>)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_HostGpuHostRoundTrip, ringkernel::SpscQueue<Msg64>)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_KernelToKernelPingPong, DeviceRing)->UseManualTime()->Iterations(5);
+BENCHMARK_TEMPLATE(BM_KernelToKernelPingPong, DeviceSpscRing)->UseManualTime()->Iterations(5);
 BENCHMARK(BM_DeviceQueueThroughput)->UseManualTime()->Iterations(10);
 BENCHMARK_MAIN();

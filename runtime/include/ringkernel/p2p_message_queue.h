@@ -6,13 +6,15 @@
 //                peer mapping (PeerMemory::enable_peer_access + map_peer_memory), so a sender on
 //                the source writes straight over the link;
 //   host_staged: the ring lives in pinned host memory mapped for both devices;
-//   adaptive:    direct_p2p when PeerMemory::can_access_peer(source, destination), else host_staged.
-// The decision uses the backend's real capability (the host backend: its configured topology);
-// transfer_mode() reports the mode in force. Host threads use send/receive; kernels use
-// source_ring() / destination_ring() (the same ring seen from each device's address space).
-// With the CUDA backend in direct_p2p mode the ring is GPU memory, which host threads cannot
-// load or store: the queue is then for kernels at both ends. Its host-side send/receive calls
-// (and try_peek, clear, set_eviction_handler) throw Error(errc::unsupported) naming host_staged;
+//   adaptive:    direct_p2p where the pair, its link and the declared users allow it (see
+//                p2p_queue_options.h), else host_staged.
+// The decision uses the backend's real capabilities (the host backend: its configured topology
+// and atomics); transfer_mode() reports the mode in force. Host threads use send/receive; kernels
+// use source_ring() / destination_ring() (the same ring seen from each device's address space).
+// P2PQueueOptions::producers / consumers declare who works each side (queue_users.h): with the
+// CUDA backend, direct_p2p puts the ring in GPU memory, which host threads cannot load or store,
+// so it needs both sides declared QueueUsers::kernels; its host-side send/receive calls (and
+// try_peek, clear, set_eviction_handler) throw Error(errc::unsupported) naming host_staged;
 // count(), is_empty(), is_full() and shutdown() still work (they copy the ring's control words);
 // statistics() counts host-side calls only, so it stays zero there. The host backend supports
 // every mode from host threads.
@@ -29,28 +31,11 @@
 
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
+#include "ringkernel/p2p_queue_options.h"
 #include "ringkernel/peer_memory.h"
 #include "ringkernel/queue/message_queue.h"
 
 namespace ringkernel {
-
-enum class P2PTransferMode : std::uint8_t { direct_p2p, host_staged, adaptive };
-
-inline const char* to_string(P2PTransferMode m) noexcept {
-  switch (m) {
-    case P2PTransferMode::direct_p2p: return "direct_p2p";
-    case P2PTransferMode::host_staged: return "host_staged";
-    case P2PTransferMode::adaptive: return "adaptive";
-  }
-  return "invalid";
-}
-
-struct P2PQueueOptions {
-  std::size_t capacity = 1024;  // power of two >= 2
-  FullPolicy policy = FullPolicy::block;
-  P2PTransferMode mode = P2PTransferMode::adaptive;
-  bool detailed_statistics = false;
-};
 
 template <class T>
 class P2PMessageQueue {
@@ -63,15 +48,17 @@ class P2PMessageQueue {
       : peers_(&peers),
         source_(source_device),
         destination_(destination_device),
-        direct_available_(checked_can_access(peers, source_device, destination_device)),
-        mode_(choose_mode(options.mode)),
+        direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
+        mode_(detail::resolve_p2p_mode(peers, source_device, destination_device, options)),
         capacity_(options.capacity) {
     const QueueOptions queue_options{
         .capacity = options.capacity,
         .policy = options.policy,
         .memory = mode_ == P2PTransferMode::direct_p2p ? QueueMemory::device : QueueMemory::pinned,
         .device = destination_device,
-        .detailed_statistics = options.detailed_statistics};
+        .detailed_statistics = options.detailed_statistics,
+        .producers = options.producers,
+        .consumers = options.consumers};
     if (queue_options.memory == QueueMemory::device && device(destination_device).backend != Backend::host) {
       MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
       kernel_storage_.emplace(QueueMemory::device, destination_device, ring_type::bytes_for(options.capacity));
@@ -152,34 +139,13 @@ class P2PMessageQueue {
   ring_type destination_ring() const noexcept { return ring_; }
 
  private:
-  static bool checked_can_access(PeerMemory& peers, int source, int destination) {
-    if (source == destination) {
-      throw Error(errc::invalid_argument, "P2PMessageQueue", source,
-                  "source and destination are the same device; a queue on one device is an MpmcQueue");
-    }
-    return peers.can_access_peer(source, destination);
-  }
-
-  P2PTransferMode choose_mode(P2PTransferMode requested) {
-    if (requested == P2PTransferMode::host_staged) return requested;
-    if (!direct_available_) {
-      if (requested == P2PTransferMode::adaptive) return P2PTransferMode::host_staged;
-      throw Error(errc::peer_access_unsupported, "P2PMessageQueue", source_,
-                  "direct_p2p requested but device " + std::to_string(source_) + " cannot access device " +
-                      std::to_string(destination_) + "'s memory (" +
-                      to_string(peers_->capability(source_, destination_).access) +
-                      "); use P2PTransferMode::host_staged or adaptive");
-    }
-    peers_->enable_peer_access(source_, destination_);
-    return P2PTransferMode::direct_p2p;
-  }
-
   MpmcQueue<T>& host_queue(const char* call) const {
     if (queue_ == nullptr) {
       throw Error(errc::unsupported, call, destination_,
                   "this queue's ring is CUDA device memory (direct_p2p mode), which host threads cannot access: "
                   "kernels send and receive through source_ring() / destination_ring(); for a host-side sender "
-                  "or receiver create the queue with P2PTransferMode::host_staged");
+                  "or receiver declare P2PQueueOptions::producers / consumers with QueueUsers::host (adaptive then "
+                  "chooses P2PTransferMode::host_staged)");
     }
     return *queue_;
   }

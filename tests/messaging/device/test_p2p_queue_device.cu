@@ -22,6 +22,7 @@ using messaging_test::Tagged;
 using ringkernel::P2PMessageQueue;
 using ringkernel::P2PQueueOptions;
 using ringkernel::P2PTransferMode;
+using ringkernel::QueueUsers;
 using Ring = P2PMessageQueue<Tagged>::ring_type;
 
 constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
@@ -70,17 +71,21 @@ void kernel_to_kernel(P2PTransferMode mode) {
   if (mode == P2PTransferMode::direct_p2p && !peers.can_access_peer(src.id, dst.id)) {
     GTEST_SKIP() << "devices " << src.id << " and " << dst.id << " have no direct peer access";
   }
-  P2PMessageQueue<Tagged> q(peers, src.id, dst.id, P2PQueueOptions{.capacity = capacity, .mode = mode});
+  if (mode == P2PTransferMode::direct_p2p && !peers.capability(src.id, dst.id).native_atomics) {
+    GTEST_SKIP() << "the link " << src.id << " -> " << dst.id
+                 << " has no native atomics (PCIe): kernel producers cannot claim over it";
+  }
+  P2PMessageQueue<Tagged> q(peers, src.id, dst.id,
+                            P2PQueueOptions{.capacity = capacity, .mode = mode, .producers = QueueUsers::kernels,
+                                            .consumers = QueueUsers::kernels});
   ASSERT_EQ(q.transfer_mode(), mode);
-  // direct_p2p: the ring is the destination GPU's memory, for kernels only (host calls refuse).
+  // direct_p2p: the ring is the destination GPU's memory, which host threads cannot reach.
   EXPECT_EQ(q.host_endpoints(), mode != P2PTransferMode::direct_p2p);
-  if (!q.host_endpoints()) {
-    try {
-      q.try_send(Tagged{});
-      ADD_FAILURE() << "a host thread sent into GPU memory";
-    } catch (const ringkernel::Error& e) {
-      EXPECT_EQ(e.code(), ringkernel::errc::unsupported) << e.what();
-    }
+  try {  // both sides are declared for kernels: host calls refuse in either mode
+    q.try_send(Tagged{});
+    ADD_FAILURE() << "a host thread sent into a queue declared for kernels";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::unsupported) << e.what();
   }
 
   check(cudaSetDevice(dst.ordinal));
@@ -126,10 +131,24 @@ TEST(P2PQueueDevice, KernelToKernelDirectP2P) { kernel_to_kernel(P2PTransferMode
 TEST(P2PQueueDevice, AdaptiveReportsTheModeThePairAllows) {
   REQUIRE_TWO_CUDA_DEVICES(src, dst);
   ringkernel::PeerMemory peers;
-  P2PMessageQueue<Tagged> q(peers, src.id, dst.id, P2PQueueOptions{.capacity = capacity});
-  EXPECT_EQ(q.transfer_mode(), peers.can_access_peer(src.id, dst.id) ? P2PTransferMode::direct_p2p
-                                                                       : P2PTransferMode::host_staged);
+  const bool direct = peers.can_access_peer(src.id, dst.id) && peers.capability(src.id, dst.id).native_atomics;
+  P2PMessageQueue<Tagged> q(peers, src.id, dst.id,
+                            P2PQueueOptions{.capacity = capacity, .producers = QueueUsers::kernels,
+                                            .consumers = QueueUsers::kernels});
+  EXPECT_EQ(q.transfer_mode(), direct ? P2PTransferMode::direct_p2p : P2PTransferMode::host_staged);
   EXPECT_EQ(q.direct_p2p_available(), peers.can_access_peer(src.id, dst.id));
+  // The defaults let host threads and kernels share both sides: host-staged, which needs
+  // host-native atomics on both devices, else construction says what to declare.
+  const bool shared = src.has(ringkernel::Capability::host_native_atomics) &&
+                      dst.has(ringkernel::Capability::host_native_atomics);
+  try {
+    P2PMessageQueue<Tagged> defaults(peers, src.id, dst.id, P2PQueueOptions{.capacity = capacity});
+    EXPECT_TRUE(shared);
+    EXPECT_EQ(defaults.transfer_mode(), P2PTransferMode::host_staged);
+  } catch (const ringkernel::Error& e) {
+    EXPECT_FALSE(shared) << e.what();
+    EXPECT_EQ(e.code(), ringkernel::errc::unsupported) << e.what();
+  }
 }
 
 TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
@@ -137,7 +156,8 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
   ringkernel::PeerMemory peers;
   // host_staged: the ring is pinned host memory, so a host thread can be the receiving end.
   P2PMessageQueue<Tagged> q(peers, src.id, dst.id,
-                            P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged});
+                            P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged,
+                                            .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   check(cudaSetDevice(src.ordinal));
   send_all<<<threads / 256, 256>>>(q.source_ring());
   check(cudaGetLastError());

@@ -21,6 +21,7 @@ using ringkernel::atomic_scope;
 using ringkernel::mpmc_ring;
 using ringkernel::QueueMemory;
 using ringkernel::QueueOptions;
+using ringkernel::QueueUsers;
 using ringkernel::ReceiveStatus;
 
 using SystemRing = mpmc_ring<Tagged, atomic_scope::system>;
@@ -79,8 +80,11 @@ __global__ void k2k_consume(DeviceRing ring, std::uint32_t total, unsigned long 
 TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
   REQUIRE_CUDA_DEVICE(dev);
   constexpr std::uint32_t count = 4096;
-  ringkernel::MpmcQueue<Tagged> in(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev});
-  ringkernel::MpmcQueue<Tagged> out(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev});
+  // One agent per side: host-native atomics are not needed (PCIe machines have none).
+  ringkernel::MpmcQueue<Tagged> in(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev,
+                                                .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
+  ringkernel::MpmcQueue<Tagged> out(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev,
+                                                 .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   echo<<<count / 128, 128>>>(in.ring(), out.ring(), count);
   check(cudaGetLastError());
   std::vector<bool> seen(count, false);
@@ -102,7 +106,8 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
 TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
   REQUIRE_CUDA_DEVICE(dev);
   constexpr std::uint32_t threads = 2048, per_thread = 16;
-  ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev});
+  ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev,
+                                               .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   produce<<<threads / 256, 256>>>(q.ring(), per_thread);
   check(cudaGetLastError());
   std::vector<std::uint32_t> next(threads, 0);

@@ -17,6 +17,10 @@
 //  - clear(): removes the messages queued now (consumer-side; for SpscQueue only the consumer
 //    thread may call it), counts them as cleared and returns how many. Messages sent concurrently
 //    are either cleared or received later, never both, never lost.
+//  - producers / consumers (QueueUsers, queue_users.h): who works each side. Construction refuses
+//    what the memory cannot serve (host threads and kernels claiming one side of an MPMC ring in
+//    pinned memory of a device without host-native atomics); host-side calls on a side declared
+//    QueueUsers::kernels throw Error(unsupported).
 #pragma once
 
 #include <atomic>
@@ -36,6 +40,7 @@
 #include "ringkernel/queue/mpmc_ring.h"
 #include "ringkernel/queue/queue_storage.h"
 #include "ringkernel/queue/queue_types.h"
+#include "ringkernel/queue/queue_users.h"
 #include "ringkernel/queue/spsc_ring.h"
 #include "ringkernel/wall_clock.h"
 
@@ -48,11 +53,14 @@ struct QueueOptions {
   int device = -1;                   // device of pinned/device memory
   bool detailed_statistics = false;  // high-water mark + latency (a clock read and a shared-line read per receive)
   std::uint64_t start_position = 0;  // test hook: position of the first message (wrap-around tests)
+  QueueUsers producers = QueueUsers::host_and_kernels;  // who sends: host threads (send*), kernels (ring())
+  QueueUsers consumers = QueueUsers::host_and_kernels;  // who receives (receive*, try_peek, clear)
 };
 
 template <class Ring>
 class BasicMessageQueue {
  public:
+  using ring_type = Ring;
   using value_type = typename Ring::value_type;
   using T = value_type;
   using duration = std::chrono::nanoseconds;
@@ -73,8 +81,12 @@ class BasicMessageQueue {
   /// Called with each message drop_oldest evicts, on the sending thread (set before sending).
   void set_eviction_handler(std::function<void(const T&)> handler) { on_evict_ = std::move(handler); }
 
-  SendResult try_send(const T& value) { return send_one(value, duration::zero(), no_stop(), false); }
+  SendResult try_send(const T& value) {
+    host_producer("BasicMessageQueue::try_send");
+    return send_one(value, duration::zero(), no_stop(), false);
+  }
   SendResult send(const T& value, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+    host_producer("BasicMessageQueue::send");
     return send_one(value, timeout, stop, true);
   }
 
@@ -83,6 +95,7 @@ class BasicMessageQueue {
   /// for single sends (drop_newest discards the rest, drop_oldest evicts to make room).
   BatchSendResult send_batch(std::span<const T> values, duration timeout = default_queue_timeout,
                              std::stop_token stop = {}) {
+    host_producer("BasicMessageQueue::send_batch");
     BatchSendResult result;
     if (ring_.closed()) {
       stats_.rejected_closed.fetch_add(values.size(), std::memory_order_relaxed);
@@ -109,13 +122,18 @@ class BasicMessageQueue {
     return result;
   }
 
-  ReceiveStatus try_receive(T& out) { return receive_one(out, duration::zero(), no_stop(), false); }
+  ReceiveStatus try_receive(T& out) {
+    host_consumer("BasicMessageQueue::try_receive");
+    return receive_one(out, duration::zero(), no_stop(), false);
+  }
   ReceiveStatus receive(T& out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+    host_consumer("BasicMessageQueue::receive");
     return receive_one(out, timeout, stop, true);
   }
 
   /// Waits (until the deadline) for at least one message, then takes up to out.size() with one claim.
   BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+    host_consumer("BasicMessageQueue::receive_batch");
     BatchReceiveResult result;
     if (out.empty()) return result;  // nothing asked for: ok, 0 received, no wait
     detail::backoff wait(timeout, stop);
@@ -139,9 +157,13 @@ class BasicMessageQueue {
   BatchReceiveResult try_receive_batch(std::span<T> out) { return receive_batch(out, duration::zero(), no_stop()); }
 
   /// The oldest message without removing it; only while no other consumer runs.
-  bool try_peek(T& out) const { return ring_.try_peek(out); }
+  bool try_peek(T& out) const {
+    host_consumer("BasicMessageQueue::try_peek");
+    return ring_.try_peek(out);
+  }
 
   std::size_t clear() {
+    host_consumer("BasicMessageQueue::clear");
     std::size_t removed = 0;
     T scratch[16];
     while (const std::size_t n = ring_.try_pop_batch(scratch, 16)) removed += n;
@@ -203,6 +225,13 @@ class BasicMessageQueue {
                   "FullPolicy::drop_oldest needs a multi-consumer ring (the sender evicts as a second consumer): "
                   "use MpmcQueue, or drop_newest / reject / block");
     }
+    if (o.policy == FullPolicy::drop_oldest && has_host(o.producers) && !has_host(o.consumers)) {
+      throw Error(errc::invalid_argument, "BasicMessageQueue", o.device,
+                  std::string("FullPolicy::drop_oldest with consumers = QueueUsers::") + to_string(o.consumers) +
+                      ": a host-side sender evicts by receiving, so consumers must include the host");
+    }
+    detail::check_ring_side("BasicMessageQueue", {"producers", o.producers, Ring::multi_producer, o.device}, o.memory);
+    detail::check_ring_side("BasicMessageQueue", {"consumers", o.consumers, Ring::multi_consumer, o.device}, o.memory);
   }
 
  private:
@@ -223,6 +252,12 @@ class BasicMessageQueue {
     return none;
   }
   bool detailed() const noexcept { return options_.detailed_statistics; }
+  void host_producer(const char* call) const {
+    if (!has_host(options_.producers)) [[unlikely]] detail::throw_host_not_a_user(call, "producers", options_.device);
+  }
+  void host_consumer(const char* call) const {
+    if (!has_host(options_.consumers)) [[unlikely]] detail::throw_host_not_a_user(call, "consumers", options_.device);
+  }
 
   SendResult send_one(const T& value, duration timeout, const std::stop_token& stop, bool may_wait) {
     SendResult result;

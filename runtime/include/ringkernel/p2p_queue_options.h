@@ -1,0 +1,52 @@
+// Copyright RingKernel authors.
+// Options of P2PMessageQueue<T> and the choice of its transfer mode (docs/messaging.md §5):
+//   direct_p2p:  the ring lives in the destination's memory; the source reaches it through a peer
+//                mapping. Possible when the source can access the destination's memory, the link
+//                has native atomics if kernels on the source produce (their claims go over the
+//                link), and - on the CUDA backend, whose device memory host threads cannot touch -
+//                no side is declared for host threads;
+//   host_staged: the ring lives in pinned host memory mapped for both devices;
+//   adaptive:    direct_p2p where possible, host_staged otherwise.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/queue/queue_types.h"
+#include "ringkernel/queue/queue_users.h"
+
+namespace ringkernel {
+
+class PeerMemory;
+
+enum class P2PTransferMode : std::uint8_t { direct_p2p, host_staged, adaptive };
+
+inline const char* to_string(P2PTransferMode m) noexcept {
+  switch (m) {
+    case P2PTransferMode::direct_p2p: return "direct_p2p";
+    case P2PTransferMode::host_staged: return "host_staged";
+    case P2PTransferMode::adaptive: return "adaptive";
+  }
+  return "invalid";
+}
+
+struct P2PQueueOptions {
+  std::size_t capacity = 1024;  // power of two >= 2
+  FullPolicy policy = FullPolicy::block;
+  P2PTransferMode mode = P2PTransferMode::adaptive;
+  bool detailed_statistics = false;
+  QueueUsers producers = QueueUsers::host_and_kernels;  // on the source: host threads (send*), kernels (source_ring())
+  QueueUsers consumers = QueueUsers::host_and_kernels;  // on the destination: host threads, kernels (destination_ring())
+};
+
+namespace detail {
+
+/// The mode a P2P queue from `source` to `destination` uses for `options` (direct_p2p or
+/// host_staged), after checking that the ring's memory can serve both declared sides. Enables
+/// peer access for direct_p2p. Throws Error: invalid_argument (source == destination, bad users),
+/// peer_access_unsupported (direct_p2p requested where it is impossible: says why),
+/// unsupported (host_staged sides the pinned memory cannot serve).
+P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options);
+
+}  // namespace detail
+}  // namespace ringkernel

@@ -1,0 +1,70 @@
+// Copyright RingKernel authors.
+// The transfer mode of a P2P queue: direct where the pair, its link and the declared users allow
+// it, host-staged otherwise (see ringkernel/p2p_queue_options.h).
+#include "ringkernel/p2p_queue_options.h"
+
+#include <string>
+
+#include "ringkernel/device.h"
+#include "ringkernel/error.h"
+#include "ringkernel/peer_memory.h"
+
+namespace ringkernel::detail {
+
+namespace {
+
+constexpr const char* call = "P2PMessageQueue";
+
+struct obstacle {
+  errc code = errc::unsupported;
+  std::string why;  // empty: direct_p2p is possible
+};
+
+// What, if anything, rules out a ring in the destination's memory for these options.
+obstacle direct_obstacle(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
+  const std::string s = std::to_string(source), d = std::to_string(destination);
+  if (!peers.can_access_peer(source, destination)) {
+    return {errc::peer_access_unsupported, "device " + s + " cannot access device " + d + "'s memory (" +
+                                               to_string(peers.capability(source, destination).access) + ")"};
+  }
+  if (has_kernels(o.producers) && !peers.capability(source, destination).native_atomics) {
+    return {errc::peer_access_unsupported,
+            "the link from device " + s + " to device " + d +
+                " has no native atomics: kernels on device " + s + " would claim ring positions in device " + d +
+                "'s memory with a read and a separate write, so two producers could take the same slot"};
+  }
+  if (device(destination).backend != Backend::host && (has_host(o.producers) || has_host(o.consumers))) {
+    return {errc::unsupported, "the ring would be device " + d +
+                                   "'s GPU memory, which host threads cannot access, but producers = QueueUsers::" +
+                                   to_string(o.producers) + " and consumers = QueueUsers::" + to_string(o.consumers) +
+                                   " include host threads (declare both QueueUsers::kernels for a kernel-only queue)"};
+  }
+  return {};
+}
+
+}  // namespace
+
+P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
+  if (source == destination) {
+    throw Error(errc::invalid_argument, call, source,
+                "source and destination are the same device; a queue on one device is an MpmcQueue");
+  }
+  if (o.mode != P2PTransferMode::host_staged) {
+    const obstacle direct = direct_obstacle(peers, source, destination, o);
+    if (direct.why.empty()) {
+      peers.enable_peer_access(source, destination);
+      return P2PTransferMode::direct_p2p;
+    }
+    if (o.mode == P2PTransferMode::direct_p2p) {
+      throw Error(direct.code, call, source,
+                  "direct_p2p requested but " + direct.why + "; use P2PTransferMode::host_staged or adaptive");
+    }
+  }
+  // Host-staged: each side claims in pinned host memory, the producers from the source's kernels
+  // and host threads, the consumers from the destination's.
+  check_ring_side(call, {"producers", o.producers, true, source}, QueueMemory::pinned);
+  check_ring_side(call, {"consumers", o.consumers, true, destination}, QueueMemory::pinned);
+  return P2PTransferMode::host_staged;
+}
+
+}  // namespace ringkernel::detail

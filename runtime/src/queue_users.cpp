@@ -1,0 +1,63 @@
+// Copyright RingKernel authors.
+// QueueUsers: names, and the check that a queue's memory can serve the users declared for a side
+// (see ringkernel/queue/queue_users.h for the hardware rules).
+#include "ringkernel/queue/queue_users.h"
+
+#include <string>
+
+#include "ringkernel/device.h"
+#include "ringkernel/error.h"
+
+namespace ringkernel {
+
+const char* to_string(QueueUsers u) noexcept {
+  switch (u) {
+    case QueueUsers::host: return "host";
+    case QueueUsers::kernels: return "kernels";
+    case QueueUsers::host_and_kernels: return "host_and_kernels";
+  }
+  return "invalid";
+}
+
+namespace detail {
+
+namespace {
+
+std::string side_text(const ring_side& side) {
+  return std::string(side.name) + " = QueueUsers::" + to_string(side.users);
+}
+
+}  // namespace
+
+void check_ring_side(const char* call, const ring_side& side, QueueMemory memory) {
+  const unsigned bits = static_cast<unsigned>(side.users);
+  if (bits == 0 || bits > 3) {
+    throw Error(errc::invalid_argument, call, side.device,
+                std::string(side.name) + " = " + std::to_string(bits) + " is not a QueueUsers value");
+  }
+  if (memory == QueueMemory::host && has_kernels(side.users) && !has_host(side.users)) {
+    throw Error(errc::invalid_argument, call, no_device,
+                side_text(side) + ", but QueueMemory::host is ordinary host memory that kernels cannot reach: "
+                                  "use QueueMemory::pinned (or device) for a queue that kernels work");
+  }
+  if (memory != QueueMemory::pinned || !side.claims || side.users != QueueUsers::host_and_kernels) return;
+  const DeviceInfo info = device(side.device);
+  if (info.has(Capability::host_native_atomics)) return;
+  throw Error(errc::unsupported, call, side.device,
+              side_text(side) + " on pinned host memory, but device " + std::to_string(side.device) + " (" +
+                  info.name +
+                  ") has no host-native atomics: host threads and its kernels cannot claim positions of one "
+                  "multi-producer/multi-consumer ring side together (each one's compare-and-swap is atomic only "
+                  "among its own threads). Declare " +
+                  side.name + " = QueueUsers::host or QueueUsers::kernels");
+}
+
+void throw_host_not_a_user(const char* call, const char* side, int device) {
+  throw Error(errc::unsupported, call, device,
+              std::string("a host thread called it, but this queue's ") + side +
+                  " are declared QueueUsers::kernels (kernels work that side through ring()); declare " + side +
+                  " = QueueUsers::host or host_and_kernels for host-side calls");
+}
+
+}  // namespace detail
+}  // namespace ringkernel
