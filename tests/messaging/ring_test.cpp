@@ -15,6 +15,7 @@
 #include "messaging_messages.rk.h"
 #include "ringkernel/message_stamper.h"
 #include "ringkernel/queue/message_queue.h"
+#include "ringkernel/queue/warp_enqueue.h"
 
 namespace {
 
@@ -262,6 +263,33 @@ TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
   EXPECT_GE(s.latency.mean_us, 1000.0);
   EXPECT_GE(s.latency.p99_us, 1000u);
   EXPECT_LE(s.latency.p99_us, s.latency.max_us + s.latency.max_us / 8 + 1);
+}
+
+// The lane mask of a warp claim (the device code itself runs only in the gpu tests): the active
+// lanes below the first active lane whose slot is not ready, checked against a lane-by-lane walk.
+TEST(WarpClaim, ReadyPrefixCoversTheReadyActiveLanesBelowTheFirstThatIsNot) {
+  const auto walk = [](unsigned active, unsigned ready) {
+    unsigned claim = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      const unsigned bit = 1u << lane;
+      if ((active & bit) == 0) continue;
+      if ((ready & bit) == 0) break;
+      claim |= bit;
+    }
+    return claim;
+  };
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 200000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const auto active = static_cast<unsigned>(x), ready = static_cast<unsigned>(x >> 32) | (i % 3 == 0 ? active : 0u);
+    ASSERT_EQ(ringkernel::detail::ready_prefix(active, ready), walk(active, ready)) << std::hex << active << " " << ready;
+  }
+  EXPECT_EQ(ringkernel::detail::ready_prefix(0xffffffffu, 0xffffffffu), 0xffffffffu);
+  EXPECT_EQ(ringkernel::detail::ready_prefix(0xf0u, 0xdfu), 0x10u);  // lane 5 not ready: only lane 4
+  EXPECT_EQ(ringkernel::detail::ready_prefix(0xf0u, 0x0fu), 0u);     // the lowest active lane not ready
+  EXPECT_EQ(ringkernel::detail::ready_prefix(0x80000000u, 0x80000000u), 0x80000000u);
 }
 
 TEST(LatencyHistogram, BucketsBoundValuesWithin12Point5Percent) {
