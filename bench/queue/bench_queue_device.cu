@@ -7,9 +7,11 @@
 //   BM_KernelToKernelPingPong<Ring>: two persistent kernels bounce a message through two
 //       device-memory rings; time per one-way hop = round trip / 2 (goal <= 1 us); mpmc_ring and
 //       spsc_ring.
-//   BM_DeviceQueueThroughput: producer warps push with warp_push, consumer warps pop with warp_pop
-//       through one device-memory ring, 64-byte messages (goal >= 1 G msgs/s); the consumers'
-//       checksum is compared with what was sent, so a lost or repeated message fails the row.
+//   BM_DeviceQueueThroughput/B: producer warps push, consumer warps pop through one device-memory
+//       ring, 64-byte messages (goal >= 1 G msgs/s); B = 1: warp_push / warp_pop (one message per
+//       lane per claim); B > 1: warp_push_batch / warp_pop_batch of B messages per warp call. The
+//       consumers' checksum is compared with what was sent, so a lost or repeated message fails
+//       the row.
 // Any CUDA error (a launch refused, a kernel image missing for this GPU) ends the row with
 // SkipWithError naming the call, instead of spinning on a queue that no kernel serves.
 #include <benchmark/benchmark.h>
@@ -166,22 +168,52 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
   cudaStreamDestroy(s2);
 }
 
-__global__ void produce(DeviceRing ring, std::uint32_t per_thread) {
+// Every thread sends k = 0 .. per_thread-1 (words[1]); batch > 1: each warp stages `batch` of its
+// lanes' messages in shared memory and pushes them with one warp_push_batch call.
+__global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch) {
+  extern __shared__ Msg64 staging[];  // batch messages per warp of the block
+  const std::uint32_t lane = threadIdx.x % 32;
   Msg64 m{};
   m.words[0] = blockIdx.x * blockDim.x + threadIdx.x;
-  for (std::uint32_t k = 0; k < per_thread; ++k) {
-    m.words[1] = k;
-    while (!ringkernel::warp_push(ring, m)) {
+  if (batch == 1) {
+    for (std::uint32_t k = 0; k < per_thread; ++k) {
+      m.words[1] = k;
+      while (!ringkernel::warp_push(ring, m)) {
+      }
     }
+    return;
+  }
+  Msg64* mine = staging + (threadIdx.x / 32) * batch;
+  const std::uint32_t per_call = batch / 32;  // of each lane's messages
+  for (std::uint32_t k = 0; k < per_thread; k += per_call) {
+    for (std::uint32_t j = 0; j < per_call; ++j) {
+      m.words[1] = k + j;
+      mine[j * 32 + lane] = m;
+    }
+    __syncwarp();
+    for (std::uint32_t sent = 0; sent < batch;) sent += ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
+    __syncwarp();
   }
 }
-__global__ void consume(DeviceRing ring, std::uint32_t per_thread, unsigned long long* sum) {
-  Msg64 m{};
+__global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, unsigned long long* sum) {
+  extern __shared__ Msg64 staging[];
+  const std::uint32_t lane = threadIdx.x % 32;
   unsigned long long local = 0;
-  for (std::uint32_t k = 0; k < per_thread; ++k) {
-    while (!ringkernel::warp_pop(ring, m)) {
+  if (batch == 1) {
+    Msg64 m{};
+    for (std::uint32_t k = 0; k < per_thread; ++k) {
+      while (!ringkernel::warp_pop(ring, m)) {
+      }
+      local += m.words[1];
     }
-    local += m.words[1];
+  } else {
+    Msg64* mine = staging + (threadIdx.x / 32) * batch;
+    for (std::uint32_t left = per_thread * 32; left != 0;) {  // this warp's share
+      const unsigned n = ringkernel::warp_pop_batch(ring, mine, batch < left ? batch : left);
+      for (unsigned i = lane; i < n; i += 32) local += mine[i].words[1];
+      __syncwarp();
+      left -= n;
+    }
   }
   atomicAdd(sum, local);
 }
@@ -192,8 +224,16 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
     state.SkipWithError("no CUDA device");
     return;
   }
+  const auto batch = static_cast<std::uint32_t>(state.range(0));
   constexpr std::uint64_t capacity = 1 << 20;
   constexpr std::uint32_t blocks = 264, threads = 256, per_thread = 64;
+  const std::size_t shared = batch == 1 ? 0 : std::size_t{threads / 32} * batch * sizeof(Msg64);
+  for (auto kernel : {reinterpret_cast<const void*>(&produce), reinterpret_cast<const void*>(&consume)}) {
+    if (!ok(state, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+            "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)")) {
+      return;
+    }
+  }
   ringkernel::QueueStorage storage(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   unsigned long long* sum = nullptr;
   cudaMalloc(&sum, sizeof *sum);
@@ -210,9 +250,9 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
     cudaEventCreate(&begin);
     cudaEventCreate(&end);
     cudaEventRecord(begin, s1);
-    consume<<<blocks / 2, threads, 0, s2>>>(ring, per_thread * 2, sum);
+    consume<<<blocks / 2, threads, shared, s2>>>(ring, per_thread * 2, batch, sum);
     if (!ok(state, cudaSuccess, "consume<<<>>>")) break;
-    produce<<<blocks, threads, 0, s1>>>(ring, per_thread);
+    produce<<<blocks, threads, shared, s1>>>(ring, per_thread, batch);
     if (!ok(state, cudaSuccess, "produce<<<>>>")) break;
     cudaEventRecord(end, s2);
     if (!ok(state, cudaDeviceSynchronize(), "produce/consume kernels")) break;
@@ -240,5 +280,8 @@ BENCHMARK_TEMPLATE(BM_HostGpuHostRoundTrip, ringkernel::MpmcQueue<Msg64>)->UseRe
 BENCHMARK_TEMPLATE(BM_HostGpuHostRoundTrip, ringkernel::SpscQueue<Msg64>)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_KernelToKernelPingPong, DeviceRing)->UseManualTime()->Iterations(5);
 BENCHMARK_TEMPLATE(BM_KernelToKernelPingPong, DeviceSpscRing)->UseManualTime()->Iterations(5);
-BENCHMARK(BM_DeviceQueueThroughput)->UseManualTime()->Iterations(10);
+// Batches stay <= 64 per warp: the staging (8 warps x B x 64 bytes of shared memory per block) must
+// leave room for every producer and consumer block to be resident at once (264 + 132 blocks on 132
+// SMs), or producers waiting on a full ring would wait for consumers that never start.
+BENCHMARK(BM_DeviceQueueThroughput)->Arg(1)->Arg(32)->Arg(64)->UseManualTime()->Iterations(10);
 BENCHMARK_MAIN();

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <vector>
 
@@ -75,6 +77,122 @@ __global__ void k2k_consume(DeviceRing ring, std::uint32_t total, unsigned long 
       atomicAdd(received, 1u);
     }
   }
+}
+
+// Each warp pushes `batches` arrays of `batch` messages {warp, 0, k} with warp_push_batch.
+__global__ void batch_produce(DeviceRing ring, std::uint32_t batch, std::uint32_t batches, std::uint32_t* refused) {
+  __shared__ Tagged staged[8][256];  // one array per warp of the block (blockDim <= 256, batch <= 256)
+  const std::uint32_t warp_in_block = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::uint32_t warp = blockIdx.x * (blockDim.x / 32) + warp_in_block;
+  Tagged* mine = staged[warp_in_block];
+  for (std::uint32_t b = 0; b < batches; ++b) {
+    for (std::uint32_t i = lane; i < batch; i += 32) mine[i] = Tagged{warp, 0, b * batch + i};
+    __syncwarp();
+    std::uint32_t sent = 0;
+    while (sent < batch) {
+      const unsigned n = ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
+      if (n == 0 && lane == 0) atomicAdd(refused, 1u);  // the ring was full: try again
+      sent += n;
+    }
+    __syncwarp();
+  }
+}
+
+// Consumer warps pop up to 64 at a time until `total` messages arrived; per-producer order is
+// checked by the message's position in its producer's sequence: each consumer warp keeps the
+// last index it saw per producer only across its own batches, so order is checked where it is
+// defined (one batch comes from one claim, in ring order).
+__global__ void batch_consume(DeviceRing ring, std::uint32_t total, unsigned* received, unsigned long long* checksum,
+                              unsigned* errors) {
+  __shared__ Tagged got[8][64];
+  Tagged* mine = got[threadIdx.x / 32];
+  const std::uint32_t lane = threadIdx.x % 32;
+  for (;;) {
+    unsigned seen = 0;
+    if (lane == 0) seen = atomicAdd(received, 0u);
+    if (__shfl_sync(0xffffffffu, seen, 0) >= total) return;
+    const unsigned n = ringkernel::warp_pop_batch(ring, mine, 64);
+    for (unsigned i = lane; i < n; i += 32) {
+      atomicAdd(checksum, static_cast<unsigned long long>(mine[i].producer) * 1000003ull + mine[i].index);
+      // Within one batch, messages of one producer come in increasing index order.
+      for (unsigned j = i + 1; j < n; ++j) {
+        if (mine[j].producer == mine[i].producer && mine[j].index <= mine[i].index) atomicAdd(errors, 1u);
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && n != 0) atomicAdd(received, n);
+  }
+}
+
+TEST(QueueDevice, WarpBatchesKernelToKernel) {
+  REQUIRE_CUDA_DEVICE(dev);
+  constexpr std::uint32_t blocks = 16, threads = 256, warps = blocks * threads / 32, batch = 200, batches = 8,
+                          capacity = 1024;
+  ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+  unsigned* counters = nullptr;  // [0] received, [1] errors, [2] refused claims
+  unsigned long long* checksum = nullptr;
+  check(cudaMalloc(&counters, 3 * sizeof *counters));
+  check(cudaMalloc(&checksum, sizeof *checksum));
+  check(cudaMemset(counters, 0, 3 * sizeof *counters));
+  check(cudaMemset(checksum, 0, sizeof *checksum));
+  cudaStream_t a, b;
+  check(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  check(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  constexpr std::uint32_t total = warps * batch * batches;
+  batch_consume<<<4, 256, 0, b>>>(ring, total, counters, checksum, counters + 1);
+  batch_produce<<<blocks, threads, 0, a>>>(ring, batch, batches, counters + 2);
+  check(cudaGetLastError());
+  check(cudaDeviceSynchronize());
+  unsigned got[3] = {};
+  unsigned long long sum = 0;
+  check(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
+  check(cudaMemcpy(&sum, checksum, sizeof sum, cudaMemcpyDeviceToHost));
+  unsigned long long expected = 0;
+  for (std::uint32_t w = 0; w < warps; ++w) {
+    for (std::uint32_t k = 0; k < batch * batches; ++k) expected += static_cast<unsigned long long>(w) * 1000003ull + k;
+  }
+  EXPECT_EQ(got[0], total);
+  EXPECT_EQ(got[1], 0u) << "a batch held one producer's messages out of order";
+  EXPECT_EQ(sum, expected) << "a message was lost or repeated";
+  std::printf("warp batches: %u claims found the ring full (capacity %u)\n", got[2], capacity);
+  cudaFree(counters);
+  cudaFree(checksum);
+  cudaStreamDestroy(a);
+  cudaStreamDestroy(b);
+}
+
+// A warp's batches arrive at a host consumer in order (the ring is pinned host memory).
+__global__ void batch_to_host(SystemRing ring, std::uint32_t batch, std::uint32_t batches) {
+  __shared__ Tagged staged[128];
+  const std::uint32_t lane = threadIdx.x;
+  for (std::uint32_t b = 0; b < batches; ++b) {
+    for (std::uint32_t i = lane; i < batch; i += 32) staged[i] = Tagged{blockIdx.x, 0, b * batch + i};
+    __syncwarp();
+    for (std::uint32_t sent = 0; sent < batch;) sent += ringkernel::warp_push_batch(ring, staged + sent, batch - sent);
+    __syncwarp();
+  }
+}
+
+TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
+  REQUIRE_CUDA_DEVICE(dev);
+  constexpr std::uint32_t producers = 64, batch = 100, batches = 16;
+  ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 512, .memory = QueueMemory::pinned, .device = dev,
+                                               .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  batch_to_host<<<producers, 32>>>(q.ring(), batch, batches);  // one warp per block
+  check(cudaGetLastError());
+  std::vector<std::uint32_t> next(producers, 0);
+  Tagged in[64];
+  for (std::uint32_t n = 0; n < producers * batch * batches;) {
+    const auto r = q.receive_batch(in, std::chrono::seconds(10));
+    ASSERT_EQ(r.status, ReceiveStatus::ok) << "after " << n;
+    for (std::size_t i = 0; i < r.received; ++i) {
+      ASSERT_LT(in[i].producer, producers);
+      ASSERT_EQ(in[i].index, next[in[i].producer]++) << "per-warp order";
+    }
+    n += static_cast<std::uint32_t>(r.received);
+  }
+  check(cudaDeviceSynchronize());
 }
 
 TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {

@@ -63,6 +63,17 @@ RINGKERNEL_HOST_DEVICE constexpr order failure_order(order o) noexcept {
   return o == order::release ? order::relaxed : o == order::acq_rel ? order::acquire : o;
 }
 
+/// A fence of order `o` for the threads of `Scope`; with relaxed atomics before (acquire) or after
+/// (release) it, it synchronises as C++'s fence rules say (one fence for many relaxed operations).
+template <atomic_scope Scope>
+RINGKERNEL_HOST_DEVICE inline void atomic_fence(order o) noexcept {
+#if defined(__CUDACC__)
+  cuda::atomic_thread_fence(to_memory_order(o), cuda_scope_of<Scope>);
+#else
+  std::atomic_thread_fence(to_memory_order(o));
+#endif
+}
+
 /// Atomic operations on a std::uint64_t that must be 8-byte aligned.
 template <atomic_scope Scope = atomic_scope::system>
 class atomic_word {

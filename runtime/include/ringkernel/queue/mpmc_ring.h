@@ -46,6 +46,7 @@ class mpmc_ring {
  public:
   using value_type = T;
   using slot_type = mpmc_slot<T>;
+  static constexpr atomic_scope scope = Scope;
   static constexpr bool multi_producer = true;
   static constexpr bool multi_consumer = true;
 

@@ -26,6 +26,7 @@ class spsc_ring {
 
  public:
   using value_type = T;
+  static constexpr atomic_scope scope = Scope;
   static constexpr bool multi_producer = false;
   static constexpr bool multi_consumer = false;
 

@@ -9,6 +9,11 @@
 //   lane id. The per-lane acquire is what orders each lane's payload access after the party that
 //   freed or published its slot (a shuffle is not a memory operation, so one lane's acquire would
 //   not order the others'), and it costs one load latency per claim instead of one per lane.
+//   warp_push_batch / warp_pop_batch: a warp moves an array of messages, up to
+//   warp_batch_per_lane messages per active lane per claim: the lanes check their slots together
+//   (relaxed loads issued back to back, then one acquire fence per lane), one CAS claims the ready
+//   run, each lane copies its share and publishes it after one release fence. Fewer claims per
+//   message is what lets many warps share one ring without losing most CASes to each other.
 // Single-thread device code uses the rings' own try_push / try_pop / batch calls directly.
 // Scope: use mpmc_ring<T, atomic_scope::device> for a ring in device memory that only kernels of
 // that GPU touch, atomic_scope::system for pinned host memory or peer memory.
@@ -74,6 +79,77 @@ __device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::
   }
 }
 
+/// Smallest `v` over the active lanes.
+__device__ inline unsigned warp_min(unsigned active, unsigned v) noexcept {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(active, v);
+#else
+  unsigned m = v;
+  for (unsigned lanes = active; lanes != 0; lanes &= lanes - 1) {
+    const unsigned other = __shfl_sync(active, v, __ffs(static_cast<int>(lanes)) - 1);
+    m = other < m ? other : m;
+  }
+  return m;
+#endif
+}
+
+/// Up to warp_batch_per_lane positions per active lane that a warp checks and claims at once.
+inline constexpr unsigned warp_batch_per_lane = 8;
+
+/// A run of positions claimed by one warp for a batch: [first, first + count).
+struct warp_run {
+  unsigned long long first;
+  unsigned count;  // 0: the ring was full (producers) / empty (consumers) at `first`
+};
+
+/// Claims the longest ready run of up to `want` positions on `counter` (lag as for warp_claim);
+/// lane of rank r owns offsets r, r + lanes, ... of the run, and only those were checked by it,
+/// so its acquire fence orders exactly the slots it will touch.
+template <class Ring, class Counter>
+__device__ warp_run warp_claim_run(const Ring& ring, Counter counter, std::uint64_t lag, unsigned want) noexcept {
+  const unsigned active = __activemask();
+  const unsigned lanes = static_cast<unsigned>(__popc(active));
+  const unsigned lane = lane_id();
+  const int leader = __ffs(static_cast<int>(active)) - 1;
+  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
+  const unsigned span = want < lanes * warp_batch_per_lane ? want : lanes * warp_batch_per_lane;
+  for (;;) {
+    unsigned long long first = 0;
+    if (static_cast<int>(lane) == leader) first = counter.load(order::relaxed);
+    first = __shfl_sync(active, first, leader);
+    std::uint64_t seen[warp_batch_per_lane];
+#pragma unroll
+    for (unsigned k = 0; k < warp_batch_per_lane; ++k) {  // independent loads: all in flight at once
+      const unsigned offset = rank + k * lanes;
+      if (offset < span) seen[k] = Ring::seq(ring.slot_at(first + offset)).load(order::relaxed);
+    }
+    unsigned not_ready = span;  // this lane's first offset whose slot is not ready
+    std::int64_t lead = 0;      // rank 0: how far its first slot is from ready
+#pragma unroll
+    for (unsigned k = warp_batch_per_lane; k-- > 0;) {
+      const unsigned offset = rank + k * lanes;
+      if (offset >= span) continue;
+      const std::int64_t d = position_diff(seen[k], first + offset + lag);
+      if (d != 0) not_ready = offset;
+      if (k == 0) lead = d;
+    }
+    const unsigned ready = warp_min(active, not_ready);
+    if (ready == 0) {
+      if (__shfl_sync(active, static_cast<long long>(lead), leader) < 0) return {first, 0};  // full / empty
+      continue;  // another party took `first`: look again
+    }
+    int won = 0;
+    if (static_cast<int>(lane) == leader) {
+      std::uint64_t expected = first;
+      won = counter.compare_exchange_weak(expected, first + ready, order::relaxed);
+    }
+    if (__shfl_sync(active, won, leader) != 0) {
+      atomic_fence<Ring::scope>(order::acquire);  // after this lane's relaxed loads of its slots
+      return {first, ready};
+    }
+  }
+}
+
 }  // namespace detail
 
 /// Called by every active lane of a warp (divergent callers are fine: the active mask decides).
@@ -98,6 +174,50 @@ __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
   out = slot.value;
   mpmc_ring<T, Scope>::seq(slot).store(pos + ring.capacity(), detail::order::release);
   return true;
+}
+
+/// Pushes values[0, n) in order. Called by every active lane with the same arguments; returns how
+/// many were pushed (the same on every lane): n, or fewer when the ring filled up.
+template <class T, atomic_scope Scope>
+__device__ unsigned warp_push_batch(const mpmc_ring<T, Scope>& ring, const T* values, unsigned n) noexcept {
+  const unsigned active = __activemask();
+  const unsigned lanes = static_cast<unsigned>(__popc(active));
+  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << detail::lane_id()) - 1u)));
+  unsigned done = 0;
+  while (done < n) {
+    const detail::warp_run run = detail::warp_claim_run(ring, ring.head(), 0, n - done);
+    if (run.count == 0) break;
+    for (unsigned i = rank; i < run.count; i += lanes) ring.slot_at(run.first + i).value = values[done + i];
+    detail::atomic_fence<Scope>(detail::order::release);  // this lane's payloads before its publications
+    for (unsigned i = rank; i < run.count; i += lanes) {
+      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + 1, detail::order::relaxed);
+    }
+    done += run.count;
+  }
+  return done;
+}
+
+/// Pops up to n messages in order into out[0, ...) (memory every lane can write: global or shared;
+/// each lane writes its share). Called by every active lane with the same arguments; returns how
+/// many (the same on every lane; 0: the ring was empty).
+template <class T, atomic_scope Scope>
+__device__ unsigned warp_pop_batch(const mpmc_ring<T, Scope>& ring, T* out, unsigned n) noexcept {
+  const unsigned active = __activemask();
+  const unsigned lanes = static_cast<unsigned>(__popc(active));
+  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << detail::lane_id()) - 1u)));
+  unsigned done = 0;
+  while (done < n) {
+    const detail::warp_run run = detail::warp_claim_run(ring, ring.tail(), 1, n - done);
+    if (run.count == 0) break;
+    for (unsigned i = rank; i < run.count; i += lanes) out[done + i] = ring.slot_at(run.first + i).value;
+    detail::atomic_fence<Scope>(detail::order::release);  // this lane's payload reads before the slots are freed
+    for (unsigned i = rank; i < run.count; i += lanes) {
+      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + ring.capacity(), detail::order::relaxed);
+    }
+    done += run.count;
+  }
+  __syncwarp(active);  // every lane's share of `out` is visible to the whole warp
+  return done;
 }
 
 }  // namespace ringkernel
