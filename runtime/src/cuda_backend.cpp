@@ -30,6 +30,12 @@ void check(cudaError_t e, const char* call, int device) {
               device, describe_cuda_error(e));
 }
 
+/// For destructors and release paths: an error is dropped, and so is the last-error state it set,
+/// which a caller's later cudaGetLastError() (after its own kernel launch) would otherwise report.
+void ignore_error(cudaError_t e) noexcept {
+  if (e != cudaSuccess) (void)cudaGetLastError();
+}
+
 /// Makes `device` current for the scope and restores the caller's current device after.
 class DeviceGuard {
  public:
@@ -39,7 +45,9 @@ class DeviceGuard {
   }
   ~DeviceGuard() {
     int now = previous_;
-    if (cudaGetDevice(&now) == cudaSuccess && now != previous_) (void)cudaSetDevice(previous_);
+    const cudaError_t e = cudaGetDevice(&now);
+    ignore_error(e);
+    if (e == cudaSuccess && now != previous_) ignore_error(cudaSetDevice(previous_));
   }
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;
@@ -56,14 +64,14 @@ std::string hex(const void* p) {
 
 struct CudaStream final : StreamImpl {
   CudaStream(cudaStream_t s, int o) : stream(s), ordinal(o) {}
-  ~CudaStream() override { (void)cudaStreamDestroy(stream); }
+  ~CudaStream() override { ignore_error(cudaStreamDestroy(stream)); }
   cudaStream_t stream;
   int ordinal;
 };
 
 struct CudaEvent final : EventImpl {
   CudaEvent(cudaEvent_t e, int o) : event(e), ordinal(o) {}
-  ~CudaEvent() override { (void)cudaEventDestroy(event); }
+  ~CudaEvent() override { ignore_error(cudaEventDestroy(event)); }
   cudaEvent_t event;
   int ordinal;
 };
@@ -168,7 +176,7 @@ class CudaBackend final : public DeviceBackend {
       std::lock_guard lock(mutex_);
       allocations_.erase(reinterpret_cast<std::uintptr_t>(p));
     }
-    (void)cudaFree(p);
+    ignore_error(cudaFree(p));
   }
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
@@ -179,7 +187,7 @@ class CudaBackend final : public DeviceBackend {
   }
 
   void release_pinned(void* p) noexcept override {
-    if (p) (void)cudaFreeHost(p);
+    if (p) ignore_error(cudaFreeHost(p));
   }
 
   int owner_of(const void* p) const noexcept override {
@@ -217,8 +225,23 @@ class CudaBackend final : public DeviceBackend {
                   std::string(what) + " " + hex(p) + " is not memory of device " + std::to_string(device_id));
   }
 
+  // Not cudaMemcpy: that runs on the legacy default stream, which waits for every kernel launched
+  // there, a persistent one forever. A non-blocking stream of the buffer's device waits for nothing.
   void copy_sync(void* dst, const void* src, std::size_t bytes, int device_id) override {
-    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy", device_id);
+    int ordinal = owner_of(dst);
+    if (ordinal < 0) ordinal = owner_of(src);
+    if (ordinal < 0) check(cudaGetDevice(&ordinal), "cudaGetDevice", device_id);
+    DeviceGuard guard(ordinal);
+    cudaStream_t s = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", device_id);
+    const char* call = "cudaMemcpyAsync";
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s);
+    if (e == cudaSuccess) {
+      call = "cudaStreamSynchronize";
+      e = cudaStreamSynchronize(s);
+    }
+    ignore_error(cudaStreamDestroy(s));
+    check(e, call, device_id);
   }
 
   std::shared_ptr<StreamImpl> create_stream(int ordinal, int) override {

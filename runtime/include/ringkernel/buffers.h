@@ -30,7 +30,8 @@ class DeviceBuffer {
   int device() const noexcept { return device_; }
 
   /// Synchronous copies between host memory and [offset, offset + bytes) of this buffer. They are
-  /// not ordered with streams: synchronize the streams that use the buffer first.
+  /// not ordered with streams (CUDA: not with the legacy default stream either, so a persistent
+  /// kernel there does not block them): synchronize the streams that use the buffer first.
   void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
   void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
 
