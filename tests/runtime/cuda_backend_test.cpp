@@ -64,6 +64,9 @@ TEST(CudaBackend, SameDeviceAndAsyncCopiesWithEvents) {
 TEST(CudaBackend, DeviceToDeviceDirectAndHostStaged) {
   REQUIRE_CUDA_DEVICES(2u);
   PeerMemory peers(PeerMemoryOptions{std::size_t{1} << 20});
+  // Peer access is process-wide state: start staged whatever ran before (gtest_repeat, shuffle).
+  peers.disable_peer_access(ids[0], ids[1]);
+  peers.disable_peer_access(ids[1], ids[0]);
   constexpr std::size_t n = (std::size_t{32} << 20) + 7;
   const auto data = pattern(n, 3);
   DeviceBuffer a(ids[0], n), b(ids[1], n);

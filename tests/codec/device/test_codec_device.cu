@@ -57,6 +57,7 @@ void encode_on_device_decode_on_host(const std::vector<T>& msgs) {
   device_buffer<ringkernel::codec_result> d_results(msgs.size());
   CODEC_CUDA_OK(cudaMemcpy(d_msgs.ptr, msgs.data(), msgs.size() * sizeof(T), cudaMemcpyHostToDevice));
   encode_kernel<<<(count + 63) / 64, 64>>>(d_msgs.ptr, count, d_out.ptr, stride, d_results.ptr);
+  CODEC_CUDA_OK(cudaGetLastError());  // a refused launch is reported here, not by the synchronize
   CODEC_CUDA_OK(cudaDeviceSynchronize());
   std::vector<std::uint8_t> out(msgs.size() * stride);
   std::vector<ringkernel::codec_result> results(msgs.size());
@@ -96,6 +97,7 @@ void decode_on_device_from_host_bytes(const std::vector<T>& msgs, std::size_t cu
   CODEC_CUDA_OK(cudaMemcpy(d_sizes.ptr, sizes.data(), sizes.size() * sizeof(std::size_t), cudaMemcpyHostToDevice));
   CODEC_CUDA_OK(cudaMemset(d_msgs.ptr, 0, msgs.size() * sizeof(T)));
   decode_kernel<<<(count + 63) / 64, 64>>>(d_in.ptr, d_sizes.ptr, stride, count, d_msgs.ptr, d_results.ptr);
+  CODEC_CUDA_OK(cudaGetLastError());
   CODEC_CUDA_OK(cudaDeviceSynchronize());
   std::vector<T> back(msgs.size());
   std::vector<ringkernel::codec_result> results(msgs.size());
