@@ -31,8 +31,13 @@
 // thread by any synchronising means, that thread's later stamps are larger, because its RMW comes
 // later in the word's modification order.
 //
-// The object is a plain standard-layout struct of 64-bit words: place it in mapped pinned memory
-// (atomic_scope::system, the default) to share one clock between host threads and kernels.
+// The object is a plain standard-layout struct of 64-bit words, updated with system-scope atomics:
+// one clock may live in device memory (kernels of that GPU, or of peers over a link with native
+// atomics) or in host memory (host threads). Host threads and kernels may share one clock in mapped
+// pinned memory ONLY where the device has host-native atomics (Capability::host_native_atomics,
+// e.g. NVLink-C2C): over PCIe a GPU's compare-and-swap on host memory is atomic among that GPU's
+// threads only, so the two sides could issue the same stamp. Elsewhere give each side its own
+// clock and join them with update() on the stamps they exchange.
 #pragma once
 
 #include <cstdint>
