@@ -4,64 +4,110 @@
 # bench_peer_copy.json into $OUT (or gpu-kit/out). Usage: run.sh [tests|sanitize|bench|all] [REGEX]
 # (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over several calls of
 # a machine that limits each command's time).
+#
+# Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120),
+# RK_SANITIZE_LIMIT (280, per tool), RK_BENCH_LIMIT (240 for bench_queue_device, 150 for
+# bench_peer_copy). With the defaults each of `tests`, `bench` and `sanitize REGEX` (one binary, both
+# tools) ends within 10 minutes even when programs hang; `all` does not: split it over calls.
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$kit/out}
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 step=${1:-all}
 only=${2:-}
+test_limit=${RK_TEST_LIMIT:-120}
+sanitize_limit=${RK_SANITIZE_LIMIT:-280}
+bench_limit=${RK_BENCH_LIMIT:-240}
 failed=0
 log="$out/gpu-kit.log"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 
-# run NAME LIMIT_SECONDS COMMAND...: one PASS/FAIL line with the exit status and the wall time.
+# Libraries: the kit's own (libbenchmark) always; the libstdc++ / libgcc_s of the build machine
+# only when this machine's are older than the programs need. Prepending them unconditionally would
+# also hand them to compute-sanitizer and to the library it injects, which may need newer ones.
+export LD_LIBRARY_PATH="$kit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -d "$kit/lib-fallback" ] && ldd "$kit"/bin/* 2>&1 | grep -q 'not found'; then
+  export LD_LIBRARY_PATH="$kit/lib:$kit/lib-fallback${LD_LIBRARY_PATH#"$kit/lib"}"
+fi
+
+# compute-sanitizer: on the PATH, else where the CUDA toolkit installs it.
+sanitizer=$(command -v compute-sanitizer || true)
+for candidate in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
+  if [ -z "$sanitizer" ] && [ -x "$candidate" ]; then sanitizer=$candidate; fi
+done
+
+# run NAME LIMIT_SECONDS COMMAND...: one PASS/FAIL line with the exit status and the wall time;
+# a gtest program whose tests all skipped is a SKIP line, one that skipped some says how many.
 run() {
   local name=$1 limit=$2
   shift 2
   local t0=$SECONDS
   echo "=== $name: $*"
-  timeout "$limit" "$@"
-  local rc=$?
-  if [ $rc -eq 0 ]; then
-    echo "PASS $name ($((SECONDS - t0)) s)"
+  timeout -k 10 "$limit" "$@" 2>&1 | tee "$scratch/output"
+  local rc=${PIPESTATUS[0]}
+  local skipped ran
+  skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9][0-9]*\) tests\{0,1\}, listed below:.*/\1/p' "$scratch/output" | tail -1)
+  ran=$(sed -n 's/^\[==========\] \([0-9][0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$scratch/output" | tail -1)
+  if [ "$rc" -eq 0 ] && [ -n "$skipped" ] && [ "$skipped" = "$ran" ]; then
+    echo "SKIP $name: all $ran tests skipped ($((SECONDS - t0)) s)"
+  elif [ "$rc" -eq 0 ]; then
+    echo "PASS $name${skipped:+ ($skipped of $ran tests skipped)} ($((SECONDS - t0)) s)"
   else
-    echo "FAIL $name: exit $rc$([ $rc -eq 124 ] && echo ", timed out after $limit s") ($((SECONDS - t0)) s)"
+    echo "FAIL $name: exit $rc$([ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo ", timed out after $limit s") ($((SECONDS - t0)) s)"
     failed=1
   fi
 }
 
 main() {
   echo "gpu-kit run, step '$step', $(date -u '+%Y-%m-%d %H:%M UTC')"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || echo "(no nvidia-smi)"
+  local gpus
+  gpus=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)
+  echo "${gpus:-(no nvidia-smi, or it sees no GPU)}"
+  # Without this check a runtime that cannot reach the GPU (driver too old for the CUDA runtime the
+  # kit was built with, no device node) turns every test into a skip and the run looks green.
+  local info
+  info=$(timeout 60 "$kit/bin/ringkernel-info" 2>&1)
+  echo "$info" | sed -n '/^Backends:/,/^$/p'
+  if [ -n "$gpus" ] && ! grep -qE '^ +cuda +available' <<< "$info"; then
+    echo "FAIL preflight: nvidia-smi lists a GPU but RingKernel's CUDA backend has no device (see the cuda line above)"
+    failed=1
+  fi
   mapfile -t tests < <(grep -E -- "${only:-.}" "$kit/tests.txt")
   if [ "$step" = tests ] || [ "$step" = all ]; then
-    for t in "${tests[@]}"; do run "$t" 300 "$kit/bin/$t" --gtest_brief=0; done
+    for t in "${tests[@]}"; do run "$t" "$test_limit" "$kit/bin/$t" --gtest_brief=0; done
   fi
   if [ "$step" = sanitize ] || [ "$step" = all ]; then
-    for t in "${tests[@]}"; do
-      for tool in memcheck racecheck; do
-        run "$t under compute-sanitizer $tool" 600 compute-sanitizer --tool "$tool" --error-exitcode 99 "$kit/bin/$t"
+    if [ -z "$sanitizer" ]; then
+      echo "FAIL sanitize: compute-sanitizer is neither on the PATH nor in \${CUDA_HOME:-/usr/local/cuda}/bin"
+      failed=1
+    else
+      for t in "${tests[@]}"; do
+        for tool in memcheck racecheck; do
+          run "$t under compute-sanitizer $tool" "$sanitize_limit" "$sanitizer" --tool "$tool" --error-exitcode 99 \
+            "$kit/bin/$t"
+        done
       done
-    done
+    fi
   fi
   if [ "$step" = bench ] || [ "$step" = all ]; then
-    run bench_queue_device 400 "$kit/bin/bench_queue_device" --benchmark_out="$out/bench_queue_device.json" \
+    run bench_queue_device "$bench_limit" "$kit/bin/bench_queue_device" --benchmark_out="$out/bench_queue_device.json" \
       --benchmark_out_format=json
-    run bench_peer_copy 300 "$kit/bin/bench_peer_copy" --benchmark_out="$out/bench_peer_copy.json" \
+    run bench_peer_copy "${RK_BENCH_LIMIT:-150}" "$kit/bin/bench_peer_copy" --benchmark_out="$out/bench_peer_copy.json" \
       --benchmark_out_format=json
     for j in bench_queue_device bench_peer_copy; do  # rows that ended with SkipWithError
       local errors
       errors=$(grep -o '"error_message": "[^"]*"' "$out/$j.json" 2>/dev/null | cut -d'"' -f4 | sort -u)
       if [ -z "$errors" ]; then continue; fi
-      if grep -qv '^needs ' <<< "$errors"; then
+      if grep -qvE '^(needs |no peer access)' <<< "$errors"; then
         echo "FAIL $j: rows with errors: $(tr '\n' ';' <<< "$errors")"
         failed=1
-      else  # e.g. "needs 2 CUDA devices" on a one-GPU machine
+      else  # e.g. "needs 2 CUDA devices" on a one-GPU machine, or a pair without peer access
         echo "SKIP $j: rows skipped: $(tr '\n' ';' <<< "$errors")"
       fi
     done
-    run "ringkernel-info --bandwidth" 120 "$kit/bin/ringkernel-info" --bandwidth
-    run "adder example (picks a GPU when there is one)" 120 "$kit/bin/adder"
+    run "ringkernel-info --bandwidth" 90 "$kit/bin/ringkernel-info" --bandwidth
+    run "adder example (picks a GPU when there is one)" 60 "$kit/bin/adder"
   fi
   case "$step" in tests|sanitize|bench|all) ;; *) echo "unknown step '$step' (tests|sanitize|bench|all)"; failed=1 ;; esac
   echo "=== summary"

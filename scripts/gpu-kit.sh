@@ -8,7 +8,7 @@
 #   there:   gpu-kit/run.sh [tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON into $OUT;
 #            REGEX picks test binaries, to split a step over calls of a time-limited machine)
 #
-# run.sh steps: `tests` runs each gpu test binary (gtest, one XML per binary folded into the log);
+# run.sh steps: `tests` runs each gpu test binary (gtest output in the log; SKIP if all tests skipped);
 # `sanitize` runs each under compute-sanitizer memcheck and racecheck; `bench` runs
 # bench_queue_device, bench_peer_copy (JSON), ringkernel-info --bandwidth and the adder example on
 # the GPU. Each step prints one PASS/FAIL line per program; the exit status is non-zero if any failed.
@@ -42,20 +42,23 @@ for f in "${tests[@]}" "${others[@]}"; do targets+=("$(basename "$f")"); done
 cmake --build "$build" --target "${targets[@]}"
 
 rm -rf "$kit"
-mkdir -p "$kit/bin" "$kit/lib"
+mkdir -p "$kit/bin" "$kit/lib" "$kit/lib-fallback"
 for f in "${tests[@]}"; do cp "$f" "$kit/bin/"; echo "$(basename "$f")" >> "$kit/tests.txt"; done
 for f in "${others[@]}"; do cp "$f" "$kit/bin/"; done
 strip --strip-debug "$kit"/bin/*  # the kit travels with the working tree (64 MiB in all)
-# Shared libraries beyond glibc (libstdc++ and libgcc_s too: the GPU machine's may be older).
+# Shared libraries beyond glibc. libstdc++ and libgcc_s go to lib-fallback/, which run.sh uses only
+# when the GPU machine's own are older than the programs need (its newer ones serve them otherwise,
+# and compute-sanitizer's injected library may need those).
 for f in "$kit"/bin/*; do
   ldd "$f" | awk '$3 ~ /^\// { print $3 }'
 done | sort -u | while read -r lib; do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*|libcuda.so*) ;;
+    libstdc++.so*|libgcc_s.so*) cp -L "$lib" "$kit/lib-fallback/" ;;
     *) cp -L "$lib" "$kit/lib/" ;;
   esac
 done
 cp scripts/gpu-kit-run.sh "$kit/run.sh"
 chmod +x "$kit/run.sh"
-echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(ls "$kit/lib" | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
+echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(find "$kit/lib" "$kit/lib-fallback" -name '*.so*' | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
 echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh [tests|sanitize|bench|all]   (device tool: carry [\"$kit\"])"
