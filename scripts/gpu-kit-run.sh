@@ -9,6 +9,8 @@
 # RK_SANITIZE_LIMIT (280, per tool), RK_BENCH_LIMIT (240 for bench_queue_device, 150 for
 # bench_peer_copy). With the defaults each of `tests`, `bench` and `sanitize REGEX` (one binary, both
 # tools) ends within 10 minutes even when programs hang; `all` does not: split it over calls.
+# RK_SANITIZE_GTEST_FILTER: a --gtest_filter for the sanitize step (e.g. to leave out tests whose
+# kernels must run concurrently, should the sanitizer serialise them).
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$kit/out}
@@ -85,7 +87,7 @@ main() {
       for t in "${tests[@]}"; do
         for tool in memcheck racecheck; do
           run "$t under compute-sanitizer $tool" "$sanitize_limit" "$sanitizer" --tool "$tool" --error-exitcode 99 \
-            "$kit/bin/$t"
+            "$kit/bin/$t" ${RK_SANITIZE_GTEST_FILTER:+"--gtest_filter=$RK_SANITIZE_GTEST_FILTER"}
         done
       done
     fi
