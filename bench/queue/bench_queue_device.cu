@@ -3,7 +3,8 @@
 //   BM_HostGpuHostRoundTrip<Queue>: a persistent kernel echoes messages from one pinned-memory
 //       ring to another; time per host send -> host receive; counters median_ns and p99_ns from
 //       every round trip timed on its own (goal: median <= 2 us on H100/H200). MpmcQueue (the
-//       kernel claims with compare-and-swap on host memory) and SpscQueue (plain loads and stores).
+//       kernel claims with compare-and-swap on host memory) and SpscQueue (plain loads and stores;
+//       the kernel holds each side as an endpoint, spsc_ring::consumer() / producer()).
 //   BM_KernelToKernelPingPong<Ring>: two persistent kernels bounce a message through two
 //       device-memory rings; time per one-way hop = round trip / 2 (goal <= 1 us); mpmc_ring and
 //       spsc_ring.
@@ -50,8 +51,30 @@ bool ok(benchmark::State& state, cudaError_t e, const char* what) {
 }
 
 // Echo until a message with words[1] == 1 (stop) arrives.
+// What a persistent kernel holds: an spsc_ring side as an endpoint (index and cache in registers,
+// so each operation reads the ring's memory only for the slot and when the cache runs out), an
+// mpmc_ring as itself.
 template <class Ring>
-__global__ void echo(Ring in, Ring out) {
+__device__ auto receiving_end(Ring ring) {
+  if constexpr (Ring::multi_consumer) {
+    return ring;
+  } else {
+    return ring.consumer();
+  }
+}
+template <class Ring>
+__device__ auto sending_end(Ring ring) {
+  if constexpr (Ring::multi_producer) {
+    return ring;
+  } else {
+    return ring.producer();
+  }
+}
+
+template <class Ring>
+__global__ void echo(Ring in_ring, Ring out_ring) {
+  auto in = receiving_end(in_ring);
+  auto out = sending_end(out_ring);
   Msg64 m{};
   for (;;) {
     while (!in.try_pop(m)) {
@@ -100,7 +123,9 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
 }
 
 template <class Ring>
-__global__ void ping(Ring to, Ring from, std::uint64_t rounds, unsigned long long* cycles) {
+__global__ void ping(Ring to_ring, Ring from_ring, std::uint64_t rounds, unsigned long long* cycles) {
+  auto to = sending_end(to_ring);
+  auto from = receiving_end(from_ring);
   Msg64 m{};
   const long long start = clock64();
   for (std::uint64_t r = 0; r < rounds; ++r) {
@@ -113,7 +138,9 @@ __global__ void ping(Ring to, Ring from, std::uint64_t rounds, unsigned long lon
   *cycles = static_cast<unsigned long long>(clock64() - start);
 }
 template <class Ring>
-__global__ void pong(Ring from, Ring to, std::uint64_t rounds) {
+__global__ void pong(Ring from_ring, Ring to_ring, std::uint64_t rounds) {
+  auto from = receiving_end(from_ring);
+  auto to = sending_end(to_ring);
   Msg64 m{};
   for (std::uint64_t r = 0; r < rounds; ++r) {
     while (!from.try_pop(m)) {

@@ -28,6 +28,7 @@ using ringkernel::ReceiveStatus;
 
 using SystemRing = mpmc_ring<Tagged, atomic_scope::system>;
 using DeviceRing = mpmc_ring<Tagged, atomic_scope::device>;
+using SpscRing = ringkernel::spsc_ring<Tagged, atomic_scope::system>;
 
 int cuda_device_or_skip() {
   const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
@@ -195,6 +196,45 @@ TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
   check(cudaDeviceSynchronize());
 }
 
+// One thread holds the consumer side of `in` and the producer side of `out` as endpoints.
+__global__ void spsc_echo(SpscRing in, SpscRing out, std::uint32_t count) {
+  auto rx = in.consumer();
+  auto tx = out.producer();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    Tagged t{};
+    while (!rx.try_pop(t)) {
+    }
+    t.index += 1000;
+    while (!tx.try_push(t)) {
+    }
+  }
+}
+
+TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
+  REQUIRE_CUDA_DEVICE(dev);
+  constexpr std::uint32_t count = 20000;  // many laps of a 64-slot ring
+  ringkernel::SpscQueue<Tagged> in(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
+                                                .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
+  ringkernel::SpscQueue<Tagged> out(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
+                                                 .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  spsc_echo<<<1, 1>>>(in.ring(), out.ring(), count);
+  check(cudaGetLastError());
+  std::uint32_t sent = 0, received = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (received < count) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "stuck after " << received << " of " << count;
+    if (sent < count && in.try_send(Tagged{0, 0, sent}).ok()) ++sent;
+    Tagged t{};
+    if (out.try_receive(t) == ReceiveStatus::ok) {
+      ASSERT_EQ(t.index, received + 1000) << "order";
+      ++received;
+    }
+  }
+  check(cudaDeviceSynchronize());
+  EXPECT_EQ(in.statistics().received, count) << "the kernel's pops moved the shared tail";
+  EXPECT_EQ(out.statistics().sent, count);
+}
+
 TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
   REQUIRE_CUDA_DEVICE(dev);
   constexpr std::uint32_t count = 4096;
@@ -207,7 +247,9 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
   check(cudaGetLastError());
   std::vector<bool> seen(count, false);
   std::uint32_t sent = 0, received = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (received < count) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "stuck after " << received << " of " << count;
     if (sent < count && in.try_send(Tagged{0, 0, sent}).ok()) ++sent;
     Tagged t{};
     if (out.try_receive(t) == ReceiveStatus::ok) {

@@ -7,6 +7,13 @@
 //   consumer: reads slot tail, then tail.store(tail + n, release)
 // Each side re-reads the other side's index (acquire) only when its cached copy says full/empty,
 // so in steady state the two sides touch each other's cache line once per lap, not per message.
+// The cached copies live in the ring's memory, so a role can move between host threads and kernel
+// launches. A side that stays with one thread for a while can hold it as an endpoint instead
+// (producer() / consumer()): its own index and its cache of the other side's index then live in
+// the endpoint (registers), and an operation reads the ring's memory only for the slot and when the
+// cache runs out, and writes it only to publish. That matters across PCIe, where a kernel's every
+// load from pinned host memory is a bus round trip: a pop through the ring reads tail, the cache,
+// head and the slot; through an endpoint, the slot (and head when the cache is exhausted).
 #pragma once
 
 #include <cstddef>
@@ -71,9 +78,10 @@ class spsc_ring {
 
   RINGKERNEL_HOST_DEVICE bool try_pop(T& out) noexcept {
     const std::uint64_t t = word(control_->tail).load(detail::order::relaxed);  // only we write tail
-    if (t == control_->cached_head) {
+    // The cache can be behind tail too (a consumer endpoint moved tail without touching it).
+    if (detail::position_diff(control_->cached_head, t) <= 0) {
       control_->cached_head = word(control_->head).load(detail::order::acquire);
-      if (t == control_->cached_head) return false;
+      if (control_->cached_head == t) return false;
     }
     out = slots_[t & mask_];
     word(control_->tail).store(t + 1, detail::order::release);
@@ -82,11 +90,14 @@ class spsc_ring {
 
   RINGKERNEL_HOST_DEVICE std::size_t try_push_batch(const T* values, std::size_t n) noexcept {
     const std::uint64_t h = word(control_->head).load(detail::order::relaxed);
-    std::uint64_t space = capacity() - (h - control_->cached_tail);
-    if (space < n) {
+    // The cache can be a lap or more behind (a producer endpoint moved head without touching it):
+    // then h - cached_tail exceeds the capacity and says nothing about the room left.
+    std::uint64_t used = h - control_->cached_tail;
+    if (used > mask_ || capacity() - used < n) {
       control_->cached_tail = word(control_->tail).load(detail::order::acquire);
-      space = capacity() - (h - control_->cached_tail);
+      used = h - control_->cached_tail;
     }
+    const std::uint64_t space = capacity() - used;
     const std::size_t count = n < space ? n : static_cast<std::size_t>(space);
     for (std::size_t i = 0; i < count; ++i) slots_[(h + i) & mask_] = values[i];
     if (count != 0) word(control_->head).store(h + count, detail::order::release);
@@ -95,7 +106,8 @@ class spsc_ring {
 
   RINGKERNEL_HOST_DEVICE std::size_t try_pop_batch(T* out, std::size_t n) noexcept {
     const std::uint64_t t = word(control_->tail).load(detail::order::relaxed);
-    std::uint64_t ready = control_->cached_head - t;
+    const std::int64_t cached = detail::position_diff(control_->cached_head, t);  // < 0: cache behind tail
+    std::uint64_t ready = cached < 0 ? 0 : static_cast<std::uint64_t>(cached);
     if (ready < n) {
       control_->cached_head = word(control_->head).load(detail::order::acquire);
       ready = control_->cached_head - t;
@@ -105,6 +117,13 @@ class spsc_ring {
     if (count != 0) word(control_->tail).store(t + count, detail::order::release);
     return count;
   }
+
+  class producer_endpoint;
+  class consumer_endpoint;
+  /// This thread becomes the producer for a run of pushes (see top); the shared index stays current
+  /// after every push, so the role can be handed on at any point by simply dropping the endpoint.
+  RINGKERNEL_HOST_DEVICE producer_endpoint producer() const noexcept { return producer_endpoint(*this); }
+  RINGKERNEL_HOST_DEVICE consumer_endpoint consumer() const noexcept { return consumer_endpoint(*this); }
 
   /// The consumer's view of the oldest message, not removed.
   RINGKERNEL_HOST_DEVICE bool try_peek(T& out) const noexcept {
@@ -131,6 +150,56 @@ class spsc_ring {
   detail::ring_control* control_ = nullptr;
   T* slots_ = nullptr;
   std::uint64_t mask_ = 0;
+};
+
+template <class T, atomic_scope Scope>
+class spsc_ring<T, Scope>::producer_endpoint {
+ public:
+  RINGKERNEL_HOST_DEVICE explicit producer_endpoint(const spsc_ring& ring) noexcept
+      : ring_(ring),
+        head_(word(ring.control_->head).load(detail::order::relaxed)),  // only the producer writes head
+        tail_seen_(word(ring.control_->tail).load(detail::order::acquire)) {}
+  RINGKERNEL_HOST_DEVICE bool try_push(const T& value) noexcept {
+    if (head_ - tail_seen_ > ring_.mask_) {
+      tail_seen_ = word(ring_.control_->tail).load(detail::order::acquire);
+      if (head_ - tail_seen_ > ring_.mask_) return false;
+    }
+    ring_.slots_[head_ & ring_.mask_] = value;
+    word(ring_.control_->head).store(++head_, detail::order::release);
+    return true;
+  }
+  /// The position the next push takes.
+  RINGKERNEL_HOST_DEVICE std::uint64_t position() const noexcept { return head_; }
+
+ private:
+  spsc_ring ring_;
+  std::uint64_t head_;
+  std::uint64_t tail_seen_;
+};
+
+template <class T, atomic_scope Scope>
+class spsc_ring<T, Scope>::consumer_endpoint {
+ public:
+  RINGKERNEL_HOST_DEVICE explicit consumer_endpoint(const spsc_ring& ring) noexcept
+      : ring_(ring),
+        tail_(word(ring.control_->tail).load(detail::order::relaxed)),  // only the consumer writes tail
+        head_seen_(tail_) {}
+  RINGKERNEL_HOST_DEVICE bool try_pop(T& out) noexcept {
+    if (tail_ == head_seen_) {
+      head_seen_ = word(ring_.control_->head).load(detail::order::acquire);
+      if (tail_ == head_seen_) return false;
+    }
+    out = ring_.slots_[tail_ & ring_.mask_];
+    word(ring_.control_->tail).store(++tail_, detail::order::release);
+    return true;
+  }
+  /// The position the next pop takes.
+  RINGKERNEL_HOST_DEVICE std::uint64_t position() const noexcept { return tail_; }
+
+ private:
+  spsc_ring ring_;
+  std::uint64_t tail_;
+  std::uint64_t head_seen_;
 };
 
 }  // namespace ringkernel
