@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
 #include "ringkernel/queue/message_queue.h"
 #include "ringkernel/queue/warp_enqueue.h"
@@ -71,16 +72,25 @@ __device__ auto sending_end(Ring ring) {
   }
 }
 
+// Every spinning kernel gives up after a while without progress, so that a failed launch or check
+// on the other side ends in an error row instead of a hung process (the cleanup waits for kernels).
+constexpr std::uint64_t idle_budget_us = 10'000'000;
+constexpr std::uint64_t total_budget_us = 60'000'000;
+
 template <class Ring>
 __global__ void echo(Ring in_ring, Ring out_ring) {
   auto in = receiving_end(in_ring);
   auto out = sending_end(out_ring);
   Msg64 m{};
   for (;;) {
+    auto give_up = ringkernel::deadline::after_us(idle_budget_us);
     while (!in.try_pop(m)) {
+      if (give_up.passed()) return;
     }
     const bool stop = m.words[1] == 1;
+    give_up = ringkernel::deadline::after_us(idle_budget_us);
     while (!out.try_push(m)) {
+      if (give_up.passed()) return;
     }
     if (stop) return;
   }
@@ -103,17 +113,23 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   Msg64 m{};
   std::vector<double> ns;
   ns.reserve(1 << 20);
+  bool answered = true;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
-    while (!in.try_send(m).ok()) {
+    const auto give_up = t0 + std::chrono::seconds(1);
+    while (!in.try_send(m).ok() && (answered = std::chrono::steady_clock::now() < give_up)) {
     }
-    while (out.try_receive(m) != ringkernel::ReceiveStatus::ok) {
+    while (answered && out.try_receive(m) != ringkernel::ReceiveStatus::ok &&
+           (answered = std::chrono::steady_clock::now() < give_up)) {
+    }
+    if (!answered) {
+      state.SkipWithError("no answer within 1 s: the echo kernel is not running");
+      break;
     }
     ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
   }
-  m.words[1] = 1;
-  in.send(m);
-  out.receive(m);
+  m.words[1] = 1;  // stop (a kernel that already gave up is not waiting for it)
+  if (answered && in.send(m).ok()) (void)out.receive(m);
   if (!ok(state, cudaDeviceSynchronize(), "echo kernel")) return;
   std::sort(ns.begin(), ns.end());
   if (!ns.empty()) {
@@ -127,12 +143,15 @@ __global__ void ping(Ring to_ring, Ring from_ring, std::uint64_t rounds, unsigne
   auto to = sending_end(to_ring);
   auto from = receiving_end(from_ring);
   Msg64 m{};
+  const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   const long long start = clock64();
   for (std::uint64_t r = 0; r < rounds; ++r) {
     m.words[0] = r;
     while (!to.try_push(m)) {
+      if (give_up.passed()) return;
     }
     while (!from.try_pop(m)) {
+      if (give_up.passed()) return;
     }
   }
   *cycles = static_cast<unsigned long long>(clock64() - start);
@@ -142,10 +161,13 @@ __global__ void pong(Ring from_ring, Ring to_ring, std::uint64_t rounds) {
   auto from = receiving_end(from_ring);
   auto to = sending_end(to_ring);
   Msg64 m{};
+  const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   for (std::uint64_t r = 0; r < rounds; ++r) {
     while (!from.try_pop(m)) {
+      if (give_up.passed()) return;
     }
     while (!to.try_push(m)) {
+      if (give_up.passed()) return;
     }
   }
 }
@@ -202,10 +224,12 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
   const std::uint32_t lane = threadIdx.x % 32;
   Msg64 m{};
   m.words[0] = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   if (batch == 1) {
     for (std::uint32_t k = 0; k < per_thread; ++k) {
       m.words[1] = k;
       while (!ringkernel::warp_push(ring, m)) {
+        if (give_up.passed()) return;
       }
     }
     return;
@@ -218,7 +242,10 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       mine[j * 32 + lane] = m;
     }
     __syncwarp();
-    for (std::uint32_t sent = 0; sent < batch;) sent += ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
+    for (std::uint32_t sent = 0; sent < batch;) {
+      if (__any_sync(0xffffffffu, give_up.passed())) return;  // the same answer on every lane
+      sent += ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
+    }
     __syncwarp();
   }
 }
@@ -226,16 +253,19 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
   extern __shared__ Msg64 staging[];
   const std::uint32_t lane = threadIdx.x % 32;
   unsigned long long local = 0;
+  const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   if (batch == 1) {
     Msg64 m{};
     for (std::uint32_t k = 0; k < per_thread; ++k) {
       while (!ringkernel::warp_pop(ring, m)) {
+        if (give_up.passed()) return;  // the checksum then fails the row
       }
       local += m.words[1];
     }
   } else {
     Msg64* mine = staging + (threadIdx.x / 32) * batch;
     for (std::uint32_t left = per_thread * 32; left != 0;) {  // this warp's share
+      if (__any_sync(0xffffffffu, give_up.passed())) return;  // the checksum then fails the row
       const unsigned n = ringkernel::warp_pop_batch(ring, mine, batch < left ? batch : left);
       for (unsigned i = lane; i < n; i += 32) local += mine[i].words[1];
       __syncwarp();

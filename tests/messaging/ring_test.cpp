@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "messaging_messages.rk.h"
+#include "ringkernel/deadline.h"
 #include "ringkernel/message_stamper.h"
 #include "ringkernel/queue/message_queue.h"
 #include "ringkernel/queue/warp_enqueue.h"
@@ -290,6 +291,18 @@ TEST(WarpClaim, ReadyPrefixCoversTheReadyActiveLanesBelowTheFirstThatIsNot) {
   EXPECT_EQ(ringkernel::detail::ready_prefix(0xf0u, 0xdfu), 0x10u);  // lane 5 not ready: only lane 4
   EXPECT_EQ(ringkernel::detail::ready_prefix(0xf0u, 0x0fu), 0u);     // the lowest active lane not ready
   EXPECT_EQ(ringkernel::detail::ready_prefix(0x80000000u, 0x80000000u), 0x80000000u);
+}
+
+TEST(Deadline, PassesWhenTheWallClockReachesIt) {
+  const auto now = ringkernel::wall_clock_us();
+  EXPECT_TRUE(ringkernel::deadline::after_us(0).passed());
+  const auto hour = ringkernel::deadline::after_us(3'600'000'000ull);
+  EXPECT_FALSE(hour.passed());
+  EXPECT_GE(hour.at_us(), now + 3'600'000'000ull);
+  const auto soon = ringkernel::deadline::after_us(2000);
+  while (!soon.passed()) {
+  }
+  EXPECT_GE(ringkernel::wall_clock_us(), now + 2000);
 }
 
 TEST(LatencyHistogram, BucketsBoundValuesWithin12Point5Percent) {

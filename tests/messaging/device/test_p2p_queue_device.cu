@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "messaging_messages.rk.h"
+#include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
 #include "ringkernel/p2p_message_queue.h"
 #include "ringkernel/queue/warp_enqueue.h"
@@ -38,10 +39,16 @@ constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
 
 void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorName(e) << ": " << cudaGetErrorString(e); }
 
+// Spinning kernels give up after 20 s (the host waits up to 10 s per message and would otherwise
+// leave them spinning, and the queue's destructor waiting for them, when a check fails).
+constexpr std::uint64_t kernel_budget_us = 20'000'000;
+
 __global__ void send_all(Ring ring) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t k = 0; k < per_thread; ++k) {
     while (!ringkernel::warp_push(ring, Tagged{id, 0, k})) {
+      if (give_up.passed()) return;
     }
   }
 }
@@ -51,7 +58,8 @@ __global__ void send_all(Ring ring) {
 // producer) is counted in `errors`.
 __global__ void receive_all(Ring ring, std::uint32_t* next, unsigned* received, unsigned* errors) {
   const unsigned total = threads * per_thread;
-  while (*received < total) {
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
+  while (*received < total && !give_up.passed()) {
     Tagged t{};
     if (!ringkernel::warp_pop(ring, t)) continue;
     if (t.producer >= threads || next[t.producer] != t.index) {

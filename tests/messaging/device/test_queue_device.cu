@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "messaging_messages.rk.h"
+#include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
 #include "ringkernel/queue/message_queue.h"
 #include "ringkernel/queue/warp_enqueue.h"
@@ -40,38 +41,54 @@ int cuda_device_or_skip() {
 
 void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorName(e) << ": " << cudaGetErrorString(e); }
 
+// Every spinning kernel gives up after this long, before the host's own 30 s deadlines: a failed
+// host-side check returns while kernels still spin, and the queues' destructors would then wait
+// for them forever (freeing pinned or device memory waits for outstanding kernels).
+constexpr std::uint64_t kernel_budget_us = 20'000'000;
+
+// The same answer on every active lane, so that warp-wide calls after a loop stay converged.
+__device__ bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(__activemask(), d.passed()) != 0; }
+
 // One thread per message: pop from `in` (spinning), add 1000 to the index, push to `out`.
 __global__ void echo(SystemRing in, SystemRing out, std::uint32_t count) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   Tagged t{};
   while (!in.try_pop(t)) {
+    if (give_up.passed()) return;
   }
   t.index += 1000;
   while (!out.try_push(t)) {
+    if (give_up.passed()) return;
   }
 }
 
 __global__ void produce(SystemRing out, std::uint32_t per_thread) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t k = 0; k < per_thread; ++k) {
     const Tagged t{id, 0, k};
     while (!ringkernel::warp_push(out, t)) {
+      if (give_up.passed()) return;
     }
   }
 }
 
 __global__ void k2k_produce(DeviceRing ring, std::uint32_t per_thread) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t k = 0; k < per_thread; ++k) {
     while (!ringkernel::warp_push(ring, Tagged{id, 0, k})) {
+      if (give_up.passed()) return;
     }
   }
 }
 
 __global__ void k2k_consume(DeviceRing ring, std::uint32_t total, unsigned long long* checksum, unsigned* received) {
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (;;) {
-    if (atomicAdd(received, 0u) >= total) return;
+    if (atomicAdd(received, 0u) >= total || give_up.passed()) return;
     Tagged t{};
     if (ringkernel::warp_pop(ring, t)) {
       atomicAdd(checksum, static_cast<unsigned long long>(t.producer) * 1000003ull + t.index);
@@ -86,11 +103,13 @@ __global__ void batch_produce(DeviceRing ring, std::uint32_t batch, std::uint32_
   const std::uint32_t warp_in_block = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::uint32_t warp = blockIdx.x * (blockDim.x / 32) + warp_in_block;
   Tagged* mine = staged[warp_in_block];
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t b = 0; b < batches; ++b) {
     for (std::uint32_t i = lane; i < batch; i += 32) mine[i] = Tagged{warp, 0, b * batch + i};
     __syncwarp();
     std::uint32_t sent = 0;
     while (sent < batch) {
+      if (warp_gives_up(give_up)) return;
       const unsigned n = ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
       if (n == 0 && lane == 0) atomicAdd(refused, 1u);  // the ring was full: try again
       sent += n;
@@ -99,19 +118,19 @@ __global__ void batch_produce(DeviceRing ring, std::uint32_t batch, std::uint32_
   }
 }
 
-// Consumer warps pop up to 64 at a time until `total` messages arrived; per-producer order is
-// checked by the message's position in its producer's sequence: each consumer warp keeps the
-// last index it saw per producer only across its own batches, so order is checked where it is
-// defined (one batch comes from one claim, in ring order).
+// Consumer warps pop up to 64 at a time until `total` messages arrived. Order is checked where it
+// is defined: within one batch (a run of consecutive positions), one producer's messages must come
+// in increasing index order.
 __global__ void batch_consume(DeviceRing ring, std::uint32_t total, unsigned* received, unsigned long long* checksum,
                               unsigned* errors) {
   __shared__ Tagged got[8][64];
   Tagged* mine = got[threadIdx.x / 32];
   const std::uint32_t lane = threadIdx.x % 32;
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (;;) {
     unsigned seen = 0;
     if (lane == 0) seen = atomicAdd(received, 0u);
-    if (__shfl_sync(0xffffffffu, seen, 0) >= total) return;
+    if (__shfl_sync(0xffffffffu, seen, 0) >= total || warp_gives_up(give_up)) return;
     const unsigned n = ringkernel::warp_pop_batch(ring, mine, 64);
     for (unsigned i = lane; i < n; i += 32) {
       atomicAdd(checksum, static_cast<unsigned long long>(mine[i].producer) * 1000003ull + mine[i].index);
@@ -167,10 +186,14 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
 __global__ void batch_to_host(SystemRing ring, std::uint32_t batch, std::uint32_t batches) {
   __shared__ Tagged staged[128];
   const std::uint32_t lane = threadIdx.x;
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t b = 0; b < batches; ++b) {
     for (std::uint32_t i = lane; i < batch; i += 32) staged[i] = Tagged{blockIdx.x, 0, b * batch + i};
     __syncwarp();
-    for (std::uint32_t sent = 0; sent < batch;) sent += ringkernel::warp_push_batch(ring, staged + sent, batch - sent);
+    for (std::uint32_t sent = 0; sent < batch;) {
+      if (warp_gives_up(give_up)) return;
+      sent += ringkernel::warp_push_batch(ring, staged + sent, batch - sent);
+    }
     __syncwarp();
   }
 }
@@ -200,12 +223,15 @@ TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
 __global__ void spsc_echo(SpscRing in, SpscRing out, std::uint32_t count) {
   auto rx = in.consumer();
   auto tx = out.producer();
+  const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t i = 0; i < count; ++i) {
     Tagged t{};
     while (!rx.try_pop(t)) {
+      if (give_up.passed()) return;
     }
     t.index += 1000;
     while (!tx.try_push(t)) {
+      if (give_up.passed()) return;
     }
   }
 }
