@@ -43,6 +43,23 @@ __device__ inline unsigned lane_id() noexcept {
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
   return lane;
 }
+
+/// The lanes taking part in one warp operation, read once (__activemask) and used for all of it:
+/// every lane's rank, the number of lanes and the leader must agree across the whole operation.
+struct warp_group {
+  unsigned active;  // lane mask
+  unsigned lanes;   // how many
+  unsigned lane;    // this lane's id
+  unsigned rank;    // this lane's position among the active lanes
+  int leader;       // the lowest active lane
+  __device__ static warp_group current() noexcept {
+    const unsigned active = __activemask();
+    const unsigned lane = lane_id();
+    return {active, static_cast<unsigned>(__popc(active)), lane,
+            static_cast<unsigned>(__popc(active & ((1u << lane) - 1u))), __ffs(static_cast<int>(active)) - 1};
+  }
+  __device__ bool is_leader() const noexcept { return static_cast<int>(lane) == leader; }
+};
 /// One claim for the whole warp on `counter` (ready offset `lag`: 0 for producers, whose slot of
 /// position p must hold p; 1 for consumers, whose slot must hold p + 1). Every active lane learns
 /// its own position and whether it was claimed.
@@ -53,15 +70,14 @@ struct warp_claim_result {
 
 template <class Ring, class Counter>
 __device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::uint64_t lag) noexcept {
-  const unsigned active = __activemask();
-  const unsigned lane = lane_id();
-  const int leader = __ffs(static_cast<int>(active)) - 1;
-  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
+  const warp_group g = warp_group::current();
+  const unsigned active = g.active, lane = g.lane;
+  const int leader = g.leader;
   for (;;) {
     unsigned long long first = 0;
-    if (static_cast<int>(lane) == leader) first = counter.load(order::relaxed);
+    if (g.is_leader()) first = counter.load(order::relaxed);
     first = __shfl_sync(active, first, leader);
-    const unsigned long long pos = first + rank;
+    const unsigned long long pos = first + g.rank;
     const std::int64_t d = position_diff(Ring::seq(ring.slot_at(pos)).load(order::acquire), pos + lag);
     const unsigned claim = ready_prefix(active, __ballot_sync(active, d == 0));
     if (claim == 0) {
@@ -71,7 +87,7 @@ __device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::
       continue;
     }
     int won = 0;
-    if (static_cast<int>(lane) == leader) {
+    if (g.is_leader()) {
       std::uint64_t expected = first;
       won = counter.compare_exchange_weak(expected, first + static_cast<unsigned>(__popc(claim)), order::relaxed);
     }
@@ -106,16 +122,14 @@ struct warp_run {
 /// lane of rank r owns offsets r, r + lanes, ... of the run, and only those were checked by it,
 /// so its acquire fence orders exactly the slots it will touch.
 template <class Ring, class Counter>
-__device__ warp_run warp_claim_run(const Ring& ring, Counter counter, std::uint64_t lag, unsigned want) noexcept {
-  const unsigned active = __activemask();
-  const unsigned lanes = static_cast<unsigned>(__popc(active));
-  const unsigned lane = lane_id();
-  const int leader = __ffs(static_cast<int>(active)) - 1;
-  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
+__device__ warp_run warp_claim_run(const warp_group& g, const Ring& ring, Counter counter, std::uint64_t lag,
+                                   unsigned want) noexcept {
+  const unsigned active = g.active, lanes = g.lanes, rank = g.rank;
+  const int leader = g.leader;
   const unsigned span = want < lanes * warp_batch_per_lane ? want : lanes * warp_batch_per_lane;
   for (;;) {
     unsigned long long first = 0;
-    if (static_cast<int>(lane) == leader) first = counter.load(order::relaxed);
+    if (g.is_leader()) first = counter.load(order::relaxed);
     first = __shfl_sync(active, first, leader);
     std::uint64_t seen[warp_batch_per_lane];
 #pragma unroll
@@ -139,7 +153,7 @@ __device__ warp_run warp_claim_run(const Ring& ring, Counter counter, std::uint6
       continue;  // another party took `first`: look again
     }
     int won = 0;
-    if (static_cast<int>(lane) == leader) {
+    if (g.is_leader()) {
       std::uint64_t expected = first;
       won = counter.compare_exchange_weak(expected, first + ready, order::relaxed);
     }
@@ -180,12 +194,11 @@ __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
 /// many were pushed (the same on every lane): n, or fewer when the ring filled up.
 template <class T, atomic_scope Scope>
 __device__ unsigned warp_push_batch(const mpmc_ring<T, Scope>& ring, const T* values, unsigned n) noexcept {
-  const unsigned active = __activemask();
-  const unsigned lanes = static_cast<unsigned>(__popc(active));
-  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << detail::lane_id()) - 1u)));
+  const detail::warp_group g = detail::warp_group::current();
+  const unsigned lanes = g.lanes, rank = g.rank;
   unsigned done = 0;
   while (done < n) {
-    const detail::warp_run run = detail::warp_claim_run(ring, ring.head(), 0, n - done);
+    const detail::warp_run run = detail::warp_claim_run(g, ring, ring.head(), 0, n - done);
     if (run.count == 0) break;
     for (unsigned i = rank; i < run.count; i += lanes) ring.slot_at(run.first + i).value = values[done + i];
     detail::atomic_fence<Scope>(detail::order::release);  // this lane's payloads before its publications
@@ -202,12 +215,11 @@ __device__ unsigned warp_push_batch(const mpmc_ring<T, Scope>& ring, const T* va
 /// many (the same on every lane; 0: the ring was empty).
 template <class T, atomic_scope Scope>
 __device__ unsigned warp_pop_batch(const mpmc_ring<T, Scope>& ring, T* out, unsigned n) noexcept {
-  const unsigned active = __activemask();
-  const unsigned lanes = static_cast<unsigned>(__popc(active));
-  const unsigned rank = static_cast<unsigned>(__popc(active & ((1u << detail::lane_id()) - 1u)));
+  const detail::warp_group g = detail::warp_group::current();
+  const unsigned lanes = g.lanes, rank = g.rank;
   unsigned done = 0;
   while (done < n) {
-    const detail::warp_run run = detail::warp_claim_run(ring, ring.tail(), 1, n - done);
+    const detail::warp_run run = detail::warp_claim_run(g, ring, ring.tail(), 1, n - done);
     if (run.count == 0) break;
     for (unsigned i = rank; i < run.count; i += lanes) out[done + i] = ring.slot_at(run.first + i).value;
     detail::atomic_fence<Scope>(detail::order::release);  // this lane's payload reads before the slots are freed
@@ -216,7 +228,7 @@ __device__ unsigned warp_pop_batch(const mpmc_ring<T, Scope>& ring, T* out, unsi
     }
     done += run.count;
   }
-  __syncwarp(active);  // every lane's share of `out` is visible to the whole warp
+  __syncwarp(g.active);  // every lane's share of `out` is visible to the whole warp
   return done;
 }
 
