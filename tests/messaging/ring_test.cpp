@@ -3,6 +3,7 @@
 // counters, batches, peek, clear, shutdown, statistics, latency histogram, index wrap-around.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -291,6 +292,44 @@ TEST(WarpClaim, ReadyPrefixCoversTheReadyActiveLanesBelowTheFirstThatIsNot) {
   EXPECT_EQ(ringkernel::detail::ready_prefix(0xf0u, 0xdfu), 0x10u);  // lane 5 not ready: only lane 4
   EXPECT_EQ(ringkernel::detail::ready_prefix(0xf0u, 0x0fu), 0u);     // the lowest active lane not ready
   EXPECT_EQ(ringkernel::detail::ready_prefix(0x80000000u, 0x80000000u), 0x80000000u);
+}
+
+// A warp's batch claim (device code, run only in the gpu tests): lanes split the offsets of the
+// run round robin, each finds its first slot that is not ready, and the minimum over the lanes must
+// be exactly the ready run at the front, whatever the lane count, run length and wrap position.
+TEST(WarpClaim, LanesTogetherFindExactlyTheReadyRunAtTheFront) {
+  using ringkernel::detail::lane_first_not_ready;
+  using ringkernel::detail::warp_batch_per_lane;
+  std::uint64_t x = 0x243f6a8885a308d3ull;
+  const auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (int trial = 0; trial < 20000; ++trial) {
+    const unsigned lanes = 1 + static_cast<unsigned>(next() % 32);
+    const unsigned want = 1 + static_cast<unsigned>(next() % 300);
+    const unsigned span = want < lanes * warp_batch_per_lane ? want : lanes * warp_batch_per_lane;
+    const std::uint64_t lag = next() % 2;
+    const std::uint64_t first = trial % 2 == 0 ? next() : ~std::uint64_t{0} - next() % 600;  // also across 2^64
+    const unsigned ready = static_cast<unsigned>(next() % (span + 6));  // may exceed the span
+    // The word of position p: ready (p + lag) for the first `ready` positions, else anything else.
+    const auto word = [&](std::uint64_t p) {
+      if (p - first < ready) return p + lag;
+      const std::uint64_t off = 1 + next() % 1000;
+      return next() % 2 == 0 ? p + lag + off : p + lag - off;
+    };
+    unsigned run = ~0u;
+    for (unsigned rank = 0; rank < lanes; ++rank) {
+      std::uint64_t seen[warp_batch_per_lane] = {};
+      for (unsigned k = 0; k < warp_batch_per_lane; ++k) {
+        if (rank + k * lanes < span) seen[k] = word(first + rank + k * lanes);
+      }
+      run = std::min(run, lane_first_not_ready(seen, rank, lanes, span, first, lag));
+    }
+    ASSERT_EQ(run, std::min(ready, span)) << "lanes " << lanes << ", span " << span << ", ready " << ready;
+  }
 }
 
 TEST(Deadline, PassesWhenTheWallClockReachesIt) {

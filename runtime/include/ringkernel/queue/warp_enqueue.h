@@ -31,6 +31,25 @@ RINGKERNEL_HOST_DEVICE constexpr unsigned ready_prefix(unsigned active, unsigned
   return active & ((not_ready & (0u - not_ready)) - 1u);  // bits below the lowest not-ready lane
 }
 
+/// Up to warp_batch_per_lane positions per active lane that a warp checks and claims at once.
+inline constexpr unsigned warp_batch_per_lane = 8;
+
+/// One lane's share of a batch claim's check. The lane of rank `rank` (of `lanes`) looked at the
+/// offsets rank, rank + lanes, ... below `span` of a run starting at position `first`; seen[k] is
+/// the sequence word it read for offset rank + k * lanes. Returns the first of those offsets whose
+/// slot is not ready (word != first + offset + lag), or `span` when all are. The run a warp
+/// claims is the minimum over its lanes. Host-callable, for the tests.
+RINGKERNEL_HOST_DEVICE constexpr unsigned lane_first_not_ready(const std::uint64_t* seen, unsigned rank, unsigned lanes,
+                                                                unsigned span, std::uint64_t first,
+                                                                std::uint64_t lag) noexcept {
+  unsigned not_ready = span;
+  for (unsigned k = warp_batch_per_lane; k-- > 0;) {
+    const unsigned offset = rank + k * lanes;
+    if (offset < span && position_diff(seen[k], first + offset + lag) != 0) not_ready = offset;
+  }
+  return not_ready;
+}
+
 }  // namespace ringkernel::detail
 
 #if defined(__CUDACC__)
@@ -109,9 +128,6 @@ __device__ inline unsigned warp_min(unsigned active, unsigned v) noexcept {
 #endif
 }
 
-/// Up to warp_batch_per_lane positions per active lane that a warp checks and claims at once.
-inline constexpr unsigned warp_batch_per_lane = 8;
-
 /// A run of positions claimed by one warp for a batch: [first, first + count).
 struct warp_run {
   unsigned long long first;
@@ -137,17 +153,9 @@ __device__ warp_run warp_claim_run(const warp_group& g, const Ring& ring, Counte
       const unsigned offset = rank + k * lanes;
       if (offset < span) seen[k] = Ring::seq(ring.slot_at(first + offset)).load(order::relaxed);
     }
-    unsigned not_ready = span;  // this lane's first offset whose slot is not ready
-    std::int64_t lead = 0;      // rank 0: how far its first slot is from ready
-#pragma unroll
-    for (unsigned k = warp_batch_per_lane; k-- > 0;) {
-      const unsigned offset = rank + k * lanes;
-      if (offset >= span) continue;
-      const std::int64_t d = position_diff(seen[k], first + offset + lag);
-      if (d != 0) not_ready = offset;
-      if (k == 0) lead = d;
-    }
-    const unsigned ready = warp_min(active, not_ready);
+    const unsigned ready = warp_min(active, lane_first_not_ready(seen, rank, lanes, span, first, lag));
+    // Rank 0 (the leader) always checked offset 0: how far its slot is from ready.
+    const std::int64_t lead = rank < span ? position_diff(seen[0], first + rank + lag) : 0;
     if (ready == 0) {
       if (__shfl_sync(active, static_cast<long long>(lead), leader) < 0) return {first, 0};  // full / empty
       continue;  // another party took `first`: look again
