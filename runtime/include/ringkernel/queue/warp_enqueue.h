@@ -1,5 +1,6 @@
 // Copyright RingKernel authors.
-// Device-side queue operations for CUDA kernels (compiled only by nvcc; empty otherwise):
+// Device-side queue operations for CUDA kernels (compiled only by nvcc; other compilers see just
+// the two lane-arithmetic helpers, ready_prefix and lane_first_not_ready, which the host tests use):
 //   warp_push / warp_pop on an mpmc_ring: the active lanes of a warp share ONE claim. Each lane
 //   loads its own slot's sequence word (acquire; the lanes' loads go out together), a ballot finds
 //   how many lanes, in lane order, have a ready slot, and the lowest active lane claims that many
