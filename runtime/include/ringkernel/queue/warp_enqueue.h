@@ -93,9 +93,11 @@ __device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::
   const warp_group g = warp_group::current();
   const unsigned active = g.active, lane = g.lane;
   const int leader = g.leader;
+  // The leader's view of the index: loaded once, then what a lost CAS found there (one round trip
+  // fewer per lost attempt), reloaded only when a slot shows the index has moved on.
+  unsigned long long first = 0;
+  if (g.is_leader()) first = counter.load(order::relaxed);
   for (;;) {
-    unsigned long long first = 0;
-    if (g.is_leader()) first = counter.load(order::relaxed);
     first = __shfl_sync(active, first, leader);
     const unsigned long long pos = first + g.rank;
     const std::int64_t d = position_diff(Ring::seq(ring.slot_at(pos)).load(order::acquire), pos + lag);
@@ -104,12 +106,14 @@ __device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::
       // The leader's own slot decides: behind (full / empty) ends the attempt; ahead means another
       // party took `first` since it was read: look again.
       if (__shfl_sync(active, static_cast<long long>(d), leader) < 0) return {pos, false};
+      if (g.is_leader()) first = counter.load(order::relaxed);
       continue;
     }
     int won = 0;
     if (g.is_leader()) {
       std::uint64_t expected = first;
       won = counter.compare_exchange_weak(expected, first + static_cast<unsigned>(__popc(claim)), order::relaxed);
+      first = expected;  // unchanged on success; on failure the value found
     }
     if (__shfl_sync(active, won, leader) != 0) return {pos, ((claim >> lane) & 1u) != 0};
   }
@@ -144,9 +148,9 @@ __device__ warp_run warp_claim_run(const warp_group& g, const Ring& ring, Counte
   const unsigned active = g.active, lanes = g.lanes, rank = g.rank;
   const int leader = g.leader;
   const unsigned span = want < lanes * warp_batch_per_lane ? want : lanes * warp_batch_per_lane;
+  unsigned long long first = 0;  // the leader's view of the index, as in warp_claim
+  if (g.is_leader()) first = counter.load(order::relaxed);
   for (;;) {
-    unsigned long long first = 0;
-    if (g.is_leader()) first = counter.load(order::relaxed);
     first = __shfl_sync(active, first, leader);
     std::uint64_t seen[warp_batch_per_lane];
 #pragma unroll
@@ -159,12 +163,14 @@ __device__ warp_run warp_claim_run(const warp_group& g, const Ring& ring, Counte
     const std::int64_t lead = rank < span ? position_diff(seen[0], first + rank + lag) : 0;
     if (ready == 0) {
       if (__shfl_sync(active, static_cast<long long>(lead), leader) < 0) return {first, 0};  // full / empty
-      continue;  // another party took `first`: look again
+      if (g.is_leader()) first = counter.load(order::relaxed);  // another party took `first`: look again
+      continue;
     }
     int won = 0;
     if (g.is_leader()) {
       std::uint64_t expected = first;
       won = counter.compare_exchange_weak(expected, first + ready, order::relaxed);
+      first = expected;  // unchanged on success; on failure the value found
     }
     if (__shfl_sync(active, won, leader) != 0) {
       atomic_fence<Ring::scope>(order::acquire);  // after this lane's relaxed loads of its slots
