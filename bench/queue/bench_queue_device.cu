@@ -10,7 +10,8 @@
 //       spsc_ring.
 //   BM_DeviceQueueThroughput/B: producer warps push, consumer warps pop through one device-memory
 //       ring, 64-byte messages (goal >= 1 G msgs/s); B = 1: warp_push / warp_pop (one message per
-//       lane per claim); B > 1: warp_push_batch / warp_pop_batch of B messages per warp call. The
+//       lane per claim); B > 1: warp_push_batch / warp_pop_batch of B messages per warp call, staged
+//       in global memory (a claim covers up to 8 positions per lane: 256 for a full warp). The
 //       consumers' checksum is compared with what was sent, so a lost or repeated message fails
 //       the row.
 // Any CUDA error (a launch refused, a kernel image missing for this GPU) ends the row with
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "ringkernel/buffers.h"
 #include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
 #include "ringkernel/queue/message_queue.h"
@@ -51,7 +53,6 @@ bool ok(benchmark::State& state, cudaError_t e, const char* what) {
   return false;
 }
 
-// Echo until a message with words[1] == 1 (stop) arrives.
 // What a persistent kernel holds: an spsc_ring side as an endpoint (index and cache in registers,
 // so each operation reads the ring's memory only for the slot and when the cache runs out), an
 // mpmc_ring as itself.
@@ -77,6 +78,7 @@ __device__ auto sending_end(Ring ring) {
 constexpr std::uint64_t idle_budget_us = 10'000'000;
 constexpr std::uint64_t total_budget_us = 60'000'000;
 
+// Echo until a message with words[1] == 1 (stop) arrives.
 template <class Ring>
 __global__ void echo(Ring in_ring, Ring out_ring) {
   auto in = receiving_end(in_ring);
@@ -217,10 +219,15 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
   cudaStreamDestroy(s2);
 }
 
+// This warp's `batch` messages of `staging` (global memory: any batch size, and no shared memory
+// that could keep producer and consumer blocks from being resident together).
+__device__ Msg64* warp_staging(Msg64* staging, std::uint32_t batch) {
+  return staging + static_cast<std::size_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32) * batch;
+}
+
 // Every thread sends k = 0 .. per_thread-1 (words[1]); batch > 1: each warp stages `batch` of its
-// lanes' messages in shared memory and pushes them with one warp_push_batch call.
-__global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch) {
-  extern __shared__ Msg64 staging[];  // batch messages per warp of the block
+// lanes' messages and pushes them with warp_push_batch calls.
+__global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, Msg64* staging) {
   const std::uint32_t lane = threadIdx.x % 32;
   Msg64 m{};
   m.words[0] = blockIdx.x * blockDim.x + threadIdx.x;
@@ -234,7 +241,7 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
     }
     return;
   }
-  Msg64* mine = staging + (threadIdx.x / 32) * batch;
+  Msg64* mine = warp_staging(staging, batch);
   const std::uint32_t per_call = batch / 32;  // of each lane's messages
   for (std::uint32_t k = 0; k < per_thread; k += per_call) {
     for (std::uint32_t j = 0; j < per_call; ++j) {
@@ -249,8 +256,8 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
     __syncwarp();
   }
 }
-__global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, unsigned long long* sum) {
-  extern __shared__ Msg64 staging[];
+__global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, Msg64* staging,
+                        unsigned long long* sum) {
   const std::uint32_t lane = threadIdx.x % 32;
   unsigned long long local = 0;
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
@@ -263,7 +270,7 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       local += m.words[1];
     }
   } else {
-    Msg64* mine = staging + (threadIdx.x / 32) * batch;
+    Msg64* mine = warp_staging(staging, batch);
     for (std::uint32_t left = per_thread * 32; left != 0;) {  // this warp's share
       if (__any_sync(0xffffffffu, give_up.passed())) return;  // the checksum then fails the row
       const unsigned n = ringkernel::warp_pop_batch(ring, mine, batch < left ? batch : left);
@@ -284,14 +291,12 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
   const auto batch = static_cast<std::uint32_t>(state.range(0));
   constexpr std::uint64_t capacity = 1 << 20;
   constexpr std::uint32_t blocks = 264, threads = 256, per_thread = 64;
-  const std::size_t shared = batch == 1 ? 0 : std::size_t{threads / 32} * batch * sizeof(Msg64);
-  for (auto kernel : {reinterpret_cast<const void*>(&produce), reinterpret_cast<const void*>(&consume)}) {
-    if (!ok(state, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-            "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)")) {
-      return;
-    }
-  }
   ringkernel::QueueStorage storage(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  // Staging for every producer warp and every consumer warp (batch > 1).
+  const std::size_t warps = std::size_t{blocks} * threads / 32 + std::size_t{blocks / 2} * threads / 32;
+  ringkernel::DeviceBuffer staging(dev, batch == 1 ? sizeof(Msg64) : warps * batch * sizeof(Msg64));
+  auto* producer_staging = static_cast<Msg64*>(staging.data());
+  Msg64* consumer_staging = batch == 1 ? producer_staging : producer_staging + std::size_t{blocks} * threads / 32 * batch;
   unsigned long long* sum = nullptr;
   cudaMalloc(&sum, sizeof *sum);
   cudaStream_t s1, s2;
@@ -307,9 +312,9 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
     cudaEventCreate(&begin);
     cudaEventCreate(&end);
     cudaEventRecord(begin, s1);
-    consume<<<blocks / 2, threads, shared, s2>>>(ring, per_thread * 2, batch, sum);
+    consume<<<blocks / 2, threads, 0, s2>>>(ring, per_thread * 2, batch, consumer_staging, sum);
     if (!ok(state, cudaSuccess, "consume<<<>>>")) break;
-    produce<<<blocks, threads, shared, s1>>>(ring, per_thread, batch);
+    produce<<<blocks, threads, 0, s1>>>(ring, per_thread, batch, producer_staging);
     if (!ok(state, cudaSuccess, "produce<<<>>>")) break;
     cudaEventRecord(end, s2);
     if (!ok(state, cudaDeviceSynchronize(), "produce/consume kernels")) break;
@@ -337,8 +342,6 @@ BENCHMARK_TEMPLATE(BM_HostGpuHostRoundTrip, ringkernel::MpmcQueue<Msg64>)->UseRe
 BENCHMARK_TEMPLATE(BM_HostGpuHostRoundTrip, ringkernel::SpscQueue<Msg64>)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_KernelToKernelPingPong, DeviceRing)->UseManualTime()->Iterations(5);
 BENCHMARK_TEMPLATE(BM_KernelToKernelPingPong, DeviceSpscRing)->UseManualTime()->Iterations(5);
-// Batches stay <= 64 per warp: the staging (8 warps x B x 64 bytes of shared memory per block) must
-// leave room for every producer and consumer block to be resident at once (264 + 132 blocks on 132
-// SMs), or producers waiting on a full ring would wait for consumers that never start.
-BENCHMARK(BM_DeviceQueueThroughput)->Arg(1)->Arg(32)->Arg(64)->UseManualTime()->Iterations(10);
+// B = 256 is one full claim per call (8 positions per lane); 1024 takes four.
+BENCHMARK(BM_DeviceQueueThroughput)->Arg(1)->Arg(32)->Arg(256)->Arg(1024)->UseManualTime()->Iterations(10);
 BENCHMARK_MAIN();
