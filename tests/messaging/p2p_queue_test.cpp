@@ -110,6 +110,19 @@ TEST(P2PMessageQueue, ExplicitModesAreHonouredOrRefusedWithTheReason) {
   host_devices(ringkernel::HostTopology::all);  // leave the default for later tests
 }
 
+TEST(P2PMessageQueue, BadOptionsAreRefusedBeforePeerAccessIsEnabled) {
+  const auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers;
+  try {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.capacity = 3});
+    FAIL() << "capacity 3 accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1])) << "nothing changed by a refused construction";
+}
+
 TEST(P2PMessageQueue, FullPoliciesAndShutdownApply) {
   const auto ids = host_devices(ringkernel::HostTopology::all);
   ringkernel::PeerMemory peers;

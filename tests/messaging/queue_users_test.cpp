@@ -220,7 +220,12 @@ TEST(QueueUsers, P2PKernelSidesMoveMessagesHostStaged) {
   }
   for (auto& s : source) s.join();
   EXPECT_TRUE(q.is_empty());
-  EXPECT_THROW((void)q.try_send(Tagged{}), ringkernel::Error) << "producers are kernels only";
+  const auto send = error_of([&] { (void)q.try_send(Tagged{}); });
+  EXPECT_EQ(send.call(), "P2PMessageQueue::try_send");
+  EXPECT_TRUE(mentions(send, "producers are declared QueueUsers::kernels")) << send.what();
+  const auto receive = error_of([&] { (void)q.clear(); });
+  EXPECT_EQ(receive.call(), "P2PMessageQueue::clear");
+  EXPECT_EQ(receive.device(), pcie.ids[1]) << "the consumers' side is the destination's";
 }
 
 }  // namespace

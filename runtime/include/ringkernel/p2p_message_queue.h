@@ -49,7 +49,7 @@ class P2PMessageQueue {
         source_(source_device),
         destination_(destination_device),
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
-        mode_(detail::resolve_p2p_mode(peers, source_device, destination_device, options)),
+        mode_(detail::resolve_p2p_mode(peers, source_device, destination_device, prevalidated(options))),
         capacity_(options.capacity) {
     const QueueOptions queue_options{
         .capacity = options.capacity,
@@ -83,24 +83,24 @@ class P2PMessageQueue {
   P2PMessageQueue& operator=(const P2PMessageQueue&) = delete;
 
   SendResult send(const T& m, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return host_queue("P2PMessageQueue::send").send(m, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::send", host_role::producer).send(m, timeout, std::move(stop));
   }
-  SendResult try_send(const T& m) { return host_queue("P2PMessageQueue::try_send").try_send(m); }
+  SendResult try_send(const T& m) { return host_queue("P2PMessageQueue::try_send", host_role::producer).try_send(m); }
   BatchSendResult send_batch(std::span<const T> ms, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return host_queue("P2PMessageQueue::send_batch").send_batch(ms, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::send_batch", host_role::producer).send_batch(ms, timeout, std::move(stop));
   }
   ReceiveStatus receive(T& out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return host_queue("P2PMessageQueue::receive").receive(out, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::receive", host_role::consumer).receive(out, timeout, std::move(stop));
   }
-  ReceiveStatus try_receive(T& out) { return host_queue("P2PMessageQueue::try_receive").try_receive(out); }
+  ReceiveStatus try_receive(T& out) { return host_queue("P2PMessageQueue::try_receive", host_role::consumer).try_receive(out); }
   BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
-    return host_queue("P2PMessageQueue::receive_batch").receive_batch(out, timeout, std::move(stop));
+    return host_queue("P2PMessageQueue::receive_batch", host_role::consumer).receive_batch(out, timeout, std::move(stop));
   }
   /// The oldest message without removing it (the queue's single receiver only).
-  bool try_peek(T& out) const { return host_queue("P2PMessageQueue::try_peek").try_peek(out); }
-  std::size_t clear() { return host_queue("P2PMessageQueue::clear").clear(); }
+  bool try_peek(T& out) const { return host_queue("P2PMessageQueue::try_peek", host_role::consumer).try_peek(out); }
+  std::size_t clear() { return host_queue("P2PMessageQueue::clear", host_role::consumer).clear(); }
   void set_eviction_handler(std::function<void(const T&)> handler) {
-    host_queue("P2PMessageQueue::set_eviction_handler").set_eviction_handler(std::move(handler));
+    host_queue("P2PMessageQueue::set_eviction_handler", host_role::either).set_eviction_handler(std::move(handler));
   }
   /// Later sends (host or device) see the queue closed; queued messages stay receivable.
   void shutdown() {
@@ -139,7 +139,23 @@ class P2PMessageQueue {
   ring_type destination_ring() const noexcept { return ring_; }
 
  private:
-  MpmcQueue<T>& host_queue(const char* call) const {
+  // Capacity and policy are checked before the mode is resolved, which may enable peer access.
+  static const P2PQueueOptions& prevalidated(const P2PQueueOptions& o) {
+    MpmcQueue<T>::validate(QueueOptions{.capacity = o.capacity, .policy = o.policy});
+    return o;
+  }
+
+  enum class host_role : std::uint8_t { producer, consumer, either };
+
+  // The queue a host-side call works on: refused when the ring is GPU memory, or when the call's
+  // side is declared for kernels only (named here, with this class's call name).
+  MpmcQueue<T>& host_queue(const char* call, host_role role) const {
+    if (queue_ != nullptr && role == host_role::producer && !has_host(queue_->options().producers)) {
+      detail::throw_host_not_a_user(call, "producers", source_);
+    }
+    if (queue_ != nullptr && role == host_role::consumer && !has_host(queue_->options().consumers)) {
+      detail::throw_host_not_a_user(call, "consumers", destination_);
+    }
     if (queue_ == nullptr) {
       throw Error(errc::unsupported, call, destination_,
                   "this queue's ring is CUDA device memory (direct_p2p mode), which host threads cannot access: "
