@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
-// Device-side queue operations for CUDA kernels (compiled only by nvcc; other compilers see just
-// the two lane-arithmetic helpers, ready_prefix and lane_first_not_ready, which the host tests use):
+// Device-side queue operations for CUDA kernels (warp_push & co. exist under nvcc only; the
+// algorithms behind them, detail::*_on, compile everywhere, for the host tests' simulated warps):
 //   warp_push / warp_pop on an mpmc_ring: the active lanes of a warp share ONE claim. Each lane
 //   loads its own slot's sequence word (acquire; the lanes' loads go out together), a ballot finds
 //   how many lanes, in lane order, have a ready slot, and the lowest active lane claims that many
@@ -16,12 +16,16 @@
 //   run, each lane copies its share and publishes it after one release fence. Fewer claims per
 //   message is what lets many warps share one ring without losing most CASes to each other.
 // Single-thread device code uses the rings' own try_push / try_pop / batch calls directly.
+// The algorithms are written against a Warp (warp_collectives.h): kernels call warp_push & co.,
+// which use the CUDA warp; the tests run the same code on host threads playing the lanes
+// (detail::warp_push_on & co. with a simulated warp).
 // Scope: use mpmc_ring<T, atomic_scope::device> for a ring in device memory that only kernels of
 // that GPU touch, atomic_scope::system for pinned host memory or peer memory.
 #pragma once
 
 #include "ringkernel/config.h"
 #include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/warp_collectives.h"
 
 namespace ringkernel::detail {
 
@@ -53,33 +57,8 @@ RINGKERNEL_HOST_DEVICE constexpr unsigned lane_first_not_ready(const std::uint64
 
 }  // namespace ringkernel::detail
 
-#if defined(__CUDACC__)
+namespace ringkernel::detail {
 
-namespace ringkernel {
-
-namespace detail {
-__device__ inline unsigned lane_id() noexcept {
-  unsigned lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return lane;
-}
-
-/// The lanes taking part in one warp operation, read once (__activemask) and used for all of it:
-/// every lane's rank, the number of lanes and the leader must agree across the whole operation.
-struct warp_group {
-  unsigned active;  // lane mask
-  unsigned lanes;   // how many
-  unsigned lane;    // this lane's id
-  unsigned rank;    // this lane's position among the active lanes
-  int leader;       // the lowest active lane
-  __device__ static warp_group current() noexcept {
-    const unsigned active = __activemask();
-    const unsigned lane = lane_id();
-    return {active, static_cast<unsigned>(__popc(active)), lane,
-            static_cast<unsigned>(__popc(active & ((1u << lane) - 1u))), __ffs(static_cast<int>(active)) - 1};
-  }
-  __device__ bool is_leader() const noexcept { return static_cast<int>(lane) == leader; }
-};
 /// One claim for the whole warp on `counter` (ready offset `lag`: 0 for producers, whose slot of
 /// position p must hold p; 1 for consumers, whose slot must hold p + 1). Every active lane learns
 /// its own position and whether it was claimed.
@@ -88,9 +67,10 @@ struct warp_claim_result {
   bool claimed;
 };
 
-template <class Ring, class Counter>
-__device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::uint64_t lag) noexcept {
-  const warp_group g = warp_group::current();
+template <class Warp, class Ring, class Counter>
+RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ring& ring, Counter counter,
+                                                      std::uint64_t lag) noexcept {
+  const warp_group g = warp_group::of(warp);
   const unsigned active = g.active, lane = g.lane;
   const int leader = g.leader;
   // The leader's view of the index: loaded once, then what a lost CAS found there (one round trip
@@ -98,39 +78,25 @@ __device__ warp_claim_result warp_claim(const Ring& ring, Counter counter, std::
   unsigned long long first = 0;
   if (g.is_leader()) first = counter.load(order::relaxed);
   for (;;) {
-    first = __shfl_sync(active, first, leader);
+    first = warp.shfl(active, first, leader);
     const unsigned long long pos = first + g.rank;
     const std::int64_t d = position_diff(Ring::seq(ring.slot_at(pos)).load(order::acquire), pos + lag);
-    const unsigned claim = ready_prefix(active, __ballot_sync(active, d == 0));
+    const unsigned claim = ready_prefix(active, warp.ballot(active, d == 0));
     if (claim == 0) {
       // The leader's own slot decides: behind (full / empty) ends the attempt; ahead means another
       // party took `first` since it was read: look again.
-      if (__shfl_sync(active, static_cast<long long>(d), leader) < 0) return {pos, false};
+      if (warp.shfl(active, static_cast<long long>(d), leader) < 0) return {pos, false};
       if (g.is_leader()) first = counter.load(order::relaxed);
       continue;
     }
     int won = 0;
     if (g.is_leader()) {
       std::uint64_t expected = first;
-      won = counter.compare_exchange_weak(expected, first + static_cast<unsigned>(__popc(claim)), order::relaxed);
+      won = counter.compare_exchange_weak(expected, first + lane_popcount(claim), order::relaxed);
       first = expected;  // unchanged on success; on failure the value found
     }
-    if (__shfl_sync(active, won, leader) != 0) return {pos, ((claim >> lane) & 1u) != 0};
+    if (warp.shfl(active, won, leader) != 0) return {pos, ((claim >> lane) & 1u) != 0};
   }
-}
-
-/// Smallest `v` over the active lanes.
-__device__ inline unsigned warp_min(unsigned active, unsigned v) noexcept {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(active, v);
-#else
-  unsigned m = v;
-  for (unsigned lanes = active; lanes != 0; lanes &= lanes - 1) {
-    const unsigned other = __shfl_sync(active, v, __ffs(static_cast<int>(lanes)) - 1);
-    m = other < m ? other : m;
-  }
-  return m;
-#endif
 }
 
 /// A run of positions claimed by one warp for a batch: [first, first + count).
@@ -142,27 +108,29 @@ struct warp_run {
 /// Claims the longest ready run of up to `want` positions on `counter` (lag as for warp_claim);
 /// lane of rank r owns offsets r, r + lanes, ... of the run, and only those were checked by it,
 /// so its acquire fence orders exactly the slots it will touch.
-template <class Ring, class Counter>
-__device__ warp_run warp_claim_run(const warp_group& g, const Ring& ring, Counter counter, std::uint64_t lag,
-                                   unsigned want) noexcept {
+template <class Warp, class Ring, class Counter>
+RINGKERNEL_WARP_FUNCTION warp_run warp_claim_run(const Warp& warp, const warp_group& g, const Ring& ring,
+                                                 Counter counter, std::uint64_t lag, unsigned want) noexcept {
   const unsigned active = g.active, lanes = g.lanes, rank = g.rank;
   const int leader = g.leader;
   const unsigned span = want < lanes * warp_batch_per_lane ? want : lanes * warp_batch_per_lane;
   unsigned long long first = 0;  // the leader's view of the index, as in warp_claim
   if (g.is_leader()) first = counter.load(order::relaxed);
   for (;;) {
-    first = __shfl_sync(active, first, leader);
-    std::uint64_t seen[warp_batch_per_lane];
+    first = warp.shfl(active, first, leader);
+    std::uint64_t seen[warp_batch_per_lane] = {};
+#if defined(__CUDA_ARCH__)
 #pragma unroll
+#endif
     for (unsigned k = 0; k < warp_batch_per_lane; ++k) {  // independent loads: all in flight at once
       const unsigned offset = rank + k * lanes;
       if (offset < span) seen[k] = Ring::seq(ring.slot_at(first + offset)).load(order::relaxed);
     }
-    const unsigned ready = warp_min(active, lane_first_not_ready(seen, rank, lanes, span, first, lag));
+    const unsigned ready = warp.reduce_min(active, lane_first_not_ready(seen, rank, lanes, span, first, lag));
     // Rank 0 (the leader) always checked offset 0: how far its slot is from ready.
     const std::int64_t lead = rank < span ? position_diff(seen[0], first + rank + lag) : 0;
     if (ready == 0) {
-      if (__shfl_sync(active, static_cast<long long>(lead), leader) < 0) return {first, 0};  // full / empty
+      if (warp.shfl(active, static_cast<long long>(lead), leader) < 0) return {first, 0};  // full / empty
       if (g.is_leader()) first = counter.load(order::relaxed);  // another party took `first`: look again
       continue;
     }
@@ -172,57 +140,101 @@ __device__ warp_run warp_claim_run(const warp_group& g, const Ring& ring, Counte
       won = counter.compare_exchange_weak(expected, first + ready, order::relaxed);
       first = expected;  // unchanged on success; on failure the value found
     }
-    if (__shfl_sync(active, won, leader) != 0) {
+    if (warp.shfl(active, won, leader) != 0) {
       atomic_fence<Ring::scope>(order::acquire);  // after this lane's relaxed loads of its slots
       return {first, ready};
     }
   }
 }
 
-}  // namespace detail
-
-/// Called by every active lane of a warp (divergent callers are fine: the active mask decides).
-template <class T, atomic_scope Scope>
-__device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
-  const detail::warp_claim_result claim = detail::warp_claim(ring, ring.head(), 0);
+/// warp_push on any Warp (see warp_push below).
+template <class Warp, class T, atomic_scope Scope>
+RINGKERNEL_WARP_FUNCTION bool warp_push_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
+  const warp_claim_result claim = warp_claim(warp, ring, ring.head(), 0);
   if (!claim.claimed) return false;
   const unsigned long long pos = claim.position;
   auto& slot = ring.slot_at(pos);
   slot.value = value;
-  mpmc_ring<T, Scope>::seq(slot).store(pos + 1, detail::order::release);
+  mpmc_ring<T, Scope>::seq(slot).store(pos + 1, order::release);
   return true;
+}
+
+/// warp_pop on any Warp (see warp_pop below).
+template <class Warp, class T, atomic_scope Scope>
+RINGKERNEL_WARP_FUNCTION bool warp_pop_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, T& out) noexcept {
+  const warp_claim_result claim = warp_claim(warp, ring, ring.tail(), 1);
+  if (!claim.claimed) return false;
+  const unsigned long long pos = claim.position;
+  auto& slot = ring.slot_at(pos);
+  out = slot.value;
+  mpmc_ring<T, Scope>::seq(slot).store(pos + ring.capacity(), order::release);
+  return true;
+}
+
+/// warp_push_batch on any Warp (see warp_push_batch below).
+template <class Warp, class T, atomic_scope Scope>
+RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, const T* values,
+                                                     unsigned n) noexcept {
+  const warp_group g = warp_group::of(warp);
+  const unsigned lanes = g.lanes, rank = g.rank;
+  unsigned done = 0;
+  while (done < n) {
+    const warp_run run = warp_claim_run(warp, g, ring, ring.head(), 0, n - done);
+    if (run.count == 0) break;
+    for (unsigned i = rank; i < run.count; i += lanes) ring.slot_at(run.first + i).value = values[done + i];
+    atomic_fence<Scope>(order::release);  // this lane's payloads before its publications
+    for (unsigned i = rank; i < run.count; i += lanes) {
+      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + 1, order::relaxed);
+    }
+    done += run.count;
+  }
+  return done;
+}
+
+/// warp_pop_batch on any Warp (see warp_pop_batch below).
+template <class Warp, class T, atomic_scope Scope>
+RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, T* out,
+                                                    unsigned n) noexcept {
+  const warp_group g = warp_group::of(warp);
+  const unsigned lanes = g.lanes, rank = g.rank;
+  unsigned done = 0;
+  while (done < n) {
+    const warp_run run = warp_claim_run(warp, g, ring, ring.tail(), 1, n - done);
+    if (run.count == 0) break;
+    for (unsigned i = rank; i < run.count; i += lanes) out[done + i] = ring.slot_at(run.first + i).value;
+    atomic_fence<Scope>(order::release);  // this lane's payload reads before the slots are freed
+    for (unsigned i = rank; i < run.count; i += lanes) {
+      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + ring.capacity(), order::relaxed);
+    }
+    done += run.count;
+  }
+  warp.sync(g.active);  // every lane's share of `out` is visible to the whole warp
+  return done;
+}
+
+}  // namespace ringkernel::detail
+
+#if defined(__CUDACC__)
+
+namespace ringkernel {
+
+/// Called by every active lane of a warp (divergent callers are fine: the active mask decides).
+template <class T, atomic_scope Scope>
+__device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
+  return detail::warp_push_on(detail::cuda_warp{}, ring, value);
 }
 
 /// Every active lane asks for one message; lanes ranked below the number available get one.
 template <class T, atomic_scope Scope>
 __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
-  const detail::warp_claim_result claim = detail::warp_claim(ring, ring.tail(), 1);
-  if (!claim.claimed) return false;
-  const unsigned long long pos = claim.position;
-  auto& slot = ring.slot_at(pos);
-  out = slot.value;
-  mpmc_ring<T, Scope>::seq(slot).store(pos + ring.capacity(), detail::order::release);
-  return true;
+  return detail::warp_pop_on(detail::cuda_warp{}, ring, out);
 }
 
 /// Pushes values[0, n) in order. Called by every active lane with the same arguments; returns how
 /// many were pushed (the same on every lane): n, or fewer when the ring filled up.
 template <class T, atomic_scope Scope>
 __device__ unsigned warp_push_batch(const mpmc_ring<T, Scope>& ring, const T* values, unsigned n) noexcept {
-  const detail::warp_group g = detail::warp_group::current();
-  const unsigned lanes = g.lanes, rank = g.rank;
-  unsigned done = 0;
-  while (done < n) {
-    const detail::warp_run run = detail::warp_claim_run(g, ring, ring.head(), 0, n - done);
-    if (run.count == 0) break;
-    for (unsigned i = rank; i < run.count; i += lanes) ring.slot_at(run.first + i).value = values[done + i];
-    detail::atomic_fence<Scope>(detail::order::release);  // this lane's payloads before its publications
-    for (unsigned i = rank; i < run.count; i += lanes) {
-      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + 1, detail::order::relaxed);
-    }
-    done += run.count;
-  }
-  return done;
+  return detail::warp_push_batch_on(detail::cuda_warp{}, ring, values, n);
 }
 
 /// Pops up to n messages in order into out[0, ...) (memory every lane can write: global or shared;
@@ -230,21 +242,7 @@ __device__ unsigned warp_push_batch(const mpmc_ring<T, Scope>& ring, const T* va
 /// many (the same on every lane; 0: the ring was empty).
 template <class T, atomic_scope Scope>
 __device__ unsigned warp_pop_batch(const mpmc_ring<T, Scope>& ring, T* out, unsigned n) noexcept {
-  const detail::warp_group g = detail::warp_group::current();
-  const unsigned lanes = g.lanes, rank = g.rank;
-  unsigned done = 0;
-  while (done < n) {
-    const detail::warp_run run = detail::warp_claim_run(g, ring, ring.tail(), 1, n - done);
-    if (run.count == 0) break;
-    for (unsigned i = rank; i < run.count; i += lanes) out[done + i] = ring.slot_at(run.first + i).value;
-    detail::atomic_fence<Scope>(detail::order::release);  // this lane's payload reads before the slots are freed
-    for (unsigned i = rank; i < run.count; i += lanes) {
-      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + ring.capacity(), detail::order::relaxed);
-    }
-    done += run.count;
-  }
-  __syncwarp(g.active);  // every lane's share of `out` is visible to the whole warp
-  return done;
+  return detail::warp_pop_batch_on(detail::cuda_warp{}, ring, out, n);
 }
 
 }  // namespace ringkernel
