@@ -294,7 +294,7 @@ TEST(WarpClaim, ReadyPrefixCoversTheReadyActiveLanesBelowTheFirstThatIsNot) {
   EXPECT_EQ(ringkernel::detail::ready_prefix(0x80000000u, 0x80000000u), 0x80000000u);
 }
 
-// A warp's batch claim (device code, run only in the gpu tests): lanes split the offsets of the
+// A warp's batch claim (device code; warp_queue_test.cpp runs it on simulated warps): lanes split the offsets of the
 // run round robin, each finds its first slot that is not ready, and the minimum over the lanes must
 // be exactly the ready run at the front, whatever the lane count, run length and wrap position.
 TEST(WarpClaim, LanesTogetherFindExactlyTheReadyRunAtTheFront) {

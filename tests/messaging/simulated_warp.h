@@ -1,0 +1,198 @@
+// Copyright RingKernel authors.
+// Host threads playing the lanes of a CUDA warp, so that the device queue algorithms of
+// warp_enqueue.h (detail::warp_push_on & co.) run on the host, against real rings and real
+// concurrency, in every CI build (ThreadSanitizer included). A Warp as warp_collectives.h
+// describes it: each collective (active() included) is a rendezvous of the lanes still running,
+// and a collective checks that its mask is exactly the lanes that met.
+//
+// Fidelity: shfl, ballot and reduce_min move register values on a GPU and order no memory access.
+// Their rendezvous here does synchronise the lane threads (a mutex), so under ThreadSanitizer it
+// is hidden from the happens-before analysis (AnnotateIgnoreSync*): a lane that touches a slot
+// without its own acquire / release on the ring is reported as a data race, as it would be a bug
+// on the GPU. sync() is __syncwarp, a memory barrier among the lanes, and is not hidden.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#if defined(__SANITIZE_THREAD__)
+#define RINGKERNEL_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RINGKERNEL_TEST_TSAN 1
+#endif
+#endif
+
+#if defined(RINGKERNEL_TEST_TSAN)
+extern "C" void AnnotateIgnoreSyncBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreSyncEnd(const char* file, int line);
+#endif
+
+namespace ringkernel::test {
+
+/// The meeting point of one simulated warp's lanes. A round of a collective completes when every
+/// lane still running (not returned from its code) has arrived; each lane deposits one word and
+/// gets every lane's word and the set of lanes that took part. Lanes that return leave the warp,
+/// as exited or diverged lanes drop out of a GPU warp's active mask.
+class warp_rendezvous {
+ public:
+  struct round {
+    std::array<std::uint64_t, 32> words;
+    unsigned lanes;  // who took part
+  };
+
+  explicit warp_rendezvous(unsigned mask) : alive_(mask) {}
+
+  /// Deposits `word` for `lane`, waits for the round to complete, returns it. `orders_memory`:
+  /// whether the rendezvous may order memory accesses (sync) or only exchanges values (active,
+  /// shfl, ballot, reduce_min; hidden from ThreadSanitizer, see the top of this file).
+  round exchange(unsigned lane, std::uint64_t word, bool orders_memory) {
+    ignore_sync_begin(orders_memory);
+    round r{};
+    {
+      std::unique_lock lock(mutex_);
+      deposited_[lane].store(word, std::memory_order_relaxed);
+      arrived_.fetch_or(1u << lane, std::memory_order_relaxed);
+      const std::uint64_t number = rounds_.load(std::memory_order_relaxed);
+      if (all_arrived()) {
+        complete_round();
+      } else {
+        changed_.wait(lock, [&] { return rounds_.load(std::memory_order_relaxed) != number; });
+      }
+      // Still under the lock: the next round cannot complete before this lane arrives again.
+      for (unsigned l = 0; l < 32; ++l) r.words[l] = published_[l].load(std::memory_order_relaxed);
+      r.lanes = static_cast<unsigned>(published_lanes_.load(std::memory_order_relaxed));
+    }
+    ignore_sync_end(orders_memory);
+    return r;
+  }
+
+  /// `lane` has returned from its code: later rounds complete without it.
+  void leave(unsigned lane) {
+    ignore_sync_begin(false);
+    {
+      std::lock_guard lock(mutex_);
+      alive_.fetch_and(~(1u << lane), std::memory_order_relaxed);
+      if (arrived_.load(std::memory_order_relaxed) != 0 && all_arrived()) complete_round();
+    }
+    ignore_sync_end(false);
+  }
+
+ private:
+  bool all_arrived() const {  // under mutex_
+    return arrived_.load(std::memory_order_relaxed) == alive_.load(std::memory_order_relaxed);
+  }
+  void complete_round() {  // under mutex_
+    for (unsigned l = 0; l < 32; ++l) {
+      published_[l].store(deposited_[l].load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
+    published_lanes_.store(arrived_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    arrived_.store(0, std::memory_order_relaxed);
+    rounds_.store(rounds_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    changed_.notify_all();
+  }
+  static void ignore_sync_begin([[maybe_unused]] bool orders_memory) {
+#if defined(RINGKERNEL_TEST_TSAN)
+    if (!orders_memory) AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+#endif
+  }
+  static void ignore_sync_end([[maybe_unused]] bool orders_memory) {
+#if defined(RINGKERNEL_TEST_TSAN)
+    if (!orders_memory) AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+#endif
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  // Everything below is guarded by mutex_, and atomic (relaxed) all the same: with the mutex
+  // hidden from it, ThreadSanitizer would report plain variables as races.
+  std::atomic<unsigned> alive_;
+  std::atomic<unsigned> arrived_{0};
+  std::atomic<std::uint64_t> rounds_{0};
+  std::atomic<std::uint64_t> published_lanes_{0};
+  std::array<std::atomic<std::uint64_t>, 32> deposited_{};
+  std::array<std::atomic<std::uint64_t>, 32> published_{};
+};
+
+/// One lane's view of a simulated warp (a Warp for warp_enqueue.h's algorithms).
+class simulated_warp {
+ public:
+  simulated_warp(warp_rendezvous& rendezvous, unsigned lane) : rendezvous_(&rendezvous), lane_(lane) {}
+
+  /// The lanes running this piece of code now: a round among the lanes still in the warp.
+  unsigned active() const { return rendezvous_->exchange(lane_, 0, false).lanes; }
+  unsigned lane() const noexcept { return lane_; }
+
+  template <class V>
+  V shfl(unsigned mask, V v, int src) const {
+    static_assert(std::is_trivially_copyable_v<V> && sizeof(V) <= 8);
+    if (src < 0 || src > 31 || ((mask >> src) & 1u) == 0) fail("shfl from a lane outside the warp's active lanes");
+    std::uint64_t word = 0;
+    std::memcpy(&word, &v, sizeof v);
+    const auto r = rendezvous_->exchange(lane_, word, false);
+    check(mask, r.lanes, "shfl");
+    V out;
+    std::memcpy(&out, &r.words[static_cast<unsigned>(src)], sizeof out);
+    return out;
+  }
+  unsigned ballot(unsigned mask, bool p) const {
+    const auto r = rendezvous_->exchange(lane_, p ? 1 : 0, false);
+    check(mask, r.lanes, "ballot");
+    unsigned bits = 0;
+    for (unsigned l = 0; l < 32; ++l) bits |= ((mask >> l) & 1u) != 0 && r.words[l] != 0 ? 1u << l : 0u;
+    return bits;
+  }
+  unsigned reduce_min(unsigned mask, unsigned v) const {
+    const auto r = rendezvous_->exchange(lane_, v, false);
+    check(mask, r.lanes, "reduce_min");
+    unsigned m = v;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (((mask >> l) & 1u) != 0 && r.words[l] < m) m = static_cast<unsigned>(r.words[l]);
+    }
+    return m;
+  }
+  void sync(unsigned mask) const {
+    check(mask, rendezvous_->exchange(lane_, 0, true).lanes, "sync");
+  }
+
+ private:
+  // A collective whose mask is not exactly the lanes that met would hang or mislead on a GPU.
+  static void check(unsigned mask, unsigned met, const char* what) {
+    if (mask == met) return;
+    std::fprintf(stderr, "simulated_warp: %s over mask %#x, but lanes %#x took part\n", what, mask, met);
+    std::abort();
+  }
+  [[noreturn]] static void fail(const char* why) {
+    std::fprintf(stderr, "simulated_warp: %s\n", why);
+    std::abort();
+  }
+
+  warp_rendezvous* rendezvous_;
+  unsigned lane_;
+};
+
+/// Runs `lane_body(warp)` on one thread per lane of `mask` and waits for all of them: one warp
+/// executing one piece of device code. A lane that returns leaves the warp.
+inline void run_warp(unsigned mask, const std::function<void(const simulated_warp&)>& lane_body) {
+  warp_rendezvous rendezvous(mask);
+  std::vector<std::thread> lanes;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (((mask >> l) & 1u) != 0) lanes.emplace_back([&, l] {
+        lane_body(simulated_warp(rendezvous, l));
+        rendezvous.leave(l);
+      });
+  }
+  for (auto& t : lanes) t.join();
+}
+
+}  // namespace ringkernel::test
