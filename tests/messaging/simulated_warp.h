@@ -3,7 +3,8 @@
 // warp_enqueue.h (detail::warp_push_on & co.) run on the host, against real rings and real
 // concurrency, in every CI build (ThreadSanitizer included). A Warp as warp_collectives.h
 // describes it: each collective (active() included) is a rendezvous of the lanes still running,
-// and a collective checks that its mask is exactly the lanes that met.
+// which aborts, saying why, when the lanes that met called different collectives or a mask other
+// than exactly the lanes that met.
 //
 // Fidelity: shfl, ballot and reduce_min move register values on a GPU and order no memory access.
 // Their rendezvous here does synchronise the lane threads (a mutex), so under ThreadSanitizer it
@@ -46,6 +47,19 @@ namespace ringkernel::test {
 /// as exited or diverged lanes drop out of a GPU warp's active mask.
 class warp_rendezvous {
  public:
+  /// Which collective a lane called: the lanes of one round must all call the same one (on a GPU,
+  /// lanes meeting in different collectives is undefined behaviour or a hang).
+  enum class collective : std::uint8_t { active, shfl, ballot, reduce_min, sync };
+  static const char* name(collective c) {
+    switch (c) {
+      case collective::active: return "active";
+      case collective::shfl: return "shfl";
+      case collective::ballot: return "ballot";
+      case collective::reduce_min: return "reduce_min";
+      default: return "sync";
+    }
+  }
+
   struct round {
     std::array<std::uint64_t, 32> words;
     unsigned lanes;  // who took part
@@ -53,15 +67,17 @@ class warp_rendezvous {
 
   explicit warp_rendezvous(unsigned mask) : alive_(mask) {}
 
-  /// Deposits `word` for `lane`, waits for the round to complete, returns it. `orders_memory`:
-  /// whether the rendezvous may order memory accesses (sync) or only exchanges values (active,
-  /// shfl, ballot, reduce_min; hidden from ThreadSanitizer, see the top of this file).
-  round exchange(unsigned lane, std::uint64_t word, bool orders_memory) {
+  /// Deposits `word` for `lane`'s call of `what`, waits for the round to complete, returns it.
+  /// Only sync orders memory accesses; the other collectives exchange values only and are hidden
+  /// from ThreadSanitizer (see the top of this file).
+  round exchange(unsigned lane, collective what, std::uint64_t word) {
+    const bool orders_memory = what == collective::sync;
     ignore_sync_begin(orders_memory);
     round r{};
     {
       std::unique_lock lock(mutex_);
       deposited_[lane].store(word, std::memory_order_relaxed);
+      called_[lane].store(static_cast<std::uint8_t>(what), std::memory_order_relaxed);
       arrived_.fetch_or(1u << lane, std::memory_order_relaxed);
       const std::uint64_t number = rounds_.load(std::memory_order_relaxed);
       if (all_arrived()) {
@@ -93,6 +109,17 @@ class warp_rendezvous {
     return arrived_.load(std::memory_order_relaxed) == alive_.load(std::memory_order_relaxed);
   }
   void complete_round() {  // under mutex_
+    const unsigned arrived = arrived_.load(std::memory_order_relaxed);
+    const int first = __builtin_ffs(static_cast<int>(arrived)) - 1;
+    const auto what = called_[static_cast<unsigned>(first)].load(std::memory_order_relaxed);
+    for (unsigned l = 0; l < 32; ++l) {
+      const auto other = called_[l].load(std::memory_order_relaxed);
+      if (((arrived >> l) & 1u) != 0 && other != what) {
+        std::fprintf(stderr, "simulated_warp: lane %d called %s while lane %u called %s in the same round\n", first,
+                     name(static_cast<collective>(what)), l, name(static_cast<collective>(other)));
+        std::abort();
+      }
+    }
     for (unsigned l = 0; l < 32; ++l) {
       published_[l].store(deposited_[l].load(std::memory_order_relaxed), std::memory_order_relaxed);
     }
@@ -121,16 +148,19 @@ class warp_rendezvous {
   std::atomic<std::uint64_t> rounds_{0};
   std::atomic<std::uint64_t> published_lanes_{0};
   std::array<std::atomic<std::uint64_t>, 32> deposited_{};
+  std::array<std::atomic<std::uint8_t>, 32> called_{};
   std::array<std::atomic<std::uint64_t>, 32> published_{};
 };
 
 /// One lane's view of a simulated warp (a Warp for warp_enqueue.h's algorithms).
 class simulated_warp {
+  using collective = warp_rendezvous::collective;
+
  public:
   simulated_warp(warp_rendezvous& rendezvous, unsigned lane) : rendezvous_(&rendezvous), lane_(lane) {}
 
   /// The lanes running this piece of code now: a round among the lanes still in the warp.
-  unsigned active() const { return rendezvous_->exchange(lane_, 0, false).lanes; }
+  unsigned active() const { return rendezvous_->exchange(lane_, collective::active, 0).lanes; }
   unsigned lane() const noexcept { return lane_; }
 
   template <class V>
@@ -139,21 +169,21 @@ class simulated_warp {
     if (src < 0 || src > 31 || ((mask >> src) & 1u) == 0) fail("shfl from a lane outside the warp's active lanes");
     std::uint64_t word = 0;
     std::memcpy(&word, &v, sizeof v);
-    const auto r = rendezvous_->exchange(lane_, word, false);
+    const auto r = rendezvous_->exchange(lane_, collective::shfl, word);
     check(mask, r.lanes, "shfl");
     V out;
     std::memcpy(&out, &r.words[static_cast<unsigned>(src)], sizeof out);
     return out;
   }
   unsigned ballot(unsigned mask, bool p) const {
-    const auto r = rendezvous_->exchange(lane_, p ? 1 : 0, false);
+    const auto r = rendezvous_->exchange(lane_, collective::ballot, p ? 1 : 0);
     check(mask, r.lanes, "ballot");
     unsigned bits = 0;
     for (unsigned l = 0; l < 32; ++l) bits |= ((mask >> l) & 1u) != 0 && r.words[l] != 0 ? 1u << l : 0u;
     return bits;
   }
   unsigned reduce_min(unsigned mask, unsigned v) const {
-    const auto r = rendezvous_->exchange(lane_, v, false);
+    const auto r = rendezvous_->exchange(lane_, collective::reduce_min, v);
     check(mask, r.lanes, "reduce_min");
     unsigned m = v;
     for (unsigned l = 0; l < 32; ++l) {
@@ -162,7 +192,7 @@ class simulated_warp {
     return m;
   }
   void sync(unsigned mask) const {
-    check(mask, rendezvous_->exchange(lane_, 0, true).lanes, "sync");
+    check(mask, rendezvous_->exchange(lane_, collective::sync, 0).lanes, "sync");
   }
 
  private:

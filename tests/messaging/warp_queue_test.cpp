@@ -246,7 +246,7 @@ Stream consumer_warp(const Ring& ring, unsigned mask, std::atomic<std::uint64_t>
       const unsigned active = warp.active();
       const unsigned got = warp.ballot(active, ok);
       if (ok) {
-        stream[base + lanes_of(got & ((1u << warp.lane()) - 1u))] = m;
+        stream.at(base + lanes_of(got & ((1u << warp.lane()) - 1u))) = m;  // (more than total: a duplicate)
         taken.fetch_add(1, std::memory_order_relaxed);
       }
       base += lanes_of(got);
@@ -330,6 +330,9 @@ TEST(WarpQueue, WarpsAndHostThreadsShareOneRing) {
 
 // warp_push_batch / warp_pop_batch order their slot accesses with relaxed loads and one fence per
 // lane; ThreadSanitizer does not model atomic_thread_fence, so it would report races that are not.
+// Those fences are therefore checked by nothing on the host (x86 keeps stores in order, so the
+// other builds cannot see a missing one either): removing either passes every host test. The
+// gpu tests are where they can fail.
 #if defined(RINGKERNEL_TEST_TSAN)
 #define RINGKERNEL_SKIP_UNDER_TSAN() GTEST_SKIP() << "ThreadSanitizer does not model atomic_thread_fence (runs in the other builds)"
 #else
@@ -403,8 +406,26 @@ TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
   expect_exactly_once_in_order(streams, {0, 1, 2, 3, 4}, n);
 }
 
+// Not skipped under ThreadSanitizer: the ring is filled before the warp starts, so no slot access
+// needs a fence, and what orders the other lanes' writes of `out` before the leader reads them is
+// warp_pop_batch's final sync alone (without it, ThreadSanitizer reports the race: checked).
+TEST(WarpQueue, PopBatchHandsEveryLanesShareToTheWholeWarp) {
+  OwnedRing owned(64);
+  for (std::uint32_t q = 0; q < 40; ++q) ASSERT_TRUE(owned.ring().try_push(make_msg(1, q)));
+  std::vector<Msg> out(40);
+  Stream stream;
+  run_warp(0x0000'00ffu, [&](const simulated_warp& warp) {
+    const unsigned n = ringkernel::detail::warp_pop_batch_on(warp, owned.ring(), out.data(), 40);
+    if (warp.lane() == 0) stream.assign(out.begin(), out.begin() + n);
+  });
+  ASSERT_EQ(stream.size(), 40u);
+  for (std::uint32_t q = 0; q < 40; ++q) {
+    EXPECT_TRUE(intact(stream[q]));
+    EXPECT_EQ(stream[q].seq, q);
+  }
+}
+
 TEST(WarpQueue, BatchOfNothingAndBatchOnAnEmptyRingReturnZero) {
-  RINGKERNEL_SKIP_UNDER_TSAN();
   OwnedRing owned(8);
   std::vector<Msg> buffer(8);
   std::vector<unsigned> results(4, 99);
