@@ -328,16 +328,6 @@ TEST(WarpQueue, WarpsAndHostThreadsShareOneRing) {
   expect_exactly_once_in_order(streams, producers, per_lane);
 }
 
-// warp_push_batch / warp_pop_batch order their slot accesses with relaxed loads and one fence per
-// lane; ThreadSanitizer does not model atomic_thread_fence, so it would report races that are not.
-// Those fences are therefore checked by nothing on the host (x86 keeps stores in order, so the
-// other builds cannot see a missing one either): removing either passes every host test. The
-// gpu tests are where they can fail.
-#if defined(RINGKERNEL_TEST_TSAN)
-#define RINGKERNEL_SKIP_UNDER_TSAN() GTEST_SKIP() << "ThreadSanitizer does not model atomic_thread_fence (runs in the other builds)"
-#else
-#define RINGKERNEL_SKIP_UNDER_TSAN() (void)0
-#endif
 
 /// A warp pushing producer `producer`'s messages 0..n-1 with warp_push_batch, `batch` at a time.
 void batch_producer_warp(const Ring& ring, unsigned mask, std::uint32_t producer, std::uint32_t n, unsigned batch) {
@@ -372,7 +362,6 @@ Stream batch_consumer_warp(const Ring& ring, unsigned mask, std::atomic<std::uin
 }
 
 TEST(WarpQueue, BatchesSpanSeveralClaimsAndKeepOrder) {
-  RINGKERNEL_SKIP_UNDER_TSAN();
   OwnedRing owned(64, near_wrap);
   const std::uint32_t n = 300 * RINGKERNEL_STRESS_SCALE;
   // 4 lanes claim at most 32 positions at once: batches of 75 take three claims or more.
@@ -388,7 +377,6 @@ TEST(WarpQueue, BatchesSpanSeveralClaimsAndKeepOrder) {
 }
 
 TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
-  RINGKERNEL_SKIP_UNDER_TSAN();
   OwnedRing owned(32, near_wrap);
   const std::uint32_t n = 200 * RINGKERNEL_STRESS_SCALE;
   std::atomic<std::uint64_t> taken{0};

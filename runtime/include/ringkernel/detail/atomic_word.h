@@ -18,6 +18,47 @@
 #include <atomic>
 #endif
 
+// ThreadSanitizer does not model std::atomic_thread_fence: relaxed operations ordered by a fence
+// look unsynchronised to it. Host builds under ThreadSanitizer therefore tell it what a fence
+// does, conservatively (it may see slightly more order than the program has, never less):
+// - an acquire fence acquires the words this thread loaded since its previous acquire fence (the
+//   last 64), as if those loads had been acquire loads;
+// - after a release fence, every store or read-modify-write of this thread also releases, as if it
+//   were a release store (the fence orders everything before it before every later store).
+#if !defined(__CUDACC__)
+#if defined(__SANITIZE_THREAD__)
+#define RINGKERNEL_TSAN_FENCE_MODEL 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RINGKERNEL_TSAN_FENCE_MODEL 1
+#endif
+#endif
+#endif
+#if defined(RINGKERNEL_TSAN_FENCE_MODEL)
+#include <sanitizer/tsan_interface.h>
+namespace ringkernel::detail::tsan_fence_model {
+struct thread_state {
+  static constexpr unsigned remembered = 64;
+  void* loaded[remembered] = {};
+  unsigned loads = 0;
+  bool released = false;
+};
+inline thread_local thread_state state;
+inline void loaded(void* word) noexcept { state.loaded[state.loads++ % thread_state::remembered] = word; }
+inline void storing(void* word) noexcept {
+  if (state.released) __tsan_release(word);
+}
+inline void fence(bool acquire, bool release) noexcept {
+  if (acquire) {
+    const unsigned n = state.loads < thread_state::remembered ? state.loads : thread_state::remembered;
+    for (unsigned i = 0; i < n; ++i) __tsan_acquire(state.loaded[i]);
+    state.loads = 0;
+  }
+  if (release) state.released = true;
+}
+}  // namespace ringkernel::detail::tsan_fence_model
+#endif
+
 namespace ringkernel {
 
 /// Which threads an atomic operation must be coherent with (CUDA thread scopes). Choose the
@@ -70,6 +111,9 @@ RINGKERNEL_HOST_DEVICE inline void atomic_fence(order o) noexcept {
 #if defined(__CUDACC__)
   cuda::atomic_thread_fence(to_memory_order(o), cuda_scope_of<Scope>);
 #else
+#if defined(RINGKERNEL_TSAN_FENCE_MODEL)
+  tsan_fence_model::fence(o != order::release && o != order::relaxed, o != order::acquire && o != order::relaxed);
+#endif
   std::atomic_thread_fence(to_memory_order(o));
 #endif
 }
@@ -78,19 +122,39 @@ RINGKERNEL_HOST_DEVICE inline void atomic_fence(order o) noexcept {
 template <atomic_scope Scope = atomic_scope::system>
 class atomic_word {
  public:
-  RINGKERNEL_HOST_DEVICE explicit atomic_word(std::uint64_t& word) noexcept : ref_(word) {}
+  RINGKERNEL_HOST_DEVICE explicit atomic_word(std::uint64_t& word) noexcept : ref_(word) {
+#if defined(RINGKERNEL_TSAN_FENCE_MODEL)
+    word_ = &word;
+#endif
+  }
 
-  RINGKERNEL_HOST_DEVICE std::uint64_t load(order o) const noexcept { return ref_.load(to_memory_order(o)); }
-  RINGKERNEL_HOST_DEVICE void store(std::uint64_t v, order o) const noexcept { ref_.store(v, to_memory_order(o)); }
+  RINGKERNEL_HOST_DEVICE std::uint64_t load(order o) const noexcept {
+    const std::uint64_t v = ref_.load(to_memory_order(o));
+    tsan_loaded();
+    return v;
+  }
+  RINGKERNEL_HOST_DEVICE void store(std::uint64_t v, order o) const noexcept {
+    tsan_storing();
+    ref_.store(v, to_memory_order(o));
+  }
   RINGKERNEL_HOST_DEVICE std::uint64_t fetch_add(std::uint64_t v, order o) const noexcept {
-    return ref_.fetch_add(v, to_memory_order(o));
+    tsan_storing();
+    const std::uint64_t before = ref_.fetch_add(v, to_memory_order(o));
+    tsan_loaded();
+    return before;
   }
   /// Weak CAS: may fail spuriously; on failure `expected` holds the current value.
   RINGKERNEL_HOST_DEVICE bool compare_exchange_weak(std::uint64_t& expected, std::uint64_t desired, order o) const noexcept {
-    return ref_.compare_exchange_weak(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+    tsan_storing();
+    const bool done = ref_.compare_exchange_weak(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+    tsan_loaded();
+    return done;
   }
   RINGKERNEL_HOST_DEVICE bool compare_exchange_strong(std::uint64_t& expected, std::uint64_t desired, order o) const noexcept {
-    return ref_.compare_exchange_strong(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+    tsan_storing();
+    const bool done = ref_.compare_exchange_strong(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+    tsan_loaded();
+    return done;
   }
   /// Raises the word to at least `v` (a CAS loop); returns the value before.
   RINGKERNEL_HOST_DEVICE std::uint64_t fetch_max(std::uint64_t v, order o) const noexcept {
@@ -101,6 +165,16 @@ class atomic_word {
   }
 
  private:
+  // The fence model for ThreadSanitizer (top of this file); nothing in other builds.
+#if defined(RINGKERNEL_TSAN_FENCE_MODEL)
+  void tsan_loaded() const noexcept { tsan_fence_model::loaded(word_); }
+  void tsan_storing() const noexcept { tsan_fence_model::storing(word_); }
+  std::uint64_t* word_;
+#else
+  RINGKERNEL_HOST_DEVICE void tsan_loaded() const noexcept {}
+  RINGKERNEL_HOST_DEVICE void tsan_storing() const noexcept {}
+#endif
+
 #if defined(__CUDACC__)
   cuda::atomic_ref<std::uint64_t, cuda_scope_of<Scope>> ref_;
 #else
