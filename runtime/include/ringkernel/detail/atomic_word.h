@@ -20,7 +20,8 @@
 
 // ThreadSanitizer does not model std::atomic_thread_fence: relaxed operations ordered by a fence
 // look unsynchronised to it. Host builds under ThreadSanitizer therefore tell it what a fence
-// does, conservatively (it may see slightly more order than the program has, never less):
+// does, approximately (it may see slightly more order than the program has, and so miss a race,
+// never less, so it reports no false one):
 // - an acquire fence acquires the words this thread loaded since its previous acquire fence (the
 //   last 64), as if those loads had been acquire loads;
 // - after a release fence, every store or read-modify-write of this thread also releases, as if it
