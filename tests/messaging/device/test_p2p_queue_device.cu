@@ -37,7 +37,14 @@ constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
   const ringkernel::DeviceInfo src = cuda_devices[0];                                             \
   const ringkernel::DeviceInfo dst = cuda_devices[1]
 
-void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorName(e) << ": " << cudaGetErrorString(e); }
+// Ends the test at once on a CUDA error, naming the call (a helper function's ASSERT would return
+// only from the helper, and the test would go on to wait for kernels that never started).
+#define CUDA_CHECK(call)                                                                                 \
+  do {                                                                                                   \
+    const cudaError_t cuda_check_error_ = (call);                                                        \
+    ASSERT_EQ(cuda_check_error_, cudaSuccess) << #call << ": " << cudaGetErrorName(cuda_check_error_) \
+                                              << ": " << cudaGetErrorString(cuda_check_error_);          \
+  } while (0)
 
 // Spinning kernels give up after 20 s (the host waits up to 10 s per message and would otherwise
 // leave them spinning, and the queue's destructor waiting for them, when a check fails).
@@ -96,37 +103,37 @@ void kernel_to_kernel(P2PTransferMode mode) {
     EXPECT_EQ(e.code(), ringkernel::errc::unsupported) << e.what();
   }
 
-  check(cudaSetDevice(dst.ordinal));
+  CUDA_CHECK(cudaSetDevice(dst.ordinal));
   std::uint32_t* next = nullptr;
   unsigned* counters = nullptr;  // [0] received, [1] errors
-  check(cudaMalloc(&next, threads * sizeof *next));
-  check(cudaMalloc(&counters, 2 * sizeof *counters));
-  check(cudaMemset(next, 0, threads * sizeof *next));
-  check(cudaMemset(counters, 0, 2 * sizeof *counters));
+  CUDA_CHECK(cudaMalloc(&next, threads * sizeof *next));
+  CUDA_CHECK(cudaMalloc(&counters, 2 * sizeof *counters));
+  CUDA_CHECK(cudaMemset(next, 0, threads * sizeof *next));
+  CUDA_CHECK(cudaMemset(counters, 0, 2 * sizeof *counters));
   receive_all<<<1, 1>>>(q.destination_ring(), next, counters, counters + 1);
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
 
-  check(cudaSetDevice(src.ordinal));
+  CUDA_CHECK(cudaSetDevice(src.ordinal));
   send_all<<<threads / 256, 256>>>(q.source_ring());
-  check(cudaGetLastError());
-  check(cudaDeviceSynchronize());
-  check(cudaSetDevice(dst.ordinal));
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaSetDevice(dst.ordinal));
+  CUDA_CHECK(cudaDeviceSynchronize());
 
   unsigned got[2] = {};
-  check(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
   std::vector<std::uint32_t> last(threads);
-  check(cudaMemcpy(last.data(), next, threads * sizeof *next, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(last.data(), next, threads * sizeof *next, cudaMemcpyDeviceToHost));
   EXPECT_EQ(got[0], threads * per_thread);
   EXPECT_EQ(got[1], 0u) << "messages out of per-producer order or duplicated";
   for (std::uint32_t p = 0; p < threads; ++p) ASSERT_EQ(last[p], per_thread) << "producer " << p;
   EXPECT_TRUE(q.is_empty());  // in direct_p2p mode: read back from the GPU's copy of the indices
   q.shutdown();  // kernels see the queue closed (in direct_p2p mode: a copy into the GPU's memory)
-  check(cudaSetDevice(dst.ordinal));
+  CUDA_CHECK(cudaSetDevice(dst.ordinal));
   read_closed<<<1, 1>>>(q.destination_ring(), counters);
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   unsigned closed = 0;
-  check(cudaMemcpy(&closed, counters, sizeof closed, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&closed, counters, sizeof closed, cudaMemcpyDeviceToHost));
   EXPECT_EQ(closed, 1u);
   cudaFree(next);
   cudaFree(counters);
@@ -166,9 +173,9 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
   P2PMessageQueue<Tagged> q(peers, src.id, dst.id,
                             P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged,
                                             .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
-  check(cudaSetDevice(src.ordinal));
+  CUDA_CHECK(cudaSetDevice(src.ordinal));
   send_all<<<threads / 256, 256>>>(q.source_ring());
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(threads, 0);
   for (std::uint32_t n = 0; n < threads * per_thread; ++n) {
     Tagged t{};
@@ -176,7 +183,7 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
     ASSERT_LT(t.producer, threads);
     ASSERT_EQ(t.index, next[t.producer]++) << "per-thread order";
   }
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // Queues with CUDA kernels on either side (label gpu; each test skips with the reason when there is
 // no CUDA device): host -> device -> host through mapped pinned memory, a warp-aggregated device
-// producer to a host consumer, and kernel to kernel on one GPU through device memory.
+// producer to a host consumer, and kernel to kernel on one GPU through device memory (two kernels at
+// once, and the same device code one kernel after the other).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -39,15 +40,25 @@ int cuda_device_or_skip() {
   const int id = cuda_device_or_skip();                                             \
   if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
 
-void check(cudaError_t e) { ASSERT_EQ(e, cudaSuccess) << cudaGetErrorName(e) << ": " << cudaGetErrorString(e); }
+// Ends the test at once on a CUDA error, naming the call (a helper function's ASSERT would return
+// only from the helper, and the test would go on to wait for kernels that never started).
+#define CUDA_CHECK(call)                                                                                 \
+  do {                                                                                                   \
+    const cudaError_t cuda_check_error_ = (call);                                                        \
+    ASSERT_EQ(cuda_check_error_, cudaSuccess) << #call << ": " << cudaGetErrorName(cuda_check_error_) \
+                                              << ": " << cudaGetErrorString(cuda_check_error_);          \
+  } while (0)
 
 // Every spinning kernel gives up after this long, before the host's own 30 s deadlines: a failed
 // host-side check returns while kernels still spin, and the queues' destructors would then wait
 // for them forever (freeing pinned or device memory waits for outstanding kernels).
 constexpr std::uint64_t kernel_budget_us = 20'000'000;
 
-// The same answer on every active lane, so that warp-wide calls after a loop stay converged.
-__device__ bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(__activemask(), d.passed()) != 0; }
+// The same answer on all 32 lanes, and a point where the whole warp meets right before the warp
+// batch calls: those read the group of lanes with __activemask(), and a warp that had split under
+// independent thread scheduling would make each part move the whole array (the callers' warps are
+// always full: blockDim is a multiple of 32 and lanes leave only together).
+__device__ bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(0xffffffffu, d.passed()) != 0; }
 
 // One thread per message: pop from `in` (spinning), add 1000 to the index, push to `out`.
 __global__ void echo(SystemRing in, SystemRing out, std::uint32_t count) {
@@ -152,22 +163,22 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
   unsigned* counters = nullptr;  // [0] received, [1] errors, [2] refused claims
   unsigned long long* checksum = nullptr;
-  check(cudaMalloc(&counters, 3 * sizeof *counters));
-  check(cudaMalloc(&checksum, sizeof *checksum));
-  check(cudaMemset(counters, 0, 3 * sizeof *counters));
-  check(cudaMemset(checksum, 0, sizeof *checksum));
+  CUDA_CHECK(cudaMalloc(&counters, 3 * sizeof *counters));
+  CUDA_CHECK(cudaMalloc(&checksum, sizeof *checksum));
+  CUDA_CHECK(cudaMemset(counters, 0, 3 * sizeof *counters));
+  CUDA_CHECK(cudaMemset(checksum, 0, sizeof *checksum));
   cudaStream_t a, b;
-  check(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
-  check(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   constexpr std::uint32_t total = warps * batch * batches;
   batch_consume<<<4, 256, 0, b>>>(ring, total, counters, checksum, counters + 1);
   batch_produce<<<blocks, threads, 0, a>>>(ring, batch, batches, counters + 2);
-  check(cudaGetLastError());
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
   unsigned got[3] = {};
   unsigned long long sum = 0;
-  check(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
-  check(cudaMemcpy(&sum, checksum, sizeof sum, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&sum, checksum, sizeof sum, cudaMemcpyDeviceToHost));
   unsigned long long expected = 0;
   for (std::uint32_t w = 0; w < warps; ++w) {
     for (std::uint32_t k = 0; k < batch * batches; ++k) expected += static_cast<unsigned long long>(w) * 1000003ull + k;
@@ -180,6 +191,56 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   cudaFree(checksum);
   cudaStreamDestroy(a);
   cudaStreamDestroy(b);
+}
+
+// The device code of WarpBatchesKernelToKernel and KernelToKernelOnOneGpu, one kernel after the
+// other on one stream, in a ring that holds every message: nothing waits for a concurrent kernel
+// (gpu-kit/run.sh's sanitize step, which leaves those two out, keeps this one).
+TEST(QueueDevice, WarpOperationsOneKernelAfterTheOther) {
+  REQUIRE_CUDA_DEVICE(dev);
+  constexpr std::uint32_t blocks = 4, threads = 256, warps = blocks * threads / 32, batch = 200, batches = 4,
+                          batched = warps * batch * batches, singles_per_thread = 16,
+                          singles = blocks * threads * singles_per_thread, capacity = 32768;
+  static_assert(capacity >= batched && capacity >= singles, "producers must never find the ring full");
+  ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+  unsigned* counters = nullptr;  // [0] batched received, [1] order errors, [2] full rings, [3] singles received
+  unsigned long long* checksums = nullptr;  // [0] batched, [1] singles
+  CUDA_CHECK(cudaMalloc(&counters, 4 * sizeof *counters));
+  CUDA_CHECK(cudaMalloc(&checksums, 2 * sizeof *checksums));
+  CUDA_CHECK(cudaMemset(counters, 0, 4 * sizeof *counters));
+  CUDA_CHECK(cudaMemset(checksums, 0, 2 * sizeof *checksums));
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  batch_produce<<<blocks, threads, 0, s>>>(ring, batch, batches, counters + 2);
+  CUDA_CHECK(cudaGetLastError());
+  batch_consume<<<blocks, threads, 0, s>>>(ring, batched, counters, checksums, counters + 1);
+  CUDA_CHECK(cudaGetLastError());
+  k2k_produce<<<blocks, threads, 0, s>>>(ring, singles_per_thread);  // the ring is empty again
+  CUDA_CHECK(cudaGetLastError());
+  k2k_consume<<<blocks, threads, 0, s>>>(ring, singles, checksums + 1, counters + 3);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  unsigned got[4] = {};
+  unsigned long long sums[2] = {};
+  CUDA_CHECK(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(sums, checksums, sizeof sums, cudaMemcpyDeviceToHost));
+  unsigned long long expected_batched = 0, expected_singles = 0;
+  for (std::uint32_t w = 0; w < warps; ++w) {
+    for (std::uint32_t k = 0; k < batch * batches; ++k) expected_batched += w * 1000003ull + k;
+  }
+  for (std::uint32_t p = 0; p < blocks * threads; ++p) {
+    for (std::uint32_t k = 0; k < singles_per_thread; ++k) expected_singles += p * 1000003ull + k;
+  }
+  EXPECT_EQ(got[0], batched);
+  EXPECT_EQ(got[1], 0u) << "a batch held one producer's messages out of order";
+  EXPECT_EQ(got[2], 0u) << "a warp_push_batch found a ring with room for every message full";
+  EXPECT_EQ(sums[0], expected_batched) << "warp batches: a message was lost or repeated";
+  EXPECT_EQ(got[3], singles);
+  EXPECT_EQ(sums[1], expected_singles) << "warp_push / warp_pop: a message was lost or repeated";
+  cudaFree(counters);
+  cudaFree(checksums);
+  cudaStreamDestroy(s);
 }
 
 // A warp's batches arrive at a host consumer in order (the ring is pinned host memory).
@@ -204,7 +265,7 @@ TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 512, .memory = QueueMemory::pinned, .device = dev,
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   batch_to_host<<<producers, 32>>>(q.ring(), batch, batches);  // one warp per block
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(producers, 0);
   Tagged in[64];
   for (std::uint32_t n = 0; n < producers * batch * batches;) {
@@ -216,7 +277,7 @@ TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
     }
     n += static_cast<std::uint32_t>(r.received);
   }
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // One thread holds the consumer side of `in` and the producer side of `out` as endpoints.
@@ -244,7 +305,7 @@ TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
   ringkernel::SpscQueue<Tagged> out(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
                                                  .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   spsc_echo<<<1, 1>>>(in.ring(), out.ring(), count);
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   std::uint32_t sent = 0, received = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (received < count) {
@@ -256,7 +317,7 @@ TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
       ++received;
     }
   }
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(in.statistics().received, count) << "the kernel's pops moved the shared tail";
   EXPECT_EQ(out.statistics().sent, count);
 }
@@ -270,7 +331,7 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
   ringkernel::MpmcQueue<Tagged> out(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev,
                                                  .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   echo<<<count / 128, 128>>>(in.ring(), out.ring(), count);
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   std::vector<bool> seen(count, false);
   std::uint32_t sent = 0, received = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -285,7 +346,7 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
       ++received;
     }
   }
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](bool b) { return b; }));
 }
 
@@ -295,7 +356,7 @@ TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev,
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   produce<<<threads / 256, 256>>>(q.ring(), per_thread);
-  check(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(threads, 0);
   for (std::uint32_t n = 0; n < threads * per_thread; ++n) {
     Tagged t{};
@@ -303,7 +364,7 @@ TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
     ASSERT_LT(t.producer, threads);
     ASSERT_EQ(t.index, next[t.producer]++) << "per-thread order";
   }
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 TEST(QueueDevice, KernelToKernelOnOneGpu) {
@@ -313,19 +374,19 @@ TEST(QueueDevice, KernelToKernelOnOneGpu) {
   const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
   unsigned long long* checksum = nullptr;
   unsigned* received = nullptr;
-  check(cudaMalloc(&checksum, sizeof *checksum));
-  check(cudaMalloc(&received, sizeof *received));
-  check(cudaMemset(checksum, 0, sizeof *checksum));
-  check(cudaMemset(received, 0, sizeof *received));
+  CUDA_CHECK(cudaMalloc(&checksum, sizeof *checksum));
+  CUDA_CHECK(cudaMalloc(&received, sizeof *received));
+  CUDA_CHECK(cudaMemset(checksum, 0, sizeof *checksum));
+  CUDA_CHECK(cudaMemset(received, 0, sizeof *received));
   cudaStream_t a, b;
-  check(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
-  check(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   k2k_consume<<<4, 256, 0, b>>>(ring, threads * per_thread, checksum, received);
   k2k_produce<<<threads / 256, 256, 0, a>>>(ring, per_thread);
-  check(cudaGetLastError());
-  check(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
   unsigned long long got = 0;
-  check(cudaMemcpy(&got, checksum, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&got, checksum, sizeof got, cudaMemcpyDeviceToHost));
   unsigned long long expected = 0;
   for (std::uint32_t p = 0; p < threads; ++p) {
     for (std::uint32_t k = 0; k < per_thread; ++k) expected += static_cast<unsigned long long>(p) * 1000003ull + k;
