@@ -167,6 +167,7 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   CUDA_CHECK(cudaMalloc(&checksum, sizeof *checksum));
   CUDA_CHECK(cudaMemset(counters, 0, 3 * sizeof *counters));
   CUDA_CHECK(cudaMemset(checksum, 0, sizeof *checksum));
+  CUDA_CHECK(cudaDeviceSynchronize());  // cudaMemset may return first; streams a and b would not wait for it
   cudaStream_t a, b;
   CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
@@ -208,10 +209,10 @@ TEST(QueueDevice, WarpOperationsOneKernelAfterTheOther) {
   unsigned long long* checksums = nullptr;  // [0] batched, [1] singles
   CUDA_CHECK(cudaMalloc(&counters, 4 * sizeof *counters));
   CUDA_CHECK(cudaMalloc(&checksums, 2 * sizeof *checksums));
-  CUDA_CHECK(cudaMemset(counters, 0, 4 * sizeof *counters));
-  CUDA_CHECK(cudaMemset(checksums, 0, 2 * sizeof *checksums));
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaMemsetAsync(counters, 0, 4 * sizeof *counters, s));  // on s: the kernels wait for it
+  CUDA_CHECK(cudaMemsetAsync(checksums, 0, 2 * sizeof *checksums, s));
   batch_produce<<<blocks, threads, 0, s>>>(ring, batch, batches, counters + 2);
   CUDA_CHECK(cudaGetLastError());
   batch_consume<<<blocks, threads, 0, s>>>(ring, batched, counters, checksums, counters + 1);
@@ -378,6 +379,7 @@ TEST(QueueDevice, KernelToKernelOnOneGpu) {
   CUDA_CHECK(cudaMalloc(&received, sizeof *received));
   CUDA_CHECK(cudaMemset(checksum, 0, sizeof *checksum));
   CUDA_CHECK(cudaMemset(received, 0, sizeof *received));
+  CUDA_CHECK(cudaDeviceSynchronize());  // cudaMemset may return first; streams a and b would not wait for it
   cudaStream_t a, b;
   CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
