@@ -94,6 +94,18 @@ class CudaBackend final : public DeviceBackend {
     (void)cudaRuntimeGetVersion(&runtime);
     const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
     note_ = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
+    try {
+      enumerate(count);
+    } catch (const Error& e) {  // a broken device or driver: no devices, and the status says why
+      props_.clear();
+      pci_.clear();
+      links_.clear();
+      note_ += "; no CUDA devices: enumeration failed: " + std::string(e.what());
+    }
+  }
+
+ private:
+  void enumerate(int count) {
     props_.resize(static_cast<std::size_t>(count));
     std::vector<std::string> pci(static_cast<std::size_t>(count));
     for (int d = 0; d < count; ++d) {
@@ -128,6 +140,7 @@ class CudaBackend final : public DeviceBackend {
       }
   }
 
+ public:
   Backend kind() const noexcept override { return Backend::cuda; }
   BackendStatus status() const override {
     return BackendStatus{Backend::cuda, !props_.empty(), device_count(), note_};
