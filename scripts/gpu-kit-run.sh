@@ -6,7 +6,7 @@
 # a machine that limits each command's time).
 #
 # Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120),
-# RK_SANITIZE_LIMIT (280, per tool), RK_BENCH_LIMIT (240 for bench_queue_device, 150 for
+# RK_SANITIZE_LIMIT (260, per tool), RK_BENCH_LIMIT (240 for bench_queue_device, 150 for
 # bench_peer_copy). With the defaults each of `tests`, `bench` and `sanitize REGEX` (one binary, both
 # tools) ends within 10 minutes even when programs hang; `all` does not: split it over calls.
 # RK_SANITIZE_GTEST_FILTER: the --gtest_filter of the sanitize step; unset, it leaves out
@@ -26,7 +26,7 @@ mkdir -p "$out"
 step=${1:-all}
 only=${2:-}
 test_limit=${RK_TEST_LIMIT:-120}
-sanitize_limit=${RK_SANITIZE_LIMIT:-280}
+sanitize_limit=${RK_SANITIZE_LIMIT:-260}
 bench_limit=${RK_BENCH_LIMIT:-240}
 sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-QueueDevice.WarpBatchesKernelToKernel:QueueDevice.KernelToKernelOnOneGpu:\
 P2PQueueDevice.KernelToKernel*:CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream:\
