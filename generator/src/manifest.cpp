@@ -23,6 +23,13 @@ void writeStrings(JsonWriter& w, std::string_view key, const std::vector<std::st
   w.endArray();
 }
 
+void writeIndices(JsonWriter& w, std::string_view key, const std::vector<std::size_t>& items) {
+  w.key(key);
+  w.beginArray();
+  for (const std::size_t item : items) w.number(item);
+  w.endArray();
+}
+
 void writeField(JsonWriter& w, const FieldModel& f) {
   w.beginObject();
   w.member("name", f.name);
@@ -51,6 +58,7 @@ void writeMessage(JsonWriter& w, const MessageModel& m, bool withOrigin) {
   w.member("qualified_name", m.qualifiedName);
   w.member("name", m.name);
   writeStrings(w, "namespaces", m.namespaces);
+  writeIndices(w, "inline_namespaces", m.inlineNamespaces);
   w.member("enclosing_message", m.enclosingMessage);
   w.memberBoolean("is_class", m.isClass);
   w.memberNumber("type_id", m.typeId);
@@ -92,6 +100,7 @@ void writeEnum(JsonWriter& w, const EnumModel& e) {
   w.member("qualified_name", e.qualifiedName);
   w.member("name", e.name);
   writeStrings(w, "namespaces", e.namespaces);
+  writeIndices(w, "inline_namespaces", e.inlineNamespaces);
   w.member("enclosing_message", e.enclosingMessage);
   w.memberBoolean("scoped", e.scoped);
   w.member("underlying", runtimeName(e.underlying));

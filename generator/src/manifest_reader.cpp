@@ -72,6 +72,21 @@ class Reader {
     }
     return out;
   }
+  /// Indices into a list of `size` items, ascending.
+  static std::vector<std::size_t> indices(const Json& o, const char* key, const std::string& path,
+                                          std::size_t size) {
+    std::vector<std::size_t> out;
+    const Json& items = array(o, key, path);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string at = join(path, key) + "[" + std::to_string(i) + "]";
+      const std::size_t index = static_cast<std::size_t>(unsignedValue(items[i], at, size == 0 ? 0 : size - 1));
+      if (size == 0 || (!out.empty() && index <= out.back())) {
+        throw Failure{at + ": expected ascending indices below " + std::to_string(size)};
+      }
+      out.push_back(index);
+    }
+    return out;
+  }
   template <class Enum, std::size_t N>
   static Enum enumerator(const Json& o, const char* key, const std::string& path,
                          const Enum (&all)[N]) {
@@ -116,6 +131,7 @@ class Reader {
     m.qualifiedName = text(o, "qualified_name", path);
     m.name = text(o, "name", path);
     m.namespaces = strings(o, "namespaces", path);
+    m.inlineNamespaces = indices(o, "inline_namespaces", path, m.namespaces.size());
     m.enclosingMessage = text(o, "enclosing_message", path);
     m.isClass = flag(o, "is_class", path);
     m.typeId = static_cast<std::uint32_t>(number(o, "type_id", path, UINT32_MAX));
@@ -150,6 +166,7 @@ class Reader {
     e.qualifiedName = text(o, "qualified_name", path);
     e.name = text(o, "name", path);
     e.namespaces = strings(o, "namespaces", path);
+    e.inlineNamespaces = indices(o, "inline_namespaces", path, e.namespaces.size());
     e.enclosingMessage = text(o, "enclosing_message", path);
     e.scoped = flag(o, "scoped", path);
     e.underlying = enumerator(o, "underlying", path, kAllKinds);

@@ -47,6 +47,7 @@ struct EnumModel {
   std::string qualifiedName;             // "app::Color" (no leading ::)
   std::string name;                      // "Color"
   std::vector<std::string> namespaces;   // {"app"}; empty at global scope
+  std::vector<std::size_t> inlineNamespaces;  // indices into namespaces of the inline ones
   std::string enclosingMessage;          // qualified name of the message it is nested in, or empty
   bool scoped = false;                   // enum class
   FieldKind underlying = FieldKind::Int32;
@@ -76,6 +77,8 @@ struct MessageModel {
   std::string qualifiedName;            // "app::AddRequest"
   std::string name;                     // "AddRequest"
   std::vector<std::string> namespaces;  // {"app"}
+  std::vector<std::size_t> inlineNamespaces;  // indices into namespaces of the inline ones ({1} for app::v2
+                                              // in `namespace app { inline namespace v2 {`)
   std::string enclosingMessage;         // qualified name of the enclosing message, if nested in one
   bool isClass = false;                 // declared with `class` (members are public, checked)
   MessageOptions options;

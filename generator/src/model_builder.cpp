@@ -19,20 +19,26 @@
 namespace ringkernel::gen {
 namespace {
 
-/// Namespaces (outermost first) around `decl`, and the qualified name of the record it is nested
-/// in (empty at namespace scope).
+/// Namespaces (outermost first) around `decl`, which of them are inline (indices), and the
+/// qualified name of the record it is nested in (empty at namespace scope).
 void scopeOf(const clang::Decl& decl, std::vector<std::string>& namespaces,
-             std::string& enclosingRecord) {
+             std::vector<std::size_t>& inlineNamespaces, std::string& enclosingRecord) {
+  std::vector<bool> isInline;
   for (const clang::DeclContext* context = decl.getDeclContext(); context != nullptr;
        context = context->getParent()) {
     if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context)) {
       namespaces.push_back(ns->getNameAsString());
+      isInline.push_back(ns->isInline());
     } else if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(context);
                record != nullptr && enclosingRecord.empty() && namespaces.empty()) {
       enclosingRecord = qualifiedName(*record);
     }
   }
   std::reverse(namespaces.begin(), namespaces.end());
+  std::reverse(isInline.begin(), isInline.end());
+  for (std::size_t i = 0; i < isInline.size(); ++i) {
+    if (isInline[i]) inlineNamespaces.push_back(i);
+  }
 }
 
 const clang::AnnotateAttr* messageAnnotation(const clang::CXXRecordDecl& record) {
@@ -141,7 +147,7 @@ bool ModelBuilder::buildMessage(const clang::CXXRecordDecl& record, MessageModel
   model.qualifiedName = qualifiedName(record);
   model.isClass = record.isClass();
   model.location = sourceLoc(record);
-  scopeOf(record, model.namespaces, model.enclosingMessage);
+  scopeOf(record, model.namespaces, model.inlineNamespaces, model.enclosingMessage);
 
   bool ok = true;
   if (const clang::AnnotateAttr* annotation = messageAnnotation(record)) {
@@ -220,7 +226,7 @@ bool ModelBuilder::addEnum(const clang::FieldDecl& field, const clang::EnumDecl&
   model.name = definition.getNameAsString();
   model.scoped = definition.isScoped();
   model.location = sourceLoc(definition);
-  scopeOf(definition, model.namespaces, model.enclosingMessage);
+  scopeOf(definition, model.namespaces, model.inlineNamespaces, model.enclosingMessage);
   scalarKind(definition.getIntegerType(), context_, model.underlying);
   for (const clang::EnumConstantDecl* enumerator : definition.enumerators()) {
     model.enumerators.push_back(

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <utility>
 
 #include "cpp_spelling.h"
 #include "names.h"
@@ -15,6 +16,36 @@ std::string joinNamespaces(const std::vector<std::string>& namespaces) {
   std::string out;
   for (const std::string& part : namespaces) out += (out.empty() ? "" : "::") + part;
   return out;
+}
+
+/// What opens the namespaces of a type in .rk.cuh and the braces that close them. Inline ones stay
+/// inline (`app::Ping` must name `app::inline v2::Ping` in device code as on the host): C++20's
+/// "namespace app::inline v2 {"; an inline outermost namespace needs a block of its own
+/// ("inline namespace v2 { namespace detail {", closed by "}}").
+std::pair<std::string, std::string> namespaceBlock(const std::vector<std::string>& namespaces,
+                                                   const std::vector<std::size_t>& inlineNamespaces) {
+  auto isInline = [&](std::size_t i) {
+    return std::find(inlineNamespaces.begin(), inlineNamespaces.end(), i) != inlineNamespaces.end();
+  };
+  std::string open;
+  std::string close = "}";
+  std::size_t first = 0;
+  if (!namespaces.empty() && isInline(0)) {
+    open = "inline namespace " + namespaces[0] + " {";
+    first = 1;
+  }
+  if (first < namespaces.size()) {
+    if (!open.empty()) {
+      open += " ";
+      close += "}";
+    }
+    open += "namespace " + namespaces[first];
+    for (std::size_t i = first + 1; i < namespaces.size(); ++i) {
+      open += (isInline(i) ? "::inline " : "::") + namespaces[i];
+    }
+    open += " {";
+  }
+  return {open, close};
 }
 
 std::string fileName(const std::string& path) {
@@ -204,12 +235,15 @@ class HeaderDataBuilder {
       enumerators.push_back(TemplateObject(2).add("enumerator_name", en.name).add("enumerator_value", en.value));
     }
     const std::string underlying = fixedWidthType(e.underlying);
-    return TemplateObject(10)
+    const auto [namespaceOpen, namespaceClose] = namespaceBlock(e.namespaces, e.inlineNamespaces);
+    return TemplateObject(12)
         .add("enum_guard", typeGuard(e))
         .add("enum_indent", indent)
         .add("enum_top_level", e.enclosingMessage.empty())
         .add("enum_has_namespace", !e.namespaces.empty())
         .add("enum_namespace", joinNamespaces(e.namespaces))
+        .add("enum_namespace_open", namespaceOpen)
+        .add("enum_namespace_close", namespaceClose)
         .add("enum_keyword", e.scoped ? "enum class" : "enum")
         .add("enum_name", e.name)
         .add("enum_underlying", underlying)
@@ -277,12 +311,15 @@ class HeaderDataBuilder {
               std::to_string(end) + ", beyond its size " + std::to_string(m.size);
       return false;
     }
-    item = TemplateObject(18)
+    const auto [namespaceOpen, namespaceClose] = namespaceBlock(m.namespaces, m.inlineNamespaces);
+    item = TemplateObject(20)
         .add("struct_guard", typeGuard(m))
         .add("struct_indent", indent)
         .add("struct_top_level", m.enclosingMessage.empty())
         .add("struct_has_namespace", !m.namespaces.empty())
         .add("struct_namespace", joinNamespaces(m.namespaces))
+        .add("struct_namespace_open", namespaceOpen)
+        .add("struct_namespace_close", namespaceClose)
         .add("struct_keyword", m.isClass ? "class" : "struct")
         .add("struct_is_class", m.isClass)
         .add("struct_alignas", m.alignment != m.naturalAlignment ? "alignas(" + std::to_string(m.alignment) + ") " : "")

@@ -55,6 +55,27 @@ TEST(BackendRender, ProducesTheThreeFilesOfAHeader) {
   EXPECT_NE(files[1].text().find("// 3 bytes of padding at offset 1"), std::string::npos);
 }
 
+TEST(BackendRender, InlineNamespacesStayInlineInTheCudaHeader) {
+  HeaderModel model = sampleHeader();
+  model.enums[0].namespaces = {"app", "v2"};
+  model.enums[0].inlineNamespaces = {1};
+  model.messages[0].namespaces = {"abi", "detail"};
+  model.messages[0].inlineNamespaces = {0};
+  const auto files = render(model);
+  ASSERT_EQ(files.size(), 3u);
+  const std::string cuh = files[1].text();
+  EXPECT_NE(cuh.find("\nnamespace app::inline v2 {\n"), std::string::npos) << cuh;
+  EXPECT_NE(cuh.find("\n}  // namespace app::v2\n"), std::string::npos) << cuh;
+  EXPECT_NE(cuh.find("\ninline namespace abi { namespace detail {\n"), std::string::npos) << cuh;
+  EXPECT_NE(cuh.find("\n}}  // namespace abi::detail\n"), std::string::npos) << cuh;
+  EXPECT_NE(cuh.find("\nnamespace app {\n"), std::string::npos) << "plain namespaces stay as they were";
+  HeaderModel back;
+  std::string error;
+  ASSERT_TRUE(readManifest(manifestJson(model), "app.rk.json", back, error)) << error;
+  EXPECT_EQ(back.enums[0].inlineNamespaces, (std::vector<std::size_t>{1}));
+  EXPECT_EQ(back.messages[0].inlineNamespaces, (std::vector<std::size_t>{0}));
+}
+
 TEST(BackendRender, IsDeterministic) {
   const auto first = render(sampleHeader());
   const auto second = render(sampleHeader());

@@ -96,6 +96,7 @@ TEST(FrontendIds, InlineNamespacesArePartOfTheQualifiedName) {
   const MessageModel& ping = run.message("app::v2::Ping");
   EXPECT_EQ(ping.typeId, ringkernel::fnv1a32("app::v2::Ping"));
   EXPECT_EQ(ping.namespaces, (std::vector<std::string>{"app", "v2"}));
+  EXPECT_EQ(ping.inlineNamespaces, (std::vector<std::size_t>{1}));
 }
 
 }  // namespace

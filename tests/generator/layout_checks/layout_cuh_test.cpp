@@ -28,6 +28,9 @@ TEST(GeneratedLayoutCuh, EnumValuesAndDefaultsAreReproduced) {
   static_assert(std::is_same_v<decltype(corpus::AllIntegers::i16), std::int16_t>);
   static_assert(alignof(corpus::padding::Aligned32) == 32);
   static_assert(alignof(corpus::padding::CacheLine) == 64);
+  static_assert(std::is_same_v<corpus::Versioned, corpus::v2::Versioned>);
+  static_assert(std::is_same_v<tagged::Tagged, corpus_abi::tagged::Tagged>);
+  EXPECT_EQ(static_cast<int>(tagged::Tag::b), 1);
 }
 
 }  // namespace

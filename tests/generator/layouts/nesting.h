@@ -17,3 +17,17 @@ struct [[ringkernel::message]] Outer {
 };
 
 }  // namespace corpus::deep::er
+
+// Inline namespaces stay inline in .rk.cuh, so corpus::Versioned and tagged::Tagged name these types
+// in device code as they do with the original header (an inline outermost namespace included).
+namespace corpus {
+inline namespace v2 {
+struct [[ringkernel::message]] Versioned { std::uint32_t revision; };
+}  // namespace v2
+}  // namespace corpus
+inline namespace corpus_abi {
+namespace tagged {
+enum class Tag : std::uint8_t { a, b };
+struct [[ringkernel::message]] Tagged { Tag tag; std::uint16_t value; };
+}  // namespace tagged
+}  // namespace corpus_abi
