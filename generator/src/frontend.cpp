@@ -267,6 +267,9 @@ clang::tooling::ArgumentsAdjuster generatorFlags(const FrontendRequest& request)
     const bool language = given("-x");
     if (!language) added.push_back("-Wno-pragma-once-outside-header");
     if (!given("-std=") && !given("--std")) added.push_back("-std=c++20");
+    // Compile commands (-p) of g++ targets carry g++-only warning flags, RingKernel::runtime's own
+    // -Wno-attributes=ringkernel:: among them; under -Werror clang would refuse every one of them.
+    added.push_back("-Wno-unknown-warning-option");
     added.push_back("-DRINGKERNEL_GENERATOR=1");
     if (!target.empty()) added.push_back("--target=" + target);
     if (!resourceDir.empty() && !given("-resource-dir")) {

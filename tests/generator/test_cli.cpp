@@ -211,6 +211,21 @@ TEST_F(CliTest, CompileCommandsFromBuildDirectory) {
   EXPECT_NE(result.status, 2) << result.output;
 }
 
+TEST_F(CliTest, CompileCommandsOfGccTargetsWithWerror) {
+  const std::string header = write("src/def.h", "struct [[ringkernel::message]] D { int a; };\n");
+  write("src/def.cpp", "#include \"def.h\"\n");
+  // What a g++ target that links RingKernel::runtime and builds with -Werror has in its command.
+  write("build/compile_commands.json",
+        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/def.cpp") +
+            "\", \"command\": \"c++ -std=c++20 -Wall -Werror -Wno-attributes=ringkernel:: -Wlogical-op -c " +
+            path("src/def.cpp") + "\"}]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.output.find("unknown warning option"), std::string::npos) << result.output;
+  EXPECT_NE(result.status, 1) << result.output;
+  EXPECT_NE(result.status, 2) << result.output;
+}
+
 // The success path needs the backend (renderHeader/writeOutputs and the templates).
 TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
   const std::string header = write("dir with space/messages.h", kGoodHeader);
