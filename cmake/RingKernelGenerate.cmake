@@ -62,7 +62,14 @@ function(ringkernel_generate_messages target)
     "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>")
 
   get_property(template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
-  file(GLOB templates CONFIGURE_DEPENDS "${template_dir}/*.mustache")
+  # A source tree's templates may gain files, so its glob is checked again by every build; an
+  # installed set is fixed (a re-glob would run, and print, on every build of every consumer).
+  get_property(templates_in_source_tree GLOBAL PROPERTY RINGKERNEL_TEMPLATES_IN_SOURCE_TREE)
+  if(templates_in_source_tree)
+    file(GLOB templates CONFIGURE_DEPENDS "${template_dir}/*.mustache")
+  else()
+    file(GLOB templates "${template_dir}/*.mustache")
+  endif()
   if(NOT templates)
     message(FATAL_ERROR "${where}: no templates found in '${template_dir}' (broken RingKernel installation?)")
   endif()
