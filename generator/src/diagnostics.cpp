@@ -1,6 +1,8 @@
 // Copyright RingKernel authors.
 #include "diagnostics.h"
 
+#include <cctype>
+
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/SmallString.h"
@@ -39,8 +41,48 @@ void RecordingDiagnosticConsumer::EndSourceFile() { printer_->EndSourceFile(); }
 
 void RecordingDiagnosticConsumer::finish() { printer_->finish(); }
 
+namespace {
+
+/// For clang's "unknown attribute ignored" on an attribute spelt ringkernel::<name>, that name (a
+/// misspelt [[ringkernel::message]]); empty for anything else. Compilers cannot catch the typo:
+/// RingKernel::runtime has them ignore every ringkernel:: attribute.
+std::string misspeltOwnAttribute(const clang::Diagnostic& info) {
+  if (info.getID() != clang::diag::warn_unknown_attribute_ignored || !info.hasSourceManager() ||
+      !info.getLocation().isValid()) {
+    return {};
+  }
+  const clang::SourceManager& sources = info.getSourceManager();
+  bool invalid = false;
+  const char* at = sources.getCharacterData(sources.getSpellingLoc(info.getLocation()), &invalid);
+  if (invalid || at == nullptr) return {};
+  llvm::StringRef text(at);
+  if (!text.consume_front("ringkernel")) return {};
+  text = text.ltrim(" \t");
+  if (!text.consume_front("::")) return {};
+  text = text.ltrim(" \t");
+  return text.take_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }).str();
+}
+
+}  // namespace
+
 void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                                                    const clang::Diagnostic& info) {
+  if (const std::string name = misspeltOwnAttribute(info); !name.empty()) {
+    // An error instead of the warning, at the same place (the engine's current diagnostic).
+    record(clang::DiagnosticsEngine::Error,
+           clang::Diagnostic(info.getDiags(), "unknown attribute 'ringkernel::" + name +
+                                                  "'; the only one is ringkernel::message, and "
+                                                  "compilers ignore every ringkernel:: attribute"));
+    record(clang::DiagnosticsEngine::Note,
+           clang::Diagnostic(info.getDiags(), "fix: write [[ringkernel::message]] (or "
+                                              "[[ringkernel::message(...)]])"));
+    return;
+  }
+  record(level, info);
+}
+
+void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
+                                         const clang::Diagnostic& info) {
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);  // counts errors and warnings
   printer_->HandleDiagnostic(level, info);
 

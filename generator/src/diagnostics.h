@@ -60,6 +60,8 @@ class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
   const std::vector<RecordedDiagnostic>& diagnostics() const { return recorded_; }
 
  private:
+  void record(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info);
+
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options_;
   std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
   std::vector<RecordedDiagnostic> recorded_;

@@ -80,6 +80,24 @@ TEST(AttributePlacement, GivenTwiceIsAnError) {
                        {"given more than once on 'Twice'"}, "keep one attribute"));
 }
 
+TEST(AttributePlacement, MisspeltAttributeIsAnError) {
+  // g++ and clang++ are told to ignore every ringkernel:: attribute, so only the tool can notice.
+  const std::string source = "struct [[ringkernel::mesage(id = 3)]] Typo { int a; };\n"
+                             "struct [[ringkernel :: message]] Spaced { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "ringkernel::mesage"),
+                       {"unknown attribute 'ringkernel::mesage'"}, "write [[ringkernel::message]]"));
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+}
+
+TEST(AttributePlacement, OtherUnknownAttributesStayWarnings) {
+  const auto run = runFrontendOn("struct [[acme::tag]] A { int a; };\n"
+                                 "struct [[ringkernels::message]] B { int a; };\n"
+                                 "struct [[ringkernel::message]] C { int a; };\n");
+  EXPECT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().messages.size(), 1u);
+}
+
 TEST(AttributePlacement, BeforeTheStructKeywordIsAnError) {
   const std::string source = "[[ringkernel::message]] struct Early { int a; };\n";
   const auto run = runFrontendOn(source);
