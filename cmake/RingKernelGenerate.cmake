@@ -130,7 +130,22 @@ function(ringkernel_generate_messages target)
 
   # The stamps as sources make the target (and, through target-level ordering, its dependents'
   # objects) wait for generation; the generated headers themselves are tracked by compiler depfiles.
-  target_sources(${target} PRIVATE ${stamps})
+  # A custom command gets a build rule only in targets of its own directory, so a call from another
+  # directory than the target's hangs the commands on a utility target of this directory instead
+  # (else nothing would run them and the build would fail on a missing .rk.h).
+  get_target_property(target_dir ${target} SOURCE_DIR)
+  if(target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    target_sources(${target} PRIVATE ${stamps})
+  else()
+    get_target_property(calls ${target} RINGKERNEL_GENERATE_CALLS)
+    if(NOT calls)
+      set(calls 0)
+    endif()
+    math(EXPR calls "${calls} + 1")
+    set_target_properties(${target} PROPERTIES RINGKERNEL_GENERATE_CALLS ${calls})
+    add_custom_target(ringkernel_gen_${target}_${calls} DEPENDS ${stamps})
+    add_dependencies(${target} ringkernel_gen_${target}_${calls})
+  endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
   target_link_libraries(${target} PUBLIC RingKernel::runtime)
 endfunction()
