@@ -266,12 +266,12 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       m.words[1] = k + j;
       mine[j * 32 + lane] = m;
     }
-    __syncwarp();
+    // warp_push_batch begins and ends with __syncwarp(mask): the staging above is visible to every
+    // lane, and the next round's staging waits until every lane has copied its share.
     for (std::uint32_t sent = 0; sent < batch;) {
       if (__any_sync(0xffffffffu, give_up.passed())) return;  // the same answer on every lane
-      sent += ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
+      sent += ringkernel::warp_push_batch(0xffffffffu, ring, mine + sent, batch - sent);
     }
-    __syncwarp();
   }
 }
 __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, Msg64* staging,
@@ -291,9 +291,10 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
     Msg64* mine = warp_staging(staging, batch);
     for (std::uint32_t left = per_thread * 32; left != 0;) {  // this warp's share
       if (__any_sync(0xffffffffu, give_up.passed())) return;  // the checksum then fails the row
-      const unsigned n = ringkernel::warp_pop_batch(ring, mine, batch < left ? batch : left);
+      // The full warp calls (blockDim is a multiple of 32, lanes leave together); the call's entry
+      // __syncwarp orders the last round's reads of `mine` before its writes.
+      const unsigned n = ringkernel::warp_pop_batch(0xffffffffu, ring, mine, batch < left ? batch : left);
       for (unsigned i = lane; i < n; i += 32) local += mine[i].words[1];
-      __syncwarp();
       left -= n;
     }
   }

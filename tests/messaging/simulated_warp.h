@@ -4,7 +4,14 @@
 // concurrency, in every CI build (ThreadSanitizer included). A Warp as warp_collectives.h
 // describes it: each collective (active() included) is a rendezvous of the lanes still running,
 // which aborts, saying why, when the lanes that met called different collectives or a mask other
-// than exactly the lanes that met.
+// than exactly the lanes that met. sync(mask) is __syncwarp(mask): it also waits for lanes of the
+// mask that are lagging behind (lag_behind below), and aborts when a lane of the mask has returned.
+//
+// Independent thread scheduling: lanes the program considers converged may reach a call in
+// separate groups. simulated_warp::lag_behind(group) lets the lanes of `group` step out of the warp
+// and come back, together, only once every other lane still running is blocked in a collective
+// that waits for them (a sync over a mask that includes them) or has returned: the other lanes
+// arrive first and on their own, which is one schedule a GPU may choose.
 //
 // Fidelity: shfl, ballot and reduce_min move register values on a GPU and order no memory access.
 // Their rendezvous here does synchronise the lane threads (a mutex), so under ThreadSanitizer it
@@ -80,9 +87,9 @@ class warp_rendezvous {
       called_[lane].store(static_cast<std::uint8_t>(what), std::memory_order_relaxed);
       arrived_.fetch_or(1u << lane, std::memory_order_relaxed);
       const std::uint64_t number = rounds_.load(std::memory_order_relaxed);
-      if (all_arrived()) {
-        complete_round();
-      } else {
+      try_complete_round();
+      if (rounds_.load(std::memory_order_relaxed) == number) {
+        if (lagging_.load(std::memory_order_relaxed) != 0) idle_.notify_all();
         changed_.wait(lock, [&] { return rounds_.load(std::memory_order_relaxed) != number; });
       }
       // Still under the lock: the next round cannot complete before this lane arrives again.
@@ -99,27 +106,69 @@ class warp_rendezvous {
     {
       std::lock_guard lock(mutex_);
       alive_.fetch_and(~(1u << lane), std::memory_order_relaxed);
-      if (arrived_.load(std::memory_order_relaxed) != 0 && all_arrived()) complete_round();
+      try_complete_round();
+      if (lagging_.load(std::memory_order_relaxed) != 0) idle_.notify_all();
+    }
+    ignore_sync_end(false);
+  }
+
+  /// `lane`, one of `group` (every lane of which calls this), steps out of the warp: rounds
+  /// complete without it until every lane still running waits in a round that cannot complete
+  /// without it, or has returned. Then the lanes of `group` rejoin, together. Orders no memory.
+  void lag_behind(unsigned lane, unsigned group) {
+    ignore_sync_begin(false);
+    {
+      std::unique_lock lock(mutex_);
+      const unsigned bit = 1u << lane;
+      alive_.fetch_and(~bit, std::memory_order_relaxed);
+      lagging_.fetch_or(bit, std::memory_order_relaxed);
+      try_complete_round();
+      idle_.notify_all();
+      idle_.wait(lock, [&] {
+        const unsigned running = alive_.load(std::memory_order_relaxed);
+        return (lagging_.load(std::memory_order_relaxed) & bit) == 0 ||
+               (running & ~arrived_.load(std::memory_order_relaxed)) == 0;
+      });
+      if ((lagging_.load(std::memory_order_relaxed) & bit) != 0) {  // the first of the group to go on
+        const unsigned rejoin = group & lagging_.load(std::memory_order_relaxed);
+        lagging_.fetch_and(~rejoin, std::memory_order_relaxed);
+        alive_.fetch_or(rejoin, std::memory_order_relaxed);
+        idle_.notify_all();
+      }
     }
     ignore_sync_end(false);
   }
 
  private:
-  bool all_arrived() const {  // under mutex_
-    return arrived_.load(std::memory_order_relaxed) == alive_.load(std::memory_order_relaxed);
-  }
-  void complete_round() {  // under mutex_
+  // Completes the pending round if every running lane has arrived and, for a sync, every lane of
+  // its mask is among them (lanes of the mask that lag behind will come; one that returned never
+  // will: abort). Under mutex_.
+  void try_complete_round() {
     const unsigned arrived = arrived_.load(std::memory_order_relaxed);
+    if (arrived == 0 || arrived != alive_.load(std::memory_order_relaxed)) return;
     const int first = __builtin_ffs(static_cast<int>(arrived)) - 1;
     const auto what = called_[static_cast<unsigned>(first)].load(std::memory_order_relaxed);
+    unsigned wanted = 0;  // sync: the lanes its masks name
     for (unsigned l = 0; l < 32; ++l) {
       const auto other = called_[l].load(std::memory_order_relaxed);
-      if (((arrived >> l) & 1u) != 0 && other != what) {
+      if (((arrived >> l) & 1u) == 0) continue;
+      if (other != what) {
         std::fprintf(stderr, "simulated_warp: lane %d called %s while lane %u called %s in the same round\n", first,
                      name(static_cast<collective>(what)), l, name(static_cast<collective>(other)));
         std::abort();
       }
+      wanted |= static_cast<unsigned>(deposited_[l].load(std::memory_order_relaxed));
     }
+    if (static_cast<collective>(what) == collective::sync && (wanted & ~arrived) != 0) {
+      const unsigned gone = wanted & ~arrived & ~lagging_.load(std::memory_order_relaxed);
+      if (gone == 0) return;  // waits for lanes lagging behind
+      std::fprintf(stderr, "simulated_warp: sync over mask %#x, but lanes %#x have returned or never ran\n", wanted,
+                   gone);
+      std::abort();
+    }
+    complete_round();
+  }
+  void complete_round() {  // under mutex_
     for (unsigned l = 0; l < 32; ++l) {
       published_[l].store(deposited_[l].load(std::memory_order_relaxed), std::memory_order_relaxed);
     }
@@ -140,10 +189,12 @@ class warp_rendezvous {
   }
 
   std::mutex mutex_;
-  std::condition_variable changed_;
+  std::condition_variable changed_;  // a round completed
+  std::condition_variable idle_;     // lanes lagging behind look again
   // Everything below is guarded by mutex_, and atomic (relaxed) all the same: with the mutex
   // hidden from it, ThreadSanitizer would report plain variables as races.
-  std::atomic<unsigned> alive_;
+  std::atomic<unsigned> alive_;        // running lanes: a round completes when all of them arrived
+  std::atomic<unsigned> lagging_{0};   // lanes in lag_behind: neither running nor returned
   std::atomic<unsigned> arrived_{0};
   std::atomic<std::uint64_t> rounds_{0};
   std::atomic<std::uint64_t> published_lanes_{0};
@@ -192,7 +243,14 @@ class simulated_warp {
     return m;
   }
   void sync(unsigned mask) const {
-    check(mask, rendezvous_->exchange(lane_, collective::sync, 0).lanes, "sync");
+    check(mask, rendezvous_->exchange(lane_, collective::sync, mask).lanes, "sync");
+  }
+
+  /// This lane and the other lanes of `group` (each calls this) reach their next collective only
+  /// after the rest of the warp has blocked waiting for them or returned (see the top of this file).
+  void lag_behind(unsigned group) const {
+    if (((group >> lane_) & 1u) == 0) fail("lag_behind: the calling lane is not in the group");
+    rendezvous_->lag_behind(lane_, group);
   }
 
  private:

@@ -221,13 +221,18 @@ TEST(WarpQueue, WarpsAndHostThreadsShareOneRing) {
 
 
 /// A warp pushing producer `producer`'s messages 0..n-1 with warp_push_batch, `batch` at a time.
-void batch_producer_warp(const Ring& ring, unsigned mask, std::uint32_t producer, std::uint32_t n, unsigned batch) {
+/// The lanes of `late` (part of `mask`, or 0) reach every call after the others have blocked in it,
+/// as lanes may under independent thread scheduling.
+void batch_producer_warp(const Ring& ring, unsigned mask, std::uint32_t producer, std::uint32_t n, unsigned batch,
+                         unsigned late = 0) {
   std::vector<Msg> values;
   for (std::uint32_t q = 0; q < n; ++q) values.push_back(make_msg(producer, q));
   const auto deadline = give_up();
   run_warp(mask, [&](const simulated_warp& warp) {
-    for (std::uint32_t done = 0; done < n && !deadline.passed();) {
-      done += ringkernel::detail::warp_push_batch_on(warp, ring, values.data() + done, std::min(batch, n - done));
+    // Every lane of the mask calls, or none: `done` is the same on every lane, the deadline is not.
+    for (std::uint32_t done = 0; done < n && warp.ballot(mask, deadline.passed()) == 0;) {
+      if (((late >> warp.lane()) & 1u) != 0) warp.lag_behind(late);
+      done += ringkernel::detail::warp_push_batch_on(warp, mask, ring, values.data() + done, std::min(batch, n - done));
     }
   });
 }
@@ -236,17 +241,18 @@ void batch_producer_warp(const Ring& ring, unsigned mask, std::uint32_t producer
 Stream batch_consumer_warp(const Ring& ring, unsigned mask, std::atomic<std::uint64_t>& taken, std::uint64_t total,
                            unsigned batch) {
   Stream stream;
-  std::vector<Msg> out(batch);  // written by every lane, read by the leader after the warp's sync
+  std::vector<Msg> out(batch);  // written by every lane, read by the leader after the call's exit sync
   const auto deadline = give_up();
+  const int leader = __builtin_ffs(static_cast<int>(mask)) - 1;
   run_warp(mask, [&](const simulated_warp& warp) {
-    while (taken.load(std::memory_order_relaxed) < total && !deadline.passed()) {
-      const unsigned n = ringkernel::detail::warp_pop_batch_on(warp, ring, out.data(), batch);
-      const ringkernel::detail::warp_group g = ringkernel::detail::warp_group::of(warp);
-      if (g.is_leader()) {
+    // One decision for the whole mask (each lane's own look at `taken` could differ).
+    while (warp.ballot(mask, taken.load(std::memory_order_relaxed) >= total || deadline.passed()) == 0) {
+      // The entry sync orders the leader's reads of `out` (last batch) before this batch's writes.
+      const unsigned n = ringkernel::detail::warp_pop_batch_on(warp, mask, ring, out.data(), batch);
+      if (static_cast<int>(warp.lane()) == leader) {
         stream.insert(stream.end(), out.begin(), out.begin() + n);
         taken.fetch_add(n, std::memory_order_relaxed);
       }
-      warp.sync(g.active);  // the leader's reads of `out` before the next batch overwrites it
     }
   });
   return stream;
@@ -274,7 +280,8 @@ TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
   const std::uint64_t total = 3ull * n + 2ull * n;  // three batch producers (ids 0-2), two warp_push lanes (3, 4)
   std::vector<Stream> streams(3);
   std::vector<std::function<void()>> parties;
-  parties.emplace_back([&] { batch_producer_warp(owned.ring(), 0xffff'ffffu, 0, n, 257); });  // 32 lanes
+  // 32 lanes, the upper 16 reaching every call late
+  parties.emplace_back([&] { batch_producer_warp(owned.ring(), 0xffff'ffffu, 0, n, 257, 0xffff'0000u); });
   parties.emplace_back([&] { batch_producer_warp(owned.ring(), 0x0000'0100u, 1, n, 9); });    // one lane
   parties.emplace_back([&] { batch_producer_warp(owned.ring(), 0x0000'0c00u, 2, n, 17); });
   parties.emplace_back([&] { producer_warp(owned.ring(), 0x0000'0018u, 0, n); });  // lanes 3, 4: ids 3, 4

@@ -89,7 +89,7 @@ TEST(WarpQueue, PopBatchHandsEveryLanesShareToTheWholeWarp) {
   std::vector<Msg> out(40);
   Stream stream;
   run_warp(0x0000'00ffu, [&](const simulated_warp& warp) {
-    const unsigned n = ringkernel::detail::warp_pop_batch_on(warp, owned.ring(), out.data(), 40);
+    const unsigned n = ringkernel::detail::warp_pop_batch_on(warp, 0x0000'00ffu, owned.ring(), out.data(), 40);
     if (warp.lane() == 0) stream.assign(out.begin(), out.begin() + n);
   });
   ASSERT_EQ(stream.size(), 40u);
@@ -104,13 +104,120 @@ TEST(WarpQueue, BatchOfNothingAndBatchOnAnEmptyRingReturnZero) {
   std::vector<Msg> buffer(8);
   std::vector<unsigned> results(4, 99);
   run_warp(0x0000'000fu, [&](const simulated_warp& warp) {
-    const unsigned a = ringkernel::detail::warp_pop_batch_on(warp, owned.ring(), buffer.data(), 8);  // empty
-    const unsigned b = ringkernel::detail::warp_pop_batch_on(warp, owned.ring(), buffer.data(), 0);
-    const unsigned c = ringkernel::detail::warp_push_batch_on(warp, owned.ring(), buffer.data(), 0);
+    const unsigned a = ringkernel::detail::warp_pop_batch_on(warp, 0xfu, owned.ring(), buffer.data(), 8);  // empty
+    const unsigned b = ringkernel::detail::warp_pop_batch_on(warp, 0xfu, owned.ring(), buffer.data(), 0);
+    const unsigned c = ringkernel::detail::warp_push_batch_on(warp, 0xfu, owned.ring(), buffer.data(), 0);
     if (warp.lane() == 0) results = {a, b, c, 0};
   });
   EXPECT_EQ(results, (std::vector<unsigned>{0, 0, 0, 0}));
   EXPECT_EQ(owned.ring().size(), 0u);
+}
+
+/// What is left in `ring`, popped by a host thread, in ring order: producer * 1000 + seq (-1: torn).
+std::vector<long> drain(Ring& ring) {
+  std::vector<long> seqs;
+  Msg m{};
+  while (ring.try_pop(m)) seqs.push_back(intact(m) ? static_cast<long>(m.producer) * 1000 + m.seq : -1);
+  return seqs;
+}
+std::vector<long> seqs_of(std::uint32_t producer, std::uint32_t from, std::uint32_t to) {
+  std::vector<long> seqs;
+  for (std::uint32_t q = from; q < to; ++q) seqs.push_back(static_cast<long>(producer) * 1000 + q);
+  return seqs;
+}
+std::vector<Msg> messages_of(std::uint32_t producer, std::uint32_t n) {
+  std::vector<Msg> values;
+  for (std::uint32_t q = 0; q < n; ++q) values.push_back(make_msg(producer, q));
+  return values;
+}
+
+// Independent thread scheduling: the lanes of one warp reach the call in two groups, lanes 16-31
+// only after lanes 0-15 have blocked or returned. With the group taken from active() (before the
+// batch calls took a mask), lanes 0-15 pushed the whole array on their own, then lanes 16-31 did
+// it again: 80 messages. With the mask, lanes 0-15 wait for the others in the entry sync.
+TEST(WarpQueue, PushBatchOfAWarpArrivingInTwoGroupsPushesEveryMessageOnce) {
+  OwnedRing owned(128);
+  const std::vector<Msg> values = messages_of(1, 40);
+  std::vector<unsigned> pushed(32, 99);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    if (warp.lane() >= 16) warp.lag_behind(0xffff'0000u);
+    pushed[warp.lane()] = ringkernel::detail::warp_push_batch_on(warp, 0xffff'ffffu, owned.ring(), values.data(), 40);
+  });
+  EXPECT_EQ(pushed, std::vector<unsigned>(32, 40));
+  EXPECT_EQ(drain(owned.ring()), seqs_of(1, 0, 40));
+}
+
+// The same for warp_pop_batch, on a warp with gaps (lanes 0-3, 8-11, 16-19, 24-27) of which the
+// upper two groups arrive late: one batch of 40 is taken, not one per group.
+TEST(WarpQueue, PopBatchOfAGappedWarpArrivingInTwoGroupsTakesOneBatch) {
+  OwnedRing owned(128);
+  for (std::uint32_t q = 0; q < 100; ++q) ASSERT_TRUE(owned.ring().try_push(make_msg(2, q)));
+  const unsigned mask = 0x0f0f'0f0fu;
+  std::vector<Msg> out(40);
+  std::vector<unsigned> popped(32, 99);
+  Stream stream;
+  run_warp(mask, [&](const simulated_warp& warp) {
+    if (warp.lane() >= 16) warp.lag_behind(0x0f0f'0000u);
+    const unsigned n = ringkernel::detail::warp_pop_batch_on(warp, mask, owned.ring(), out.data(), 40);
+    popped[warp.lane()] = n;
+    if (warp.lane() == 27) stream.assign(out.begin(), out.begin() + n);  // any lane: the exit sync
+  });
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(popped[l], ((mask >> l) & 1u) != 0 ? 40u : 99u) << "lane " << l;
+  ASSERT_EQ(stream.size(), 40u);
+  for (std::uint32_t q = 0; q < 40; ++q) EXPECT_TRUE(intact(stream[q]) && stream[q].seq == q) << q;
+  EXPECT_EQ(drain(owned.ring()), seqs_of(2, 40, 100));
+}
+
+// Two halves of a warp, each its own batch with its own mask (lanes 16-31 run after lanes 0-15):
+// each array once, neither half waits for the other.
+TEST(WarpQueue, HalvesOfAWarpPushTheirOwnBatchesWithTheirOwnMasks) {
+  OwnedRing owned(64);
+  const std::vector<Msg> low = messages_of(3, 20), high = messages_of(4, 20);
+  std::vector<unsigned> pushed(32, 99);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    const bool upper = warp.lane() >= 16;
+    if (upper) warp.lag_behind(0xffff'0000u);
+    const unsigned mask = upper ? 0xffff'0000u : 0x0000'ffffu;
+    pushed[warp.lane()] =
+        ringkernel::detail::warp_push_batch_on(warp, mask, owned.ring(), upper ? high.data() : low.data(), 20);
+  });
+  EXPECT_EQ(pushed, std::vector<unsigned>(32, 20));
+  std::vector<long> want = seqs_of(3, 0, 20);
+  for (long s : seqs_of(4, 0, 20)) want.push_back(s);
+  EXPECT_EQ(drain(owned.ring()), want);
+}
+
+// Lanes that have returned are not in the mask: the lanes that remain batch with theirs.
+TEST(WarpQueue, TheLanesThatRemainBatchWithTheirMask) {
+  OwnedRing owned(64);
+  const std::vector<Msg> values = messages_of(5, 50);
+  std::vector<unsigned> pushed(32, 99);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    if (warp.lane() % 2 != 0) return;  // odd lanes leave, as lanes leave a loop
+    pushed[warp.lane()] = ringkernel::detail::warp_push_batch_on(warp, 0x5555'5555u, owned.ring(), values.data(), 50);
+  });
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(pushed[l], l % 2 == 0 ? 50u : 99u) << "lane " << l;
+  EXPECT_EQ(drain(owned.ring()), seqs_of(5, 0, 50));
+}
+
+// Each lane stages a block of the values, which other lanes copy into the ring (lane of rank r
+// takes offsets r, r + 8, ...), and overwrites its block for the next batch as soon as the call
+// returns. The entry sync orders the staging before the copies, the exit sync the copies before
+// the overwrite: under ThreadSanitizer, removing either is reported as a data race (checked).
+TEST(WarpQueue, PushBatchOrdersStagedValuesBeforeItAndItsReadsBeforeTheNextStaging) {
+  OwnedRing owned(128);
+  std::vector<Msg> staged(40);
+  std::vector<unsigned> pushed(16, 99);
+  run_warp(0x0000'00ffu, [&](const simulated_warp& warp) {
+    const std::uint32_t lane = warp.lane();
+    for (std::uint32_t b = 0; b < 2; ++b) {
+      for (std::uint32_t i = 5 * lane; i < 5 * lane + 5; ++i) staged[i] = make_msg(6, 40 * b + i);
+      pushed[8 * b + lane] =
+          ringkernel::detail::warp_push_batch_on(warp, 0x0000'00ffu, owned.ring(), staged.data(), 40);
+    }
+  });
+  EXPECT_EQ(pushed, std::vector<unsigned>(16, 40));
+  EXPECT_EQ(drain(owned.ring()), seqs_of(6, 0, 80));
 }
 
 }  // namespace

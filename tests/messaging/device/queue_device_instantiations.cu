@@ -24,8 +24,8 @@ __global__ void rings(ringkernel::mpmc_ring<Tagged, S> mpmc, ringkernel::spsc_ri
   ok += mpmc.try_push(t) ? 1 : 0;
   ok += static_cast<int>(mpmc.try_pop_batch(&back, 1));
   __shared__ Tagged batch[64];
-  ok += static_cast<int>(ringkernel::warp_push_batch(mpmc, batch, 64));
-  ok += static_cast<int>(ringkernel::warp_pop_batch(mpmc, batch, 64));
+  ok += static_cast<int>(ringkernel::warp_push_batch(0xffffffffu, mpmc, batch, 64));
+  ok += static_cast<int>(ringkernel::warp_pop_batch(0xffffffffu, mpmc, batch, 64));
   if (threadIdx.x == 0) {
     Blob64 b{};
     ok += spsc.try_push(b) ? 1 : 0;

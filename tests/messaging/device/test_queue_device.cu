@@ -54,11 +54,11 @@ int cuda_device_or_skip() {
 // for them forever (freeing pinned or device memory waits for outstanding kernels).
 constexpr std::uint64_t kernel_budget_us = 20'000'000;
 
-// The same answer on all 32 lanes, and a point where the whole warp meets right before the warp
-// batch calls: those read the group of lanes with __activemask(), and a warp that had split under
-// independent thread scheduling would make each part move the whole array (the callers' warps are
-// always full: blockDim is a multiple of 32 and lanes leave only together).
-__device__ bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(0xffffffffu, d.passed()) != 0; }
+// The batch calls below are collective over the full warp (mask 0xffffffff: blockDim is a multiple
+// of 32 and lanes leave only together), so every lane must make each call or none: whether to go
+// on is decided with one answer for all 32 lanes.
+constexpr unsigned full_warp = 0xffffffffu;
+__device__ bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(full_warp, d.passed()) != 0; }
 
 // One thread per message: pop from `in` (spinning), add 1000 to the index, push to `out`.
 __global__ void echo(SystemRing in, SystemRing out, std::uint32_t count) {
@@ -116,16 +116,16 @@ __global__ void batch_produce(DeviceRing ring, std::uint32_t batch, std::uint32_
   Tagged* mine = staged[warp_in_block];
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t b = 0; b < batches; ++b) {
+    // Staged by all lanes; warp_push_batch's entry __syncwarp makes them visible to the lane that
+    // copies each, and its exit __syncwarp lets the next batch overwrite them.
     for (std::uint32_t i = lane; i < batch; i += 32) mine[i] = Tagged{warp, 0, b * batch + i};
-    __syncwarp();
     std::uint32_t sent = 0;
     while (sent < batch) {
       if (warp_gives_up(give_up)) return;
-      const unsigned n = ringkernel::warp_push_batch(ring, mine + sent, batch - sent);
+      const unsigned n = ringkernel::warp_push_batch(full_warp, ring, mine + sent, batch - sent);
       if (n == 0 && lane == 0) atomicAdd(refused, 1u);  // the ring was full: try again
       sent += n;
     }
-    __syncwarp();
   }
 }
 
@@ -141,8 +141,10 @@ __global__ void batch_consume(DeviceRing ring, std::uint32_t total, unsigned* re
   for (;;) {
     unsigned seen = 0;
     if (lane == 0) seen = atomicAdd(received, 0u);
-    if (__shfl_sync(0xffffffffu, seen, 0) >= total || warp_gives_up(give_up)) return;
-    const unsigned n = ringkernel::warp_pop_batch(ring, mine, 64);
+    if (__shfl_sync(full_warp, seen, 0) >= total || warp_gives_up(give_up)) return;
+    // The entry __syncwarp orders the last round's reads of `mine` before this batch's writes; the
+    // exit one makes every lane's share visible to all.
+    const unsigned n = ringkernel::warp_pop_batch(full_warp, ring, mine, 64);
     for (unsigned i = lane; i < n; i += 32) {
       atomicAdd(checksum, static_cast<unsigned long long>(mine[i].producer) * 1000003ull + mine[i].index);
       // Within one batch, messages of one producer come in increasing index order.
@@ -150,7 +152,6 @@ __global__ void batch_consume(DeviceRing ring, std::uint32_t total, unsigned* re
         if (mine[j].producer == mine[i].producer && mine[j].index <= mine[i].index) atomicAdd(errors, 1u);
       }
     }
-    __syncwarp();
     if (lane == 0 && n != 0) atomicAdd(received, n);
   }
 }
@@ -251,12 +252,10 @@ __global__ void batch_to_host(SystemRing ring, std::uint32_t batch, std::uint32_
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t b = 0; b < batches; ++b) {
     for (std::uint32_t i = lane; i < batch; i += 32) staged[i] = Tagged{blockIdx.x, 0, b * batch + i};
-    __syncwarp();
-    for (std::uint32_t sent = 0; sent < batch;) {
+    for (std::uint32_t sent = 0; sent < batch;) {  // the calls' __syncwarps order the staging
       if (warp_gives_up(give_up)) return;
-      sent += ringkernel::warp_push_batch(ring, staged + sent, batch - sent);
+      sent += ringkernel::warp_push_batch(full_warp, ring, staged + sent, batch - sent);
     }
-    __syncwarp();
   }
 }
 

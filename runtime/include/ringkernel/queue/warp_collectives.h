@@ -3,8 +3,9 @@
 // that one algorithm runs on a GPU (cuda_warp: __activemask, __shfl_sync, __ballot_sync, ...) and,
 // in the tests, on host threads playing the lanes of a warp (tests/messaging/simulated_warp.h).
 //
-// A Warp type provides, for the calling lane (`mask` is always the group read once by active()):
-//   unsigned active() const;                          the lanes taking part in this operation
+// A Warp type provides, for the calling lane (`mask` is always the group of the operation: read
+// once by active() in the single-message operations, the caller's mask in the batch operations):
+//   unsigned active() const;                          the lanes executing this call together now
 //   unsigned lane() const;                            the calling lane's id, 0..31
 //   template <class V> V shfl(unsigned mask, V v, int src) const;  lane src's v, to every lane
 //   unsigned ballot(unsigned mask, bool p) const;     the lanes whose p is true
@@ -13,6 +14,12 @@
 // shfl, ballot and reduce_min exchange register values only: they order no memory access (the
 // host simulation hides them from ThreadSanitizer's happens-before for that reason). Every lane
 // of `mask` makes the same sequence of calls.
+// active() (__activemask()) only reports which lanes happen to execute together: under independent
+// thread scheduling (Volta and later) lanes the program considers converged may arrive in separate
+// groups, so it must not decide who takes part in an operation whose result depends on the whole
+// group (the CUDA Programming Guide says as much). The single-message operations may use it (each
+// lane's own message is handled once, by whichever group the lane arrived in); the batch operations
+// take the participating lanes from the caller (warp_group::of_lanes) and meet with sync(mask).
 #pragma once
 
 #include "ringkernel/config.h"
@@ -44,21 +51,27 @@ RINGKERNEL_HOST_DEVICE inline int lowest_lane(unsigned mask) noexcept {
 #endif
 }
 
-/// The lanes taking part in one warp operation, read once and used for all of it: every lane's
+/// The lanes taking part in one warp operation, fixed once and used for all of it: every lane's
 /// rank, the number of lanes and the leader must agree across the whole operation (a second
 /// __activemask() could differ under independent thread scheduling).
 struct warp_group {
-  unsigned active;  // lane mask
+  unsigned active;  // lane mask of the participants
   unsigned lanes;   // how many
   unsigned lane;    // this lane's id
-  unsigned rank;    // this lane's position among the active lanes
-  int leader;       // the lowest active lane
+  unsigned rank;    // this lane's position among the participants
+  int leader;       // the lowest participating lane
 
+  /// The lanes executing together now (active(), read once): for operations that are correct with
+  /// any grouping of the lanes (see the top of this file).
   template <class Warp>
   RINGKERNEL_WARP_FUNCTION static warp_group of(const Warp& warp) noexcept {
-    const unsigned active = warp.active();
+    return of_lanes(warp, warp.active());
+  }
+  /// The lanes of `mask`, as the caller states them (non-empty, containing the calling lane).
+  template <class Warp>
+  RINGKERNEL_WARP_FUNCTION static warp_group of_lanes(const Warp& warp, unsigned mask) noexcept {
     const unsigned lane = warp.lane();
-    return {active, lane_popcount(active), lane, lane_popcount(active & ((1u << lane) - 1u)), lowest_lane(active)};
+    return {mask, lane_popcount(mask), lane, lane_popcount(mask & ((1u << lane) - 1u)), lowest_lane(mask)};
   }
   RINGKERNEL_HOST_DEVICE bool is_leader() const noexcept { return static_cast<int>(lane) == leader; }
 };

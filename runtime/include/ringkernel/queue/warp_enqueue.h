@@ -10,8 +10,15 @@
 //   lane id. The per-lane acquire is what orders each lane's payload access after the party that
 //   freed or published its slot (a shuffle is not a memory operation, so one lane's acquire would
 //   not order the others'), and it costs one load latency per claim instead of one per lane.
-//   warp_push_batch / warp_pop_batch: a warp moves an array of messages, up to
-//   warp_batch_per_lane messages per active lane per claim: the lanes check their slots together
+//   The group is whoever __activemask() reports at the call, and that is safe here: however the
+//   lanes happen to arrive (all together, or in several groups under independent thread
+//   scheduling), each lane's own message is claimed once, by the group it arrived in; only how
+//   many lanes share a claim depends on it. These calls order no memory between lanes.
+//   warp_push_batch / warp_pop_batch: the lanes of `mask` cooperate on ONE array of messages, so
+//   the group must be exactly the lanes the caller means, never __activemask() (lanes that split
+//   under independent thread scheduling would each move the whole array): the caller states the
+//   mask, as for the __*_sync intrinsics, and the call begins and ends with __syncwarp(mask). Up
+//   to warp_batch_per_lane messages per lane per claim: the lanes check their slots together
 //   (relaxed loads issued back to back, then one acquire fence per lane), one CAS claims the ready
 //   run, each lane copies its share and publishes it after one release fence. Fewer claims per
 //   message is what lets many warps share one ring without losing most CASes to each other.
@@ -36,7 +43,7 @@ RINGKERNEL_HOST_DEVICE constexpr unsigned ready_prefix(unsigned active, unsigned
   return active & ((not_ready & (0u - not_ready)) - 1u);  // bits below the lowest not-ready lane
 }
 
-/// Up to warp_batch_per_lane positions per active lane that a warp checks and claims at once.
+/// Up to warp_batch_per_lane positions per participating lane that a warp checks and claims at once.
 inline constexpr unsigned warp_batch_per_lane = 8;
 
 /// One lane's share of a batch claim's check. The lane of rank `rank` (of `lanes`) looked at the
@@ -173,9 +180,10 @@ RINGKERNEL_WARP_FUNCTION bool warp_pop_on(const Warp& warp, const mpmc_ring<T, S
 
 /// warp_push_batch on any Warp (see warp_push_batch below).
 template <class Warp, class T, atomic_scope Scope>
-RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, const T* values,
-                                                     unsigned n) noexcept {
-  const warp_group g = warp_group::of(warp);
+RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope>& ring,
+                                                     const T* values, unsigned n) noexcept {
+  warp.sync(mask);  // every lane of the mask is here, and the values they staged are visible to all
+  const warp_group g = warp_group::of_lanes(warp, mask);
   const unsigned lanes = g.lanes, rank = g.rank;
   unsigned done = 0;
   while (done < n) {
@@ -188,14 +196,16 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, const mpm
     }
     done += run.count;
   }
+  warp.sync(mask);  // every lane has read its share of `values`: the caller may overwrite them
   return done;
 }
 
 /// warp_pop_batch on any Warp (see warp_pop_batch below).
 template <class Warp, class T, atomic_scope Scope>
-RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, T* out,
-                                                    unsigned n) noexcept {
-  const warp_group g = warp_group::of(warp);
+RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope>& ring,
+                                                    T* out, unsigned n) noexcept {
+  warp.sync(mask);  // every lane of the mask is here (and done with `out`, if it read it before)
+  const warp_group g = warp_group::of_lanes(warp, mask);
   const unsigned lanes = g.lanes, rank = g.rank;
   unsigned done = 0;
   while (done < n) {
@@ -208,7 +218,7 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, const mpmc
     }
     done += run.count;
   }
-  warp.sync(g.active);  // every lane's share of `out` is visible to the whole warp
+  warp.sync(mask);  // every lane's share of `out` is visible to every lane of the mask
   return done;
 }
 
@@ -218,31 +228,52 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, const mpmc
 
 namespace ringkernel {
 
-/// Called by every active lane of a warp (divergent callers are fine: the active mask decides).
+/// Called by any lanes of a warp, converged or not, each with its own message: the lanes that
+/// execute the call together (__activemask()) share one claim. Returns whether this lane's message
+/// was pushed (false: the ring was full at its position; lanes are served in lane order). No mask
+/// is needed, because no lane's outcome depends on which other lanes took part; it orders no
+/// memory between lanes.
 template <class T, atomic_scope Scope>
 __device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
   return detail::warp_push_on(detail::cuda_warp{}, ring, value);
 }
 
-/// Every active lane asks for one message; lanes ranked below the number available get one.
+/// Every lane that executes the call asks for one message (grouped as for warp_push); lanes ranked
+/// below the number available get one, in lane order.
 template <class T, atomic_scope Scope>
 __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
   return detail::warp_pop_on(detail::cuda_warp{}, ring, out);
 }
 
-/// Pushes values[0, n) in order. Called by every active lane with the same arguments; returns how
-/// many were pushed (the same on every lane): n, or fewer when the ring filled up.
+// The batch calls are collective over `mask` (typically 0xffffffffu), like the __*_sync
+// intrinsics, whose order of arguments they follow (the mask first):
+//  - every lane of `mask` calls, with the same arguments (mask, ring, array, n); the calling lane
+//    is in `mask`; lanes outside it do not call (they may call with a mask of their own, a
+//    disjoint one). Lanes of the mask need not arrive converged: the call begins with
+//    __syncwarp(mask), which waits for all of them. Decide whether to call with a warp-uniform
+//    value (e.g. __any_sync / __shfl_sync over the mask), or some lanes would wait in vain;
+//  - that entry __syncwarp also orders every lane's earlier accesses to the array before the
+//    call's own: the values a warp stages in shared or global memory just before warp_push_batch
+//    are visible to whichever lane copies them, and reads of a previous warp_pop_batch's `out`
+//    are done before this call overwrites it;
+//  - the call ends with __syncwarp(mask): on return every lane of the mask has finished with the
+//    array (warp_push_batch: the caller may overwrite `values`; warp_pop_batch: all of `out`,
+//    whichever lane wrote it, is visible to every lane of the mask), and all return the same count.
+
+/// Pushes values[0, n) in order (memory every lane of the mask can read). Returns how many were
+/// pushed, the same on every lane: n, or fewer when the ring filled up.
 template <class T, atomic_scope Scope>
-__device__ unsigned warp_push_batch(const mpmc_ring<T, Scope>& ring, const T* values, unsigned n) noexcept {
-  return detail::warp_push_batch_on(detail::cuda_warp{}, ring, values, n);
+__device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope>& ring, const T* values,
+                                    unsigned n) noexcept {
+  return detail::warp_push_batch_on(detail::cuda_warp{}, mask, ring, values, n);
 }
 
-/// Pops up to n messages in order into out[0, ...) (memory every lane can write: global or shared;
-/// each lane writes its share). Called by every active lane with the same arguments; returns how
-/// many (the same on every lane; 0: the ring was empty).
+/// Pops up to n messages in order into out[0, ...) (memory every lane of the mask can write: global
+/// or shared; each lane writes its share). Returns how many, the same on every lane (0: the ring
+/// was empty).
 template <class T, atomic_scope Scope>
-__device__ unsigned warp_pop_batch(const mpmc_ring<T, Scope>& ring, T* out, unsigned n) noexcept {
-  return detail::warp_pop_batch_on(detail::cuda_warp{}, ring, out, n);
+__device__ unsigned warp_pop_batch(unsigned mask, const mpmc_ring<T, Scope>& ring, T* out, unsigned n) noexcept {
+  return detail::warp_pop_batch_on(detail::cuda_warp{}, mask, ring, out, n);
 }
 
 }  // namespace ringkernel
