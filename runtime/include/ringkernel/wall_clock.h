@@ -2,8 +2,15 @@
 // Wall-clock time in microseconds since the Unix epoch, on host and device. Envelope timestamps
 // (kernel_message.h) and the physical part of hybrid logical clock stamps (hlc.h) come from here.
 //   host:   std::chrono::system_clock;
-//   device: the PTX %globaltimer register (nanoseconds; the driver initialises it from the host's
-//           wall clock, so host and device readings are comparable up to the driver's sync error).
+//   device: the PTX %globaltimer register (nanoseconds). Its epoch is not specified by the PTX ISA
+//           (a "64-bit global nanosecond timer"); what makes it Unix time is the driver, which
+//           initialises it from the host's system clock when the device is attached (libcu++
+//           documents this for cuda::std::chrono::system_clock, which reads the same register).
+//           Attachment may be long before the program starts (persistence mode), and the timer
+//           does not follow later steps or slewing of the host clock: host and device readings
+//           agree up to the error at attachment plus the drift since. hlc_device_tests (label
+//           gpu) measures it on the machine it runs on and fails beyond 1 s, the default skew
+//           bound of HybridLogicalClock.
 #pragma once
 
 #include <cstdint>
