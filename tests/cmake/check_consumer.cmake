@@ -1,6 +1,7 @@
 # Configures and builds tests/cmake/consumer in a fresh directory and checks the build behaviour of
 # ringkernel_generate_messages(). Run as: cmake -DMODE=... -DGENERATOR=... -DCXX=... -DWORK=...
-#   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON] [-DINCREMENTAL=ON] -P check_consumer.cmake
+#   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON] [-DINCREMENTAL=ON]
+#   [-DBUILD_TYPE=Debug|Release|...] -P check_consumer.cmake
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE GENERATOR CXX WORK RK_SOURCE_DIR)
@@ -9,13 +10,17 @@ foreach(var MODE GENERATOR CXX WORK RK_SOURCE_DIR)
   endif()
 endforeach()
 
+if(NOT BUILD_TYPE)
+  set(BUILD_TYPE Debug)
+endif()
+
 set(src "${WORK}/src")
 set(bin "${WORK}/build")
 file(REMOVE_RECURSE "${WORK}")
 file(COPY "${CMAKE_CURRENT_LIST_DIR}/consumer/" DESTINATION "${src}")
 
 function(fail what output)
-  message(FATAL_ERROR "check_consumer [${MODE}, ${GENERATOR}, ${CXX}]: ${what}\n---- build output ----\n${output}")
+  message(FATAL_ERROR "check_consumer [${MODE}, ${GENERATOR}, ${CXX}, ${BUILD_TYPE}]: ${what}\n---- build output ----\n${output}")
 endfunction()
 
 # Runs a build; sets ${out_var} to its output; fails unless the exit status matches `expect`.
@@ -53,7 +58,7 @@ endfunction()
 
 set(configure_args -S "${src}" -B "${bin}" -G "${GENERATOR}"
   "-DCMAKE_CXX_COMPILER=${CXX}" "-DRK_MODE=${MODE}" "-DRK_SOURCE_DIR=${RK_SOURCE_DIR}"
-  -DCMAKE_BUILD_TYPE=Debug)
+  "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
 if(NOT MODE STREQUAL "package")
   # RingKernel is built inside the consumer: keep it to the host backend (CUDA has its own test).
   list(APPEND configure_args -DRINGKERNEL_ENABLE_CUDA=OFF)

@@ -220,9 +220,7 @@ class BasicMessageQueue {
   static void validate(const QueueOptions& o) {
     if (!detail::is_power_of_two(o.capacity)) {
       throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                  std::string("capacity ")
-                      .append(std::to_string(o.capacity))
-                      .append(" is not a power of two (1, 2, 4, ...)"));
+                  "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
     }
     if (Ring::multi_consumer && o.capacity < 2) {
       throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,

@@ -34,6 +34,8 @@ int main() {
     std::fprintf(stderr, "registry lookup failed\n");
     return 1;
   }
+  extern int consumer_runtime_checks();
+  if (consumer_runtime_checks() != 0) return 1;
 #if defined(CONSUMER_HAS_CUDA)
   extern int consumer_device_checks();
   if (consumer_device_checks() != 0) return 1;
