@@ -16,6 +16,7 @@
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
@@ -201,16 +202,35 @@ class HeaderConsumer : public clang::ASTConsumer {
 struct RunState {
   ModelListener* listener = nullptr;
   std::map<std::string, HeaderModel> models;  // by absolute header path
+  /// By absolute header path: the parse's -iquote, then -I directories (absolute, normalised).
+  std::map<std::string, std::vector<std::string>> includeDirs;
   std::set<std::string> filesRead;
 };
+
+/// The directories a quoted include searches after the includer's own: -iquote ones, then -I ones
+/// (system directories come after those, so a header found through them was found before).
+std::vector<std::string> quotedSearchPath(clang::CompilerInstance& ci) {
+  std::vector<std::string> dirs;
+  for (clang::frontend::IncludeDirGroup group : {clang::frontend::Quoted, clang::frontend::Angled}) {
+    for (const clang::HeaderSearchOptions::Entry& entry : ci.getHeaderSearchOpts().UserEntries) {
+      if (entry.Group != group || entry.IsFramework) continue;
+      llvm::SmallString<256> path(entry.Path);
+      ci.getFileManager().makeAbsolutePath(path);
+      llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+      dirs.emplace_back(path.str());
+    }
+  }
+  return dirs;
+}
 
 class HeaderAction : public clang::ASTFrontendAction {
  public:
   explicit HeaderAction(RunState& state) : state_(state) {}
 
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef file) override {
     std::string header = absolutePath(file.str());
+    state_.includeDirs[header] = quotedSearchPath(ci);
     HeaderModel& model = state_.models[header];
     return std::make_unique<HeaderConsumer>(model, state_.listener, std::move(header));
   }
@@ -221,8 +241,16 @@ class HeaderAction : public clang::ASTFrontendAction {
     for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
       llvm::SmallString<256> path(it->first.getName());
       ci.getFileManager().makeAbsolutePath(path);
-      llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-      state_.filesRead.insert(std::string(path.str()));
+      llvm::SmallString<256> lexical(path);
+      llvm::sys::path::remove_dots(lexical, /*remove_dot_dot=*/true);
+      // "dir/.." through a symbolic link is not the link's parent (/lib -> usr/lib: clang finds
+      // libstdc++ as /lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12): a name that does
+      // not exist in a depfile makes Ninja rerun the rule on every build. Then the real path.
+      llvm::SmallString<256> real;
+      if (!ci.getVirtualFileSystem().exists(lexical) && !ci.getVirtualFileSystem().getRealPath(path, real)) {
+        lexical = real;
+      }
+      state_.filesRead.insert(std::string(lexical.str()));
     }
   }
 
@@ -318,7 +346,8 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
     HeaderModel model = std::move(found->second);
     model.headerPath = path;
     model.stem = fileStem(path);
-    model.includeSpelling = includeSpelling(path, request.outputDir);
+    model.includeSpelling =
+        includeSpelling(path, request.outputDir, state.includeDirs[path], *fileSystem);
     result.headers.push_back(std::move(model));
   }
   result.filesRead.assign(state.filesRead.begin(), state.filesRead.end());

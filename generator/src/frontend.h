@@ -27,7 +27,7 @@ struct FrontendRequest {
   /// Compile flags per header (FixedCompilationDatabase for `-- <args>`, JSON for `-p`).
   const clang::tooling::CompilationDatabase* compilations = nullptr;
   std::string targetTriple;  // --target; empty: the host (or a --target in the compile flags)
-  std::string outputDir;     // absolute; HeaderModel::includeSpelling is relative to it
+  std::string outputDir;     // absolute; generated files in it include the headers (paths.h)
   std::string resourceDir;   // clang's resource dir (resource_dir.h); empty: clang's default
   /// Files are read through this; null means the real file system. Tests pass an overlay with an
   /// llvm::vfs::InMemoryFileSystem on top of the real one.

@@ -1,11 +1,13 @@
 // Copyright RingKernel authors.
 #include "paths.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -16,6 +18,45 @@ std::vector<std::string> components(const std::string& path) {
     result.emplace_back(*it);
   }
   return result;
+}
+
+/// `path` below `dir` as '/'-separated components ("net/commands.h"); empty if it is not below it.
+std::string below(const std::string& path, const std::string& dir) {
+  const std::vector<std::string> inner = components(path);
+  const std::vector<std::string> outer = components(dir);
+  if (outer.empty() || inner.size() <= outer.size() || !std::equal(outer.begin(), outer.end(), inner.begin())) {
+    return {};
+  }
+  std::string spelling;
+  for (std::size_t i = outer.size(); i < inner.size(); ++i) {
+    if (!spelling.empty()) spelling += '/';
+    spelling += inner[i];
+  }
+  return spelling;
+}
+
+std::string realPath(llvm::vfs::FileSystem& fs, const std::string& path) {
+  llvm::SmallString<256> real;
+  if (fs.getRealPath(path, real)) return {};
+  llvm::sys::path::remove_dots(real, /*remove_dot_dot=*/true);
+  return std::string(real.str());
+}
+
+/// Whether `#include "<spelling>"` in a file of `outputDir` finds `header` (same file, not merely
+/// the same name) when the compiler searches `outputDir`, then `includeDirs` in order.
+bool findsHeader(const std::string& spelling, const std::string& header, const std::string& outputDir,
+                 const std::vector<std::string>& includeDirs, llvm::vfs::FileSystem& fs) {
+  const llvm::ErrorOr<llvm::vfs::Status> target = fs.status(header);
+  if (!target) return false;
+  std::vector<std::string> searched{outputDir};
+  searched.insert(searched.end(), includeDirs.begin(), includeDirs.end());
+  for (const std::string& dir : searched) {
+    llvm::SmallString<256> candidate(dir);
+    llvm::sys::path::append(candidate, llvm::sys::path::Style::posix, spelling);
+    const llvm::ErrorOr<llvm::vfs::Status> found = fs.status(candidate);
+    if (found && found->isRegularFile()) return found->equivalent(*target);
+  }
+  return false;
 }
 
 }  // namespace
@@ -39,6 +80,24 @@ std::string includeSpelling(const std::string& header, const std::string& output
     if (i + 1 < to.size()) spelling += '/';
   }
   return spelling;
+}
+
+std::string includeSpelling(const std::string& header, const std::string& outputDir,
+                            const std::vector<std::string>& includeDirs, llvm::vfs::FileSystem& fs) {
+  const std::string realHeader = realPath(fs, header);
+  std::vector<std::string> candidates;
+  for (const std::string& dir : includeDirs) {
+    for (std::string spelling : {below(header, dir), below(realHeader, realPath(fs, dir))}) {
+      if (!spelling.empty()) candidates.push_back(std::move(spelling));
+    }
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  for (const std::string& spelling : candidates) {
+    if (findsHeader(spelling, header, outputDir, includeDirs, fs)) return spelling;
+  }
+  return includeSpelling(header, outputDir);
 }
 
 std::string fileStem(const std::string& path) { return llvm::sys::path::stem(path).str(); }

@@ -3,6 +3,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+namespace llvm::vfs {
+class FileSystem;
+}
 
 namespace ringkernel::gen {
 
@@ -13,6 +18,15 @@ std::string absolutePath(const std::string& path);
 /// How a file in `outputDir` includes `header`: the relative path from `outputDir` to `header`
 /// with '/' separators, e.g. "../include/app/messages.h". Both must be absolute.
 std::string includeSpelling(const std::string& header, const std::string& outputDir);
+
+/// How a file in `outputDir` includes `header` when the compiler searches `includeDirs` (absolute,
+/// normalised, in the order a quoted include searches them: -iquote, then -I). The shortest
+/// spelling relative to an include directory that contains the header (compared as given, and
+/// with symbolic links resolved) whose quoted lookup -- `outputDir` first, then `includeDirs` in
+/// order -- finds this very header and not a namesake; ties go to the alphabetically first. Falls
+/// back to includeSpelling(header, outputDir) when no include directory qualifies. Never absolute.
+std::string includeSpelling(const std::string& header, const std::string& outputDir,
+                            const std::vector<std::string>& includeDirs, llvm::vfs::FileSystem& fs);
 
 /// File name without directory and without its last extension ("a/messages.h" -> "messages").
 std::string fileStem(const std::string& path);

@@ -42,7 +42,8 @@ const EnumModel& FrontendRun::enumeration(const std::string& qualifiedName) cons
 }
 
 FrontendRun runFrontendOn(const std::string& source, const std::string& target,
-                          const std::map<std::string, std::string>& extraFiles) {
+                          const std::map<std::string, std::string>& extraFiles,
+                          const std::vector<std::string>& compilerArgs) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   memory->addFile(kHeaderPath, 0, llvm::MemoryBuffer::getMemBufferCopy(source, kHeaderPath));
   for (const auto& [path, content] : extraFiles) {
@@ -52,7 +53,7 @@ FrontendRun runFrontendOn(const std::string& source, const std::string& target,
   overlay->pushOverlay(memory);
 
   // The compile directory must exist on every layer of the overlay (ClangTool changes into it).
-  const clang::tooling::FixedCompilationDatabase compilations("/", {});
+  const clang::tooling::FixedCompilationDatabase compilations("/", compilerArgs);
   std::string resourceError;
   FrontendRequest request;
   request.headers = {kHeaderPath};

@@ -32,9 +32,10 @@ struct FrontendRun {
 };
 
 /// Parses `source` as kHeaderPath for `target` (empty: host). `extraFiles` maps absolute paths
-/// to contents.
+/// to contents; `compilerArgs` are the flags after `--` (e.g. "-I/ringkernel-test").
 FrontendRun runFrontendOn(const std::string& source, const std::string& target = "x86_64-linux-gnu",
-                          const std::map<std::string, std::string>& extraFiles = {});
+                          const std::map<std::string, std::string>& extraFiles = {},
+                          const std::vector<std::string>& compilerArgs = {});
 
 /// Succeeds if the run reported an error at kHeaderPath:line:column whose text contains every
 /// fragment of `message`, followed by a "fix: ..." note containing `fix` (skipped when empty).

@@ -256,6 +256,54 @@ TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
   EXPECT_EQ(fs::last_write_time(path("deps/messages.d")), before);
 }
 
+std::string readFile(const std::string& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The .rk.h includes the header as the include path finds it, also through a symbolic link, and
+// the manifest records the same spelling.
+TEST_F(CliTest, GeneratedHeaderIncludesTheHeaderRelativeToAnIncludeDirectory) {
+  const std::string header = write("real/include/net/commands.h", kGoodHeader);
+  fs::create_directory_symlink(path("real"), path("link"));
+  const Result result = runGenerator("--output-dir " + quote(path("build/gen")) + " " + quote(header) +
+                                     " -- " + quote("-I" + path("link/include")));
+  ASSERT_EQ(result.status, 0) << result.output;
+  const std::string generated = readFile(path("build/gen/commands.rk.h"));
+  EXPECT_NE(generated.find("#include \"net/commands.h\"\n"), std::string::npos) << generated;
+  EXPECT_EQ(generated.find(dir_.string()), std::string::npos) << generated;
+  EXPECT_NE(readFile(path("build/gen/commands.rk.json")).find("\"include\": \"net/commands.h\""),
+            std::string::npos);
+  // Without an include directory that holds it: relative to the output directory.
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("build/gen")) + " " + quote(header)).status, 0);
+  EXPECT_NE(readFile(path("build/gen/commands.rk.h")).find("#include \"../../real/include/net/commands.h\""),
+            std::string::npos);
+}
+
+// "<link>/.." is the parent of the link's target, not of the link: the depfile names files that exist.
+TEST_F(CliTest, DepfileNamesFilesThatExistWhenIncludesGoThroughSymbolicLinks) {
+  write("real/units.h", "#pragma once\n#include <cstdint>\nusing unit_t = std::int32_t;\n");
+  fs::create_directories(path("real/deep"));
+  fs::create_directory_symlink(path("real/deep"), path("lnk"));
+  const std::string header =
+      write("messages.h", "#include <units.h>\nstruct [[ringkernel::message]] U { unit_t a; };\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                     quote(path("messages.d")) + " " + quote(header) + " -- " +
+                                     quote("-I" + path("lnk/..")));
+  ASSERT_EQ(result.status, 0) << result.output;
+  const std::string deps = readFile(path("messages.d"));
+  EXPECT_NE(deps.find(path("real/units.h")), std::string::npos) << deps;
+  std::istringstream lines(deps);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("  ", 0) != 0) continue;  // the target line
+    std::string file = line.substr(2);
+    if (file.ends_with(" \\")) file.resize(file.size() - 2);
+    EXPECT_TRUE(fs::exists(file)) << file << " is in the depfile but does not exist\n" << deps;
+  }
+}
+
 TEST_F(CliTest, TargetChangesTheLayout) {
   const std::string header = write("abi.h", "struct [[ringkernel::message]] Abi { long a; double d; };\n");
   const Result x64 = runGenerator("--output-dir " + quote(path("x64")) + " --target x86_64-linux-gnu " + quote(header));

@@ -171,6 +171,36 @@ TEST(ModelHeader, IncludeSpellingStemTargetAndFilesRead) {
   for (const std::string& path : read) EXPECT_EQ(path.front(), '/') << path;
 }
 
+constexpr const char* kOneMessage = "struct [[ringkernel::message]] A { int n; };\n";
+
+TEST(ModelHeader, IncludeSpellingIsRelativeToTheLongestIncludeDirectoryHoldingTheHeader) {
+  // -I/ also holds it ("ringkernel-test/messages.h"); the longest directory gives the shortest.
+  auto run = runFrontendOn(kOneMessage, "x86_64-linux-gnu", {}, {"-I/", "-I/ringkernel-test"});
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().includeSpelling, "messages.h");
+  // Relative to the compile directory ("/"), with "." and ".." removed.
+  run = runFrontendOn(kOneMessage, "x86_64-linux-gnu", {}, {"-Iringkernel-test/out/../."});
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().includeSpelling, "messages.h");
+  run = runFrontendOn(kOneMessage, "x86_64-linux-gnu", {}, {"-iquote", "/ringkernel-test"});
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().includeSpelling, "messages.h");
+}
+
+TEST(ModelHeader, IncludeSpellingAvoidsANamesakeFoundFirst) {
+  // "messages.h" would find shadow/messages.h first: the next spelling that finds this header wins.
+  const std::map<std::string, std::string> files = {{"/ringkernel-test/shadow/messages.h", "\n"}};
+  auto run = runFrontendOn(kOneMessage, "x86_64-linux-gnu", files,
+                           {"-I/ringkernel-test/shadow", "-I/ringkernel-test", "-I/"});
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().includeSpelling, "ringkernel-test/messages.h");
+  // No include directory finds it: the spelling relative to the output directory.
+  run = runFrontendOn(kOneMessage, "x86_64-linux-gnu", files,
+                      {"-I/ringkernel-test/shadow", "-I/ringkernel-test"});
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.header().includeSpelling, "../messages.h");
+}
+
 TEST(ModelHeader, MessagesOfOtherHeadersAreNotRootsAndGeneratorMacroIsDefined) {
   const std::map<std::string, std::string> files = {
       {"/ringkernel-test/other.h", "struct [[ringkernel::message]] Elsewhere { int a; };\n"}};
