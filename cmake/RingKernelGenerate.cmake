@@ -8,7 +8,10 @@
 #    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
 #  - the parse sees the target's include directories, compile definitions and C++ standard;
 #  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
-#    outputs are removed (no stale files survive a failed generation).
+#    outputs are removed (no stale files survive a failed generation);
+#  - multi-config generators get one output directory per configuration ($<CONFIG>);
+#  - outputs of a header (or registry) no longer listed are deleted when CMake configures: each
+#    output directory records the files the generator writes there, and only those are deleted.
 include_guard(GLOBAL)
 
 # Where the templates are: the source tree sets this before including this file; an installed package
@@ -45,12 +48,36 @@ function(ringkernel_generate_messages target)
       "RINGKERNEL_BUILD_GENERATOR=ON or set RINGKERNEL_GEN_EXECUTABLE)")
   endif()
 
+  # A multi-config generator builds every configuration from one build tree, each with its own
+  # flags: one output directory per configuration, else configurations overwrite each other's
+  # outputs (a Debug/Release switch regenerates and recompiles; parallel builds race).
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
   if(NOT arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/ringkernel_gen/${target}")
+    if(multi_config)
+      string(APPEND arg_OUTPUT_DIR "/$<CONFIG>")
+    endif()
+  endif()
+  string(REPLACE "$<CONFIG>" "" plain "${arg_OUTPUT_DIR}")
+  if(plain MATCHES [[\$<]])
+    message(FATAL_ERROR "${where}: OUTPUT_DIR '${arg_OUTPUT_DIR}' may use $<CONFIG> but no other "
+      "generator expression")
   endif()
   cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}" NORMALIZE
              OUTPUT_VARIABLE out)
-  file(MAKE_DIRECTORY "${out}")
+  # One directory belongs to one target: two would write the same files and build rules.
+  get_property(owner GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${out}")
+  if(owner AND NOT owner STREQUAL target)
+    message(FATAL_ERROR "${where}: OUTPUT_DIR '${out}' is already the output directory of target "
+      "'${owner}'; two targets cannot share one (their generated files and build rules would "
+      "collide). Give one of them another OUTPUT_DIR, or leave OUTPUT_DIR out (the default is "
+      "ringkernel_gen/<target> in the current binary directory).")
+  endif()
+  set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${out}" "${target}")
+  _ringkernel_output_dirs("${out}" out_dirs)
+  foreach(dir IN LISTS out_dirs)
+    file(MAKE_DIRECTORY "${dir}")
+  endforeach()
 
   # What the target's compiler sees (evaluated at generation time, transitively through its links).
   set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
@@ -89,6 +116,8 @@ function(ringkernel_generate_messages target)
     endif()
     list(APPEND stems "${stem}")
     set(stem_${stem} "${header}")
+    _ringkernel_claim_outputs("${where}" "${out}" "${header}" "${stem}.rk.h" "${stem}.rk.cuh"
+                              "${stem}.rk.json" "${stem}.rk.stamp" "${stem}.rk.d")
 
     set(base "${out}/${stem}")
     set(outputs "${base}.rk.h" "${base}.rk.cuh" "${base}.rk.json")
@@ -112,6 +141,8 @@ function(ringkernel_generate_messages target)
   endforeach()
 
   if(arg_REGISTRY)
+    _ringkernel_claim_outputs("${where}" "${out}" "REGISTRY ${arg_REGISTRY}"
+                              "${arg_REGISTRY}.registry.rk.h" "${arg_REGISTRY}.registry.rk.stamp")
     set(reg "${out}/${arg_REGISTRY}.registry.rk")
     add_custom_command(
       OUTPUT "${reg}.stamp"
@@ -148,4 +179,75 @@ function(ringkernel_generate_messages target)
   endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
   target_link_libraries(${target} PUBLIC RingKernel::runtime)
+endfunction()
+
+# The directories `out` stands for: one per configuration when it contains $<CONFIG>.
+function(_ringkernel_output_dirs out out_var)
+  set(dirs "${out}")
+  if(out MATCHES [[\$<CONFIG>]])
+    get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+    set(configs "${CMAKE_BUILD_TYPE}")
+    if(multi_config)
+      set(configs ${CMAKE_CONFIGURATION_TYPES})
+    endif()
+    set(dirs)
+    foreach(config IN LISTS configs)
+      string(REPLACE "$<CONFIG>" "${config}" dir "${out}")
+      list(APPEND dirs "${dir}")
+    endforeach()
+  endif()
+  set(${out_var} "${dirs}" PARENT_SCOPE)
+endfunction()
+
+# Records that `what` (a header, or REGISTRY <name>) writes `files` (names) into `out`: a second
+# claim of one file (two calls of a target generating one stem or one registry there) is an error
+# here instead of CMake's "already has a custom rule". The record drives the pruning below.
+function(_ringkernel_claim_outputs where out what)
+  get_property(claimed GLOBAL PROPERTY "RINGKERNEL_GEN_FILES ${out}")
+  foreach(file IN LISTS ARGN)
+    if(file IN_LIST claimed)
+      get_property(first GLOBAL PROPERTY "RINGKERNEL_GEN_FROM ${out}/${file}")
+      message(FATAL_ERROR "${where}: ${what} would write '${file}' in '${out}', which ${first} "
+        "already writes; use another OUTPUT_DIR for one of them (or rename the header)")
+    endif()
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_FROM ${out}/${file}" "${what}")
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY "RINGKERNEL_GEN_FILES ${out}" ${ARGN})
+  get_property(dirs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
+  if(NOT out IN_LIST dirs)
+    set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_DIRS "${out}")
+  endif()
+  get_property(scheduled GLOBAL PROPERTY RINGKERNEL_GEN_PRUNE_SCHEDULED)
+  if(NOT scheduled)
+    set_property(GLOBAL PROPERTY RINGKERNEL_GEN_PRUNE_SCHEDULED TRUE)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _ringkernel_prune_outputs)
+  endif()
+endfunction()
+
+# At the end of the configure step, once every call has claimed its files: in each output
+# directory, deletes the files the previous configure recorded there (generator outputs, nothing
+# else) that no call claims any more, so a header dropped from HEADERS leaves no .rk.h behind that
+# code could still include, and records the current set in ringkernel-gen.outputs.
+function(_ringkernel_prune_outputs)
+  get_property(outs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
+  foreach(out IN LISTS outs)
+    get_property(files GLOBAL PROPERTY "RINGKERNEL_GEN_FILES ${out}")
+    list(SORT files)
+    list(JOIN files "\n" record)
+    _ringkernel_output_dirs("${out}" dirs)
+    foreach(dir IN LISTS dirs)
+      set(previous)
+      if(EXISTS "${dir}/ringkernel-gen.outputs")
+        file(STRINGS "${dir}/ringkernel-gen.outputs" previous)
+      endif()
+      foreach(file IN LISTS previous)
+        if(NOT file IN_LIST files AND file MATCHES [[^[^/\]+\.rk\.(h|cuh|json|stamp|d)$]])
+          file(REMOVE "${dir}/${file}")
+        endif()
+      endforeach()
+      if(NOT previous STREQUAL files)
+        file(WRITE "${dir}/ringkernel-gen.outputs" "${record}\n")
+      endif()
+    endforeach()
+  endforeach()
 endfunction()

@@ -1,7 +1,10 @@
 # Configures and builds tests/cmake/consumer in a fresh directory and checks the build behaviour of
 # ringkernel_generate_messages(). Run as: cmake -DMODE=... -DGENERATOR=... -DCXX=... -DWORK=...
 #   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON] [-DINCREMENTAL=ON]
-#   [-DBUILD_TYPE=Debug|Release|...] -P check_consumer.cmake
+#   [-DBUILD_TYPE=Debug|Release|...] [-DCONFIG_CHECKS=ON] -P check_consumer.cmake
+# A multi-config GENERATOR ("Ninja Multi-Config") configures Debug and Release and builds BUILD_TYPE
+# first. CONFIG_CHECKS: also check what a reconfigure does (outputs of a header dropped from HEADERS
+# are deleted; two targets sharing an OUTPUT_DIR fail clearly).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE GENERATOR CXX WORK RK_SOURCE_DIR)
@@ -14,6 +17,11 @@ if(NOT BUILD_TYPE)
   set(BUILD_TYPE Debug)
 endif()
 
+set(multi_config OFF)
+if(GENERATOR MATCHES "Multi-Config|Visual Studio|Xcode")
+  set(multi_config ON)
+endif()
+
 set(src "${WORK}/src")
 set(bin "${WORK}/build")
 file(REMOVE_RECURSE "${WORK}")
@@ -23,9 +31,14 @@ function(fail what output)
   message(FATAL_ERROR "check_consumer [${MODE}, ${GENERATOR}, ${CXX}, ${BUILD_TYPE}]: ${what}\n---- build output ----\n${output}")
 endfunction()
 
-# Runs a build; sets ${out_var} to its output; fails unless the exit status matches `expect`.
+# Runs a build (of BUILD_TYPE, or of the configuration given after `expect`); sets ${out_var} to its
+# output; fails unless the exit status matches `expect`.
 function(build out_var expect)
-  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${bin}" -j 2
+  set(config "${BUILD_TYPE}")
+  if(ARGC GREATER 2)
+    set(config "${ARGV2}")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${bin}" -j 2 --config "${config}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(expect STREQUAL "success" AND NOT rc EQUAL 0)
     fail("build failed (exit ${rc})" "${out}")
@@ -38,7 +51,7 @@ endfunction()
 # A build that must run no command at all.
 function(expect_no_work label)
   build(out success)
-  if(GENERATOR STREQUAL "Ninja")
+  if(GENERATOR MATCHES "^Ninja")
     if(NOT out MATCHES "no work to do")
       fail("${label}: a no-change build ran commands" "${out}")
     endif()
@@ -57,8 +70,19 @@ function(mtime file out_var)
 endfunction()
 
 set(configure_args -S "${src}" -B "${bin}" -G "${GENERATOR}"
-  "-DCMAKE_CXX_COMPILER=${CXX}" "-DRK_MODE=${MODE}" "-DRK_SOURCE_DIR=${RK_SOURCE_DIR}"
-  "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+  "-DCMAKE_CXX_COMPILER=${CXX}" "-DRK_MODE=${MODE}" "-DRK_SOURCE_DIR=${RK_SOURCE_DIR}")
+set(other_config Release)
+if(BUILD_TYPE STREQUAL "Release")
+  set(other_config Debug)
+endif()
+if(multi_config)
+  # A list does not survive execute_process's arguments: give it through an initial cache.
+  file(WRITE "${WORK}/configs.cmake"
+    "set(CMAKE_CONFIGURATION_TYPES \"${BUILD_TYPE};${other_config}\" CACHE STRING \"\")\n")
+  list(APPEND configure_args -C "${WORK}/configs.cmake")
+else()
+  list(APPEND configure_args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
+endif()
 if(NOT MODE STREQUAL "package")
   # RingKernel is built inside the consumer: keep it to the host backend (CUDA has its own test).
   list(APPEND configure_args -DRINGKERNEL_ENABLE_CUDA=OFF)
@@ -86,12 +110,35 @@ if(NOT out MATCHES "ringkernel-gen alpha.h" OR NOT out MATCHES "ringkernel-gen r
    NOT out MATCHES "ringkernel-gen gamma.h")
   fail("the first build did not run the generator" "${out}")
 endif()
-execute_process(COMMAND "${bin}/consumer" RESULT_VARIABLE rc OUTPUT_VARIABLE run ERROR_VARIABLE run)
+set(exe "${bin}/consumer")
+set(gen_root "${bin}/ringkernel_gen/consumer")
+set(gen "${gen_root}")
+if(multi_config)
+  set(exe "${bin}/${BUILD_TYPE}/consumer")
+  set(gen "${gen_root}/${BUILD_TYPE}")   # one output directory per configuration
+endif()
+if(NOT EXISTS "${gen}/alpha.rk.h")
+  fail("no ${gen}/alpha.rk.h after the first build" "${out}")
+endif()
+execute_process(COMMAND "${exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE run ERROR_VARIABLE run)
 if(NOT rc EQUAL 0 OR NOT run MATCHES "consumer ok")
   fail("the consumer did not run correctly (exit ${rc})" "${run}")
 endif()
 
+if(multi_config)
+  # The other configuration (its own flags: the consumer defines CONSUMER_DEBUG_BUILD in Debug only)
+  # generates into its own directory, so switching back rebuilds nothing.
+  build(out success "${other_config}")
+  if(NOT out MATCHES "ringkernel-gen alpha.h" OR NOT EXISTS "${gen_root}/${other_config}/alpha.rk.h")
+    fail("building ${other_config} did not generate into ringkernel_gen/consumer/${other_config}" "${out}")
+  endif()
+  expect_no_work("${BUILD_TYPE} build after building ${other_config}")
+endif()
+
 if(NOT INCREMENTAL)
+  if(CONFIG_CHECKS)
+    include("${CMAKE_CURRENT_LIST_DIR}/check_reconfigure.cmake")
+  endif()
   return()
 endif()
 
@@ -110,7 +157,6 @@ endif()
 expect_no_work("build after touching an included header")
 
 # Editing one of two annotated headers regenerates only its outputs and the registry.
-set(gen "${bin}/ringkernel_gen/consumer")
 mtime("${gen}/alpha.rk.h" alpha_before)
 execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
 file(APPEND "${src}/include/beta.h"
@@ -152,3 +198,7 @@ if(NOT EXISTS "${gen}/beta.rk.h")
   fail("fixing beta.h did not regenerate its outputs" "${out}")
 endif()
 expect_no_work("build after fixing the error")
+
+if(CONFIG_CHECKS)
+  include("${CMAKE_CURRENT_LIST_DIR}/check_reconfigure.cmake")
+endif()
