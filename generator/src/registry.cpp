@@ -111,8 +111,8 @@ bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry&
       if (!isNew) {
         if (messageFingerprint(*named->second.message) != messageFingerprint(m)) {
           collision(diagnostics, named->second, seen,
-                    m.qualifiedName + " is described differently by two manifests (regenerate both "
-                    "for the same target)");
+                    m.qualifiedName + " is described differently by two manifests (two types of one "
+                    "name, or one header generated with different definitions, e.g. for two targets)");
         }
         continue;
       }
