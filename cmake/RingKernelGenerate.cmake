@@ -6,7 +6,8 @@
 #    parse read), DEPENDS on the header, the generator executable and the templates;
 #  - the tool rewrites only changed files and touches a stamp, so no-op builds run nothing with
 #    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
-#  - the parse sees the target's include directories, compile definitions and C++ standard;
+#  - the parse sees the target's include directories, compile definitions (as for its C++ sources,
+#    $<COMPILE_LANGUAGE:CXX> entries included) and C++ standard;
 #  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
 #    outputs are removed (no stale files survive a failed generation);
 #  - multi-config generators get one output directory per configuration ($<CONFIG>);
@@ -79,14 +80,36 @@ function(ringkernel_generate_messages target)
     file(MAKE_DIRECTORY "${dir}")
   endforeach()
 
-  # What the target's compiler sees (evaluated at generation time, transitively through its links).
+  # What the target's C++ compiler sees (transitively through its links): its include directories
+  # and definitions go into a file, one argument per line, because only file(GENERATE) evaluates
+  # $<COMPILE_LANGUAGE:...> / $<COMPILE_LANG_AND_ID:...> in them (a custom command's
+  # arguments silently drop such entries). With $<COMPILE_LANGUAGE> in OUTPUT, CMake writes one file
+  # per enabled language (and per configuration, through $<CONFIG>), each evaluated for that
+  # language; the headers are parsed as C++, so the tool reads the CXX one. A file is rewritten only
+  # when its content changes, and the commands depend on it: a changed definition regenerates, an
+  # unchanged one does not. One line per argument needs no quoting (spaces, quotes stay as given).
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CXX" IN_LIST languages)
+    message(FATAL_ERROR "${where}: the CXX language is not enabled; the headers are parsed as C++ "
+      "with the target's C++ include directories and definitions (project(... LANGUAGES CXX))")
+  endif()
   set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(args_file "${out}/ringkernel-gen.args.$<COMPILE_LANGUAGE>")
+  if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])  # one directory for all configurations
+    set(args_file "${out}/ringkernel-gen.args.$<CONFIG>.$<COMPILE_LANGUAGE>")
+  endif()
+  get_property(generated GLOBAL PROPERTY "RINGKERNEL_GEN_ARGS ${out}")
+  if(NOT generated)  # a second call of the target with this directory: the same file
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_ARGS ${out}" TRUE)
+    # No TARGET option: the properties name their target, and with TARGET CMake 3.25 crashes
+    # (segfault while generating) for these outputs.
+    file(GENERATE OUTPUT "${args_file}"
+      CONTENT "$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>")
+  endif()
+  string(REPLACE "$<COMPILE_LANGUAGE>" "CXX" args_file "${args_file}")
   set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
-  set(compiler_args
-    "$<IF:$<VERSION_GREATER:${std},20>,-std=c++${std},-std=c++20>"
-    "$<$<BOOL:${inc}>:-I$<JOIN:${inc},$<SEMICOLON>-I>>"
-    "$<$<BOOL:${def}>:-D$<JOIN:${def},$<SEMICOLON>-D>>")
+  set(compiler_args "$<IF:$<VERSION_GREATER:${std},20>,-std=c++${std},-std=c++20>")
 
   get_property(template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
   # A source tree's templates may gain files, so its glob is checked again by every build; an
@@ -130,8 +153,9 @@ function(ringkernel_generate_messages target)
               --depfile "${base}.rk.d"
               --stamp "${base}.rk.stamp"
               --remove-stale-outputs
+              --compile-args-file "${args_file}"
               "${header}" -- ${compiler_args}
-      DEPENDS "${header}" RingKernel::gen ${templates}
+      DEPENDS "${header}" "${args_file}" RingKernel::gen ${templates}
       DEPFILE "${base}.rk.d"
       COMMENT "ringkernel-gen ${stem}.h -> ${stem}.rk.{h,cuh,json}"
       COMMAND_EXPAND_LISTS

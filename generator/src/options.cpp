@@ -4,6 +4,7 @@
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ringkernel::gen {
@@ -45,6 +46,11 @@ struct GenerateOptions {
       cl::desc("On input errors, delete the outputs and the stamp an earlier run left for these "
                "headers, so a failed build keeps nothing stale"),
       cl::cat(generatorCategory())};
+  cl::opt<std::string> compileArgsFile{
+      "compile-args-file", cl::value_desc("file"),
+      cl::desc("Read further compiler arguments from <file>, one per line, taken as written (no "
+               "quoting or escaping; empty lines ignored), as if given after `--`"),
+      cl::cat(generatorCategory())};
 };
 
 struct RegistryOptions {
@@ -77,6 +83,7 @@ const char* kOverview =
     "Generates message_traits, CUDA layouts and MessagePack codecs for [[ringkernel::message]] "
     "structs.\n\n"
     "  ringkernel-gen [options] <header>... [-- <compiler args>]\n"
+    "  ringkernel-gen [options] --compile-args-file <file> <header>... [-- <compiler args>]\n"
     "  ringkernel-gen [options] -p <build-dir> <header>...\n"
     "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n\n"
     "Exit status: 0 success, 1 errors in the input (nothing written), 2 bad usage.\n";
@@ -92,17 +99,61 @@ bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   return true;
 }
 
+/// The value of --compile-args-file among the options (before `--`), or "" when not given.
+std::string findCompileArgsFile(const std::vector<const char*>& args) {
+  std::string file;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef arg(args[i]);
+    if (arg == "--") break;
+    arg.consume_front("-");
+    arg.consume_front("-");
+    if (arg == "compile-args-file" && i + 1 < args.size()) {
+      file = args[++i];
+    } else if (arg.consume_front("compile-args-file=")) {
+      file = arg.str();
+    }
+  }
+  return file;
+}
+
+/// The lines of `file` (a trailing \r stripped, empty lines skipped) appended to `lines`.
+bool readCompileArgsFile(const std::string& file, std::vector<std::string>& lines) {
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+  if (!buffer) {
+    llvm::errs() << "ringkernel-gen: cannot read --compile-args-file '" << file
+                 << "': " << buffer.getError().message() << "\n";
+    return false;
+  }
+  llvm::SmallVector<llvm::StringRef, 16> split;
+  (*buffer)->getBuffer().split(split, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : split) {
+    line.consume_back("\r");
+    if (!line.empty()) lines.push_back(line.str());
+  }
+  return true;
+}
+
 bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   GenerateOptions& options = generateOptions();
   // Without `--` or -p, CommonOptionsParser searches for compile_commands.json and warns when it
   // finds none; plain `ringkernel-gen a.h` means "no extra flags".
   std::vector<const char*> args(argv, argv + argc);
+  // --compile-args-file: its lines join the arguments after `--` (a build system writes a target's
+  // flags there, e.g. with file(GENERATE), where no shell quoting survives).
+  const std::string argsFile = findCompileArgsFile(args);
+  std::vector<std::string> fileArgs;
+  if (!argsFile.empty() && !readCompileArgsFile(argsFile, fileArgs)) return false;
   const bool hasSeparator = llvm::any_of(args, [](const char* a) { return llvm::StringRef(a) == "--"; });
   const bool hasBuildPath = llvm::any_of(args, [](const char* a) {
     llvm::StringRef arg(a);
     return arg == "-p" || arg == "--p" || arg.starts_with("-p=") || arg.starts_with("--p=");
   });
+  if (!argsFile.empty() && hasBuildPath) {
+    llvm::errs() << "ringkernel-gen: --compile-args-file cannot be combined with -p\n";
+    return false;
+  }
   if (!hasSeparator && !hasBuildPath) args.push_back("--");
+  for (const std::string& arg : fileArgs) args.push_back(arg.c_str());
   int count = static_cast<int>(args.size());
   auto parser = clang::tooling::CommonOptionsParser::create(count, args.data(), generatorCategory(),
                                                            cl::OneOrMore, kOverview);

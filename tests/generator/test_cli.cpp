@@ -197,6 +197,28 @@ TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
   EXPECT_NE(with.status, 2) << with.output;
 }
 
+TEST_F(CliTest, CompileArgsFileLinesAreArgumentsAsWritten) {
+  // One argument per line, not shell words: a directory with a space, a definition with quotes.
+  write("with space/sized.h", "#define SIZE 3\n");
+  const std::string header = write("args.h", "#include \"sized.h\"\n"
+                                             "static_assert(sizeof(LABEL) == 4, \"LABEL is the 3-char string\");\n"
+                                             "struct [[ringkernel::message]] A { char text[SIZE]; };\n");
+  const std::string args = write("compile.args", "-I" + path("with space") + "\r\n\n-DLABEL=\"x y\"\n");
+  const Result ok = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file " + quote(args) + " " +
+                                 quote(header) + " -- -std=c++20");
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_TRUE(fs::exists(path("out/args.rk.h"))) << ok.output;
+
+  const Result missing = runGenerator("--output-dir " + quote(path("out2")) + " --compile-args-file " +
+                                      quote(path("nope.args")) + " " + quote(header));
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("cannot read --compile-args-file"), std::string::npos) << missing.output;
+  const Result withBuildPath = runGenerator("--output-dir " + quote(path("out3")) + " --compile-args-file " +
+                                            quote(args) + " -p " + quote(path("")) + " " + quote(header));
+  EXPECT_EQ(withBuildPath.status, 2) << withBuildPath.output;
+  EXPECT_FALSE(fs::exists(path("out2/args.rk.h")));
+}
+
 TEST_F(CliTest, CompileCommandsFromBuildDirectory) {
   const std::string header = write("src/def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
                                                 "struct [[ringkernel::message]] D { int a; };\n");
