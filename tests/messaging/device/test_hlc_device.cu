@@ -22,6 +22,8 @@
 #include "ringkernel/message_stamper.h"
 #include "ringkernel/wall_clock.h"
 
+#include "cuda_check.h"
+
 namespace {
 
 using messaging_test::Tick;
@@ -30,14 +32,6 @@ using ringkernel::hlc_timestamp;
 using ringkernel::HybridLogicalClock;
 using ringkernel::KernelMessage;
 using ringkernel::MessageStamper;
-
-// Ends the test at once on a CUDA error, naming the call.
-#define CUDA_CHECK(call)                                                                                 \
-  do {                                                                                                   \
-    const cudaError_t cuda_check_error_ = (call);                                                        \
-    ASSERT_EQ(cuda_check_error_, cudaSuccess) << #call << ": " << cudaGetErrorName(cuda_check_error_) \
-                                              << ": " << cudaGetErrorString(cuda_check_error_);          \
-  } while (0)
 
 int cuda_ordinal_or_skip() {
   const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);

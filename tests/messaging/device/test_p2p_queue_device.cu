@@ -17,6 +17,8 @@
 #include "ringkernel/p2p_message_queue.h"
 #include "ringkernel/queue/warp_enqueue.h"
 
+#include "cuda_check.h"
+
 namespace {
 
 using messaging_test::Tagged;
@@ -36,15 +38,6 @@ constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
   }                                                                                               \
   const ringkernel::DeviceInfo src = cuda_devices[0];                                             \
   const ringkernel::DeviceInfo dst = cuda_devices[1]
-
-// Ends the test at once on a CUDA error, naming the call (a helper function's ASSERT would return
-// only from the helper, and the test would go on to wait for kernels that never started).
-#define CUDA_CHECK(call)                                                                                 \
-  do {                                                                                                   \
-    const cudaError_t cuda_check_error_ = (call);                                                        \
-    ASSERT_EQ(cuda_check_error_, cudaSuccess) << #call << ": " << cudaGetErrorName(cuda_check_error_) \
-                                              << ": " << cudaGetErrorString(cuda_check_error_);          \
-  } while (0)
 
 // Spinning kernels give up after 20 s (the host waits up to 10 s per message and would otherwise
 // leave them spinning, and the queue's destructor waiting for them, when a check fails).

@@ -18,6 +18,8 @@
 #include "ringkernel/queue/message_queue.h"
 #include "ringkernel/queue/warp_enqueue.h"
 
+#include "cuda_check.h"
+
 namespace {
 
 using messaging_test::Tagged;
@@ -39,15 +41,6 @@ int cuda_device_or_skip() {
 #define REQUIRE_CUDA_DEVICE(id)                                                     \
   const int id = cuda_device_or_skip();                                             \
   if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
-
-// Ends the test at once on a CUDA error, naming the call (a helper function's ASSERT would return
-// only from the helper, and the test would go on to wait for kernels that never started).
-#define CUDA_CHECK(call)                                                                                 \
-  do {                                                                                                   \
-    const cudaError_t cuda_check_error_ = (call);                                                        \
-    ASSERT_EQ(cuda_check_error_, cudaSuccess) << #call << ": " << cudaGetErrorName(cuda_check_error_) \
-                                              << ": " << cudaGetErrorString(cuda_check_error_);          \
-  } while (0)
 
 // Every spinning kernel gives up after this long, before the host's own 30 s deadlines: a failed
 // host-side check returns while kernels still spin, and the queues' destructors would then wait
