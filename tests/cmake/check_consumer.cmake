@@ -48,6 +48,19 @@ function(build out_var expect)
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
+# Configures `bin` again with configure_args and any further arguments; sets ${out_var} to the
+# output; fails unless the exit status matches `expect` (also used by check_reconfigure.cmake).
+function(reconfigure out_var expect)
+  execute_process(COMMAND "${CMAKE_COMMAND}" ${configure_args} ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(expect STREQUAL "success" AND NOT rc EQUAL 0)
+    fail("reconfigure failed (exit ${rc})" "${out}")
+  elseif(expect STREQUAL "failure" AND rc EQUAL 0)
+    fail("reconfigure succeeded but was expected to fail" "${out}")
+  endif()
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
 # A build that must run no command at all.
 function(expect_no_work label)
   build(out success)
@@ -147,20 +160,13 @@ expect_no_work("second build")
 # The generator reads the target's flags from a file that CMake rewrites only when they change: a
 # changed CXX-only definition (it sizes a field of gamma.h) regenerates gamma (and the target's other
 # headers, whose outputs stay as they were), a reconfigure that changes nothing runs nothing.
-function(reconfigure label)
-  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${src}" -B "${bin}" "-DRK_LABEL=${label}"
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    fail("reconfigure with RK_LABEL=${label} failed" "${out}")
-  endif()
-endfunction()
 execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
-reconfigure("cxx only v2")
+reconfigure(out success "-DRK_LABEL=cxx only v2")
 build(out success)
 if(NOT out MATCHES "ringkernel-gen gamma.h")
   fail("changing the CXX-only CONSUMER_LABEL did not regenerate gamma" "${out}")
 endif()
-reconfigure("cxx only v2")
+reconfigure(out success "-DRK_LABEL=cxx only v2")
 expect_no_work("build after a reconfigure with unchanged definitions")
 
 # Touching a header included by an annotated header regenerates that header's outputs only.

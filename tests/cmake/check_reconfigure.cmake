@@ -1,16 +1,7 @@
 # Included by check_consumer.cmake (CONFIG_CHECKS) after the consumer was built: what reconfiguring
 # with a changed ringkernel_generate_messages() call does.
 
-function(reconfigure out_var expect)
-  execute_process(COMMAND "${CMAKE_COMMAND}" ${configure_args}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(expect STREQUAL "success" AND NOT rc EQUAL 0)
-    fail("reconfigure failed (exit ${rc})" "${out}")
-  elseif(expect STREQUAL "failure" AND rc EQUAL 0)
-    fail("reconfigure succeeded but was expected to fail" "${out}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-endfunction()
+# reconfigure(), build() and fail() come from check_consumer.cmake.
 
 file(READ "${src}/CMakeLists.txt" consumer_lists)
 set(configs "${BUILD_TYPE}")
