@@ -29,3 +29,18 @@ if(RINGKERNEL_ENABLE_CUDA)
 else()
   message(STATUS "RingKernel: CUDA disabled (RINGKERNEL_ENABLE_CUDA=OFF); host backend only")
 endif()
+
+# Compile-only checks also build for sm_75 (Turing, the oldest architecture CUDA 13 compiles for):
+# device headers must compile wherever users run them, not only on the sm_90 default, and sm_75
+# takes the other side of every `__CUDA_ARCH__ >= 800` branch.
+function(ringkernel_nvcc_check_architectures target)
+  get_target_property(archs ${target} CUDA_ARCHITECTURES)
+  if(archs MATCHES "^(all|all-major|native)$" OR "75" IN_LIST archs OR "75-real" IN_LIST archs)
+    return()
+  endif()
+  if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 13)
+    return()
+  endif()
+  list(APPEND archs 75-real)
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${archs}")
+endfunction()
