@@ -2,61 +2,18 @@
 // Runs the built ringkernel-gen: exit status 2 on bad usage, 1 on input errors (and then no output
 // file), --version, builtin and standard headers found without flags, and the success path.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "cli_harness.h"
+
 namespace {
 
-namespace fs = std::filesystem;
-
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-std::string quote(const std::string& text) { return "'" + text + "'"; }
-
-/// Runs ringkernel-gen with `arguments` (shell syntax); `environment` is prepended as VAR=value.
-Result runGenerator(const std::string& arguments, const std::string& environment = "") {
-  const std::string command = environment + " " + quote(RINGKERNEL_GEN_PATH) + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           (std::string("ringkernel-gen-cli-") + info->name() + "-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& content) {
-    const fs::path path = dir_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << content;
-    return path.string();
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  fs::path dir_;
-};
+using namespace ringkernel::gen::testing;
+using Result = CliResult;
 
 constexpr const char* kGoodHeader =
     "#pragma once\n#include <stddef.h>\n#include <cstdint>\n"
@@ -187,67 +144,6 @@ TEST_F(CliTest, ResourceDirectoryOverrideIsVerified) {
   EXPECT_NE(good.status, 2) << good.output;
 }
 
-TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
-  const std::string header = write("def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
-                                            "struct [[ringkernel::message]] D { int a; };\n");
-  const Result without = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
-  EXPECT_EQ(without.status, 1) << without.output;
-  const Result with = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- -DNEEDED");
-  EXPECT_NE(with.status, 1) << with.output;
-  EXPECT_NE(with.status, 2) << with.output;
-}
-
-TEST_F(CliTest, CompileArgsFileLinesAreArgumentsAsWritten) {
-  // One argument per line, not shell words: a directory with a space, a definition with quotes.
-  write("with space/sized.h", "#define SIZE 3\n");
-  const std::string header = write("args.h", "#include \"sized.h\"\n"
-                                             "static_assert(sizeof(LABEL) == 4, \"LABEL is the 3-char string\");\n"
-                                             "struct [[ringkernel::message]] A { char text[SIZE]; };\n");
-  const std::string args = write("compile.args", "-I" + path("with space") + "\r\n\n-DLABEL=\"x y\"\n");
-  const Result ok = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file " + quote(args) + " " +
-                                 quote(header) + " -- -std=c++20");
-  EXPECT_EQ(ok.status, 0) << ok.output;
-  EXPECT_TRUE(fs::exists(path("out/args.rk.h"))) << ok.output;
-
-  const Result missing = runGenerator("--output-dir " + quote(path("out2")) + " --compile-args-file " +
-                                      quote(path("nope.args")) + " " + quote(header));
-  EXPECT_EQ(missing.status, 2) << missing.output;
-  EXPECT_NE(missing.output.find("cannot read --compile-args-file"), std::string::npos) << missing.output;
-  const Result withBuildPath = runGenerator("--output-dir " + quote(path("out3")) + " --compile-args-file " +
-                                            quote(args) + " -p " + quote(path("")) + " " + quote(header));
-  EXPECT_EQ(withBuildPath.status, 2) << withBuildPath.output;
-  EXPECT_FALSE(fs::exists(path("out2/args.rk.h")));
-}
-
-TEST_F(CliTest, CompileCommandsFromBuildDirectory) {
-  const std::string header = write("src/def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
-                                                "struct [[ringkernel::message]] D { int a; };\n");
-  write("src/def.cpp", "#include \"def.h\"\n");
-  write("build/compile_commands.json",
-        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/def.cpp") +
-            "\", \"command\": \"c++ -std=c++20 -DNEEDED -c " + path("src/def.cpp") + "\"}]\n");
-  const Result result =
-      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
-  EXPECT_EQ(result.output.find("NEEDED is not defined"), std::string::npos) << result.output;
-  EXPECT_NE(result.status, 1) << result.output;
-  EXPECT_NE(result.status, 2) << result.output;
-}
-
-TEST_F(CliTest, CompileCommandsOfGccTargetsWithWerror) {
-  const std::string header = write("src/def.h", "struct [[ringkernel::message]] D { int a; };\n");
-  write("src/def.cpp", "#include \"def.h\"\n");
-  // What a g++ target that links RingKernel::runtime and builds with -Werror has in its command.
-  write("build/compile_commands.json",
-        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/def.cpp") +
-            "\", \"command\": \"c++ -std=c++20 -Wall -Werror -Wno-attributes=ringkernel:: -Wlogical-op -c " +
-            path("src/def.cpp") + "\"}]\n");
-  const Result result =
-      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
-  EXPECT_EQ(result.output.find("unknown warning option"), std::string::npos) << result.output;
-  EXPECT_NE(result.status, 1) << result.output;
-  EXPECT_NE(result.status, 2) << result.output;
-}
-
 // The success path needs the backend (renderHeader/writeOutputs and the templates).
 TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
   const std::string header = write("dir with space/messages.h", kGoodHeader);
@@ -276,13 +172,6 @@ TEST_F(CliTest, SuccessWritesOutputsDepfileAndStamp) {
                                     " " + quote(header));
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_EQ(fs::last_write_time(path("deps/messages.d")), before);
-}
-
-std::string readFile(const std::string& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // The .rk.h includes the header as the include path finds it, also through a symbolic link, and

@@ -1,0 +1,78 @@
+// Copyright RingKernel authors.
+// Runs the built ringkernel-gen with compiler arguments: after `--`, from --compile-args-file, and
+// from a build directory's compile_commands.json (-p), including the commands of g++ targets, whose
+// warning options must not fail the run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_harness.h"
+
+namespace {
+
+using namespace ringkernel::gen::testing;
+using Result = CliResult;
+
+TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
+  const std::string header = write("def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                            "struct [[ringkernel::message]] D { int a; };\n");
+  const Result without = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(without.status, 1) << without.output;
+  const Result with = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- -DNEEDED");
+  EXPECT_NE(with.status, 1) << with.output;
+  EXPECT_NE(with.status, 2) << with.output;
+}
+
+TEST_F(CliTest, CompileArgsFileLinesAreArgumentsAsWritten) {
+  // One argument per line, not shell words: a directory with a space, a definition with quotes.
+  write("with space/sized.h", "#define SIZE 3\n");
+  const std::string header = write("args.h", "#include \"sized.h\"\n"
+                                             "static_assert(sizeof(LABEL) == 4, \"LABEL is the 3-char string\");\n"
+                                             "struct [[ringkernel::message]] A { char text[SIZE]; };\n");
+  const std::string args = write("compile.args", "-I" + path("with space") + "\r\n\n-DLABEL=\"x y\"\n");
+  const Result ok = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file " + quote(args) + " " +
+                                 quote(header) + " -- -std=c++20");
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_TRUE(fs::exists(path("out/args.rk.h"))) << ok.output;
+
+  const Result missing = runGenerator("--output-dir " + quote(path("out2")) + " --compile-args-file " +
+                                      quote(path("nope.args")) + " " + quote(header));
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("cannot read --compile-args-file"), std::string::npos) << missing.output;
+  const Result withBuildPath = runGenerator("--output-dir " + quote(path("out3")) + " --compile-args-file " +
+                                            quote(args) + " -p " + quote(path("")) + " " + quote(header));
+  EXPECT_EQ(withBuildPath.status, 2) << withBuildPath.output;
+  EXPECT_FALSE(fs::exists(path("out2/args.rk.h")));
+}
+
+TEST_F(CliTest, CompileCommandsFromBuildDirectory) {
+  const std::string header = write("src/def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                                "struct [[ringkernel::message]] D { int a; };\n");
+  write("src/def.cpp", "#include \"def.h\"\n");
+  write("build/compile_commands.json",
+        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/def.cpp") +
+            "\", \"command\": \"c++ -std=c++20 -DNEEDED -c " + path("src/def.cpp") + "\"}]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.output.find("NEEDED is not defined"), std::string::npos) << result.output;
+  EXPECT_NE(result.status, 1) << result.output;
+  EXPECT_NE(result.status, 2) << result.output;
+}
+
+TEST_F(CliTest, CompileCommandsOfGccTargetsWithWerror) {
+  const std::string header = write("src/def.h", "struct [[ringkernel::message]] D { int a; };\n");
+  write("src/def.cpp", "#include \"def.h\"\n");
+  // What a g++ target that links RingKernel::runtime and builds with -Werror has in its command.
+  write("build/compile_commands.json",
+        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/def.cpp") +
+            "\", \"command\": \"c++ -std=c++20 -Wall -Werror -Wno-attributes=ringkernel:: -Wlogical-op -c " +
+            path("src/def.cpp") + "\"}]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.output.find("unknown warning option"), std::string::npos) << result.output;
+  EXPECT_NE(result.status, 1) << result.output;
+  EXPECT_NE(result.status, 2) << result.output;
+}
+
+}  // namespace
