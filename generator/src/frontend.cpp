@@ -19,9 +19,11 @@
 #include "clang/Lex/HeaderSearchOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "model_builder.h"
 #include "paths.h"
+#include "unknown_options.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -321,6 +323,18 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
       request.fileSystem ? request.fileSystem : llvm::vfs::getRealFileSystem();
   clang::tooling::ClangTool tool(*request.compilations, request.headers,
                                  std::make_shared<clang::PCHContainerOperations>(), fileSystem);
+  // Options clang's driver does not know (a g++ target's compile command) would fail the whole run;
+  // they are dropped, and each is named once per run (every header of a target has the same ones).
+  std::set<std::string> ignored;
+  tool.appendArgumentsAdjuster(dropUnknownDriverOptions([&](const std::vector<std::string>& dropped) {
+    std::vector<std::string> fresh;
+    for (const std::string& option : dropped) {
+      if (ignored.insert(option).second) fresh.push_back(option);
+    }
+    if (fresh.empty()) return;
+    diagnosticStream << "ringkernel-gen: note: ignoring compiler option" << (fresh.size() == 1 ? "" : "s")
+                     << " clang does not know: " << llvm::join(fresh, " ") << '\n';
+  }));
   tool.appendArgumentsAdjuster(generatorFlags(request));
   RecordingDiagnosticConsumer diagnostics(diagnosticStream);
   tool.setDiagnosticConsumer(&diagnostics);

@@ -48,7 +48,9 @@ struct FrontendResult {
 
 /// Parses every header as C++20 (-xc++ -std=c++20 unless the flags give -std, -fsyntax-only,
 /// -DRINGKERNEL_GENERATOR=1, --target=, -resource-dir=) and builds its model. Diagnostics are
-/// printed clang-style to `diagnosticStream`.
+/// printed clang-style to `diagnosticStream`. Options clang's driver does not know are dropped from
+/// the compile commands first (unknown_options.h) and named there once per run, in a
+/// "ringkernel-gen: note: ignoring compiler option(s) clang does not know: ..." line.
 FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& diagnosticStream);
 
 }  // namespace ringkernel::gen

@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // Runs the built ringkernel-gen with compiler arguments: after `--`, from --compile-args-file, and
 // from a build directory's compile_commands.json (-p), including the commands of g++ targets, whose
-// warning options must not fail the run.
+// warning options and options clang does not know must not fail the run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -73,6 +73,70 @@ TEST_F(CliTest, CompileCommandsOfGccTargetsWithWerror) {
   EXPECT_EQ(result.output.find("unknown warning option"), std::string::npos) << result.output;
   EXPECT_NE(result.status, 1) << result.output;
   EXPECT_NE(result.status, 2) << result.output;
+}
+
+/// A compile_commands.json for src/def.cpp whose command is `c++ <options> -c src/def.cpp`.
+std::string compileCommands(const std::string& directory, const std::string& source,
+                            const std::string& options) {
+  return "[{\"directory\": \"" + directory + "\", \"file\": \"" + source + "\", \"command\": \"c++ " +
+         options + " -c " + source + "\"}]\n";
+}
+
+// What g++ accepts and clang's driver does not, next to -Werror; -Xclang's value alone would be
+// unknown to the driver as well, but it is the value of an option clang knows and must stay (the
+// static_assert needs it). The note names each dropped option once for both headers.
+constexpr const char* kGccOnlyOptions =
+    "-std=c++20 -Wall -Werror -fconcepts-diagnostics-depth=2 -fno-allow-store-data-races "
+    "-Xclang -fwchar-type=short -Xclang -fno-signed-wchar";
+constexpr const char* kIgnoredNote =
+    "ringkernel-gen: note: ignoring compiler options clang does not know: "
+    "-fconcepts-diagnostics-depth=2 -fno-allow-store-data-races\n";
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+TEST_F(CliTest, CompileCommandsWithOptionsClangDoesNotKnow) {
+  const std::string a = write("src/a.h",
+                              "static_assert(sizeof(wchar_t) == 2, \"-Xclang's value was kept\");\n"
+                              "struct [[ringkernel::message]] A { int a; };\n");
+  const std::string b = write("src/b.h", "struct [[ringkernel::message]] B { int b; };\n");
+  write("src/def.cpp", "#include \"a.h\"\n#include \"b.h\"\n");
+  write("build/compile_commands.json", compileCommands(path("build"), path("src/def.cpp"), kGccOnlyOptions));
+  const Result result = runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) +
+                                     " " + quote(a) + " " + quote(b));
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/a.rk.h"))) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/b.rk.h"))) << result.output;
+  EXPECT_EQ(occurrences(result.output, kIgnoredNote), 1u) << result.output;
+  EXPECT_EQ(result.output.find("unknown argument"), std::string::npos) << result.output;
+}
+
+TEST_F(CliTest, CompileCommandsWithOptionsClangDoesNotKnowStillReportRealErrors) {
+  const std::string header =
+      write("src/bad.h", "#include \"missing.h\"\nstruct [[ringkernel::message]] M { int a; };\n");
+  write("src/def.cpp", "#include \"bad.h\"\n");
+  write("build/compile_commands.json", compileCommands(path("build"), path("src/def.cpp"), kGccOnlyOptions));
+  const Result result = runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) +
+                                     " " + quote(header));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find(header + ":1:10: fatal error: 'missing.h' file not found"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("unknown argument"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+TEST_F(CliTest, OptionsClangDoesNotKnowAfterDoubleDashAndInCompileArgsFile) {
+  const std::string header = write("def.h", "struct [[ringkernel::message]] D { int a; };\n");
+  const std::string args = write("compile.args", "-fno-allow-store-data-races\n-Werror\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file " +
+                                     quote(args) + " " + quote(header) +
+                                     " -- -std=c++20 -fconcepts-diagnostics-depth=2");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find(kIgnoredNote), std::string::npos) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/def.rk.h"))) << result.output;
 }
 
 }  // namespace
