@@ -24,7 +24,9 @@ enum class HostTopology { all, none, pairs };
 struct HostBackendConfig {
   int device_count = 2;
   HostTopology topology = HostTopology::all;
-  std::vector<std::pair<int, int>> pairs;  // host ordinals, used when topology == pairs
+  // host ordinals, used when topology == pairs. `{}` lets designated initializers leave it out
+  // under -Wextra (-Wmissing-field-initializers).
+  std::vector<std::pair<int, int>> pairs{};
   std::size_t memory_per_device = std::size_t{8} << 30;
   /// Virtual devices report host-native atomics and their direct links native peer atomics
   /// (false models a PCIe machine: Capability::host_native_atomics unset,
