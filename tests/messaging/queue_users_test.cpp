@@ -156,6 +156,26 @@ TEST(QueueUsers, DeclarationsTheQueueCannotHonourAreInvalid) {
   EXPECT_TRUE(mentions(bad, "not a QueueUsers value")) << bad.what();
 }
 
+// Pinned or device memory without QueueOptions::device (left at -1): the error names the queue and
+// the option, for every ring type and declaration (it used to come from an internal device lookup,
+// "ringkernel::device: invalid device: device id -1", or from the allocation).
+TEST(QueueUsers, PinnedOrDeviceMemoryWithoutADeviceNamesTheOption) {
+  HostMachine native(true);
+  for (const QueueMemory memory : {QueueMemory::pinned, QueueMemory::device}) {
+    const auto mpmc = error_of([&] { MpmcQueue<Tagged> q(QueueOptions{.memory = memory}); });
+    const auto spsc = error_of([&] {
+      ringkernel::SpscQueue<Tagged> q(QueueOptions{.memory = memory, .producers = QueueUsers::host});
+    });
+    for (const ringkernel::Error& e : {mpmc, spsc}) {
+      EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+      EXPECT_EQ(e.call(), "BasicMessageQueue") << e.what();
+      EXPECT_TRUE(mentions(e, std::string("QueueMemory::") + ringkernel::to_string(memory) +
+                                  " needs QueueOptions::device"))
+          << e.what();
+    }
+  }
+}
+
 TEST(QueueUsers, P2PGoesDirectOnlyOverALinkThatCanMakeTheProducersClaimsAtomic) {
   HostMachine pcie(false);
   const int src = pcie.ids[0], dst = pcie.ids[1];

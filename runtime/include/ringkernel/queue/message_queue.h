@@ -237,6 +237,13 @@ class BasicMessageQueue {
                   std::string("FullPolicy::drop_oldest with consumers = QueueUsers::") + to_string(o.consumers) +
                       ": a host-side sender evicts by receiving, so consumers must include the host");
     }
+    if (o.memory != QueueMemory::host && o.device < 0) {
+      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                  std::string("QueueMemory::") + to_string(o.memory) + " needs QueueOptions::device (" +
+                      std::to_string(o.device) + " names no device): the device whose " +
+                      (o.memory == QueueMemory::pinned ? "backend provides the page-locked memory" : "memory holds the ring") +
+                      " and whose kernels work the ring");
+    }
     detail::check_ring_side("BasicMessageQueue", {"producers", o.producers, Ring::multi_producer, o.device}, o.memory);
     detail::check_ring_side("BasicMessageQueue", {"consumers", o.consumers, Ring::multi_consumer, o.device}, o.memory);
   }
