@@ -118,9 +118,41 @@ TEST(P2PMessageQueue, BadOptionsAreRefusedBeforePeerAccessIsEnabled) {
     FAIL() << "capacity 3 accepted";
   } catch (const ringkernel::Error& e) {
     EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("power of two"), std::string::npos) << e.what();
+    EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+    EXPECT_NE(std::string(e.what()).find("P2PQueueOptions: capacity 3 is not a power of two"), std::string::npos)
+        << e.what();
+  }
+  // drop_oldest evicts on the sending host thread, so the consumers must include the host: refused
+  // before the mode is resolved (it was refused by the queue underneath, after peer access was enabled).
+  try {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1],
+                           P2PQueueOptions{.policy = ringkernel::FullPolicy::drop_oldest,
+                                           .producers = ringkernel::QueueUsers::host,
+                                           .consumers = ringkernel::QueueUsers::kernels});
+    FAIL() << "drop_oldest with kernel-only consumers accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+    EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+    EXPECT_NE(std::string(e.what()).find("drop_oldest"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1])) << "nothing changed by a refused construction";
+}
+
+TEST(P2PMessageQueue, AnInvalidDeviceIdIsNamedAsTheQueuesSourceOrDestination) {
+  const auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers;
+  for (const bool bad_source : {true, false}) {
+    try {
+      P2PMessageQueue<Msg> q(peers, bad_source ? 99 : ids[0], bad_source ? ids[1] : 99);
+      FAIL() << "device 99 accepted";
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::invalid_device);
+      EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what() << " (it used to name PeerMemory::can_access_peer)";
+      EXPECT_EQ(e.device(), 99);
+      EXPECT_NE(std::string(e.what()).find(bad_source ? "source device: " : "destination device: "), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(P2PMessageQueue, FullPoliciesAndShutdownApply) {

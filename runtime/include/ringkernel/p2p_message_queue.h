@@ -46,10 +46,11 @@ class P2PMessageQueue {
   /// `peers` must outlive the queue (it owns the peer mapping of direct_p2p mode).
   P2PMessageQueue(PeerMemory& peers, int source_device, int destination_device, P2PQueueOptions options = {})
       : peers_(&peers),
-        source_(source_device),
-        destination_(destination_device),
+        source_(checked_device(source_device, "source")),
+        destination_(checked_device(destination_device, "destination")),
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
-        mode_(detail::resolve_p2p_mode(peers, source_device, destination_device, prevalidated(options))),
+        mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
+                                       prevalidated(options, destination_device))),
         capacity_(options.capacity) {
     const QueueOptions queue_options{
         .capacity = options.capacity,
@@ -139,9 +140,25 @@ class P2PMessageQueue {
   ring_type destination_ring() const noexcept { return ring_; }
 
  private:
-  // Capacity and policy are checked before the mode is resolved, which may enable peer access.
-  static const P2PQueueOptions& prevalidated(const P2PQueueOptions& o) {
-    MpmcQueue<T>::validate(QueueOptions{.capacity = o.capacity, .policy = o.policy});
+  // Device ids and options are checked before the mode is resolved, which may enable peer access,
+  // and their errors name this class (not the device lookup or the queue underneath).
+  static int checked_device(int id, const char* role) {
+    try {
+      (void)device(id);
+    } catch (const Error& e) {
+      throw Error(e.code(), "P2PMessageQueue", id, std::string(role) + " device: " + e.detail());
+    }
+    return id;
+  }
+  // Capacity, policy, and users as the policy needs them (drop_oldest); which memory can serve
+  // the users is resolve_p2p_mode's part (QueueMemory::device here skips that check).
+  static const P2PQueueOptions& prevalidated(const P2PQueueOptions& o, int destination) {
+    try {
+      MpmcQueue<T>::validate(QueueOptions{.capacity = o.capacity, .policy = o.policy, .memory = QueueMemory::device,
+                                          .device = destination, .producers = o.producers, .consumers = o.consumers});
+    } catch (const Error& e) {
+      throw Error(e.code(), "P2PMessageQueue", e.device(), "P2PQueueOptions: " + e.detail());
+    }
     return o;
   }
 
