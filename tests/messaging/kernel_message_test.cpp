@@ -90,13 +90,18 @@ TEST(MessageStamper, AssignsSenderSequenceTimestampAndHlc) {
   EXPECT_EQ(n.header.sequence, 1u);
   EXPECT_GT(n.header.hlc, m.header.hlc);
 
+  // A refused stamp leaves the message as it was and uses up no sequence number: the sender's
+  // sequence stays 0, 1, 2, ... without a gap its receiver would take for a lost message.
   ringkernel::MessageStamper no_clock(8);
   auto causal = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  const auto unstamped = causal;
   EXPECT_FALSE(no_clock.stamp(causal)) << "a causal message needs a clock";
-  EXPECT_EQ(causal.header.hlc.bits, 0u);
+  EXPECT_EQ(causal, unstamped) << "a refused stamp changed the message";
+  EXPECT_EQ(no_clock.next_sequence(), 0u) << "a refused stamp used up a sequence number";
   auto plain = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
   EXPECT_TRUE(no_clock.stamp(plain));
-  EXPECT_EQ(no_clock.next_sequence(), 2u);
+  EXPECT_EQ(plain.header.sequence, 0u);
+  EXPECT_EQ(no_clock.next_sequence(), 1u);
 }
 
 TEST(MessageStamper, ConcurrentStampsGiveEverySequenceNumberOnce) {
