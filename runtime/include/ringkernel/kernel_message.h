@@ -104,8 +104,8 @@ struct KernelMessage {
   header_type header;
   T payload;
 
-  /// A message of any type; sequence, timestamp (and hlc) stay 0 until it is stamped
-  /// (MessageStamper) or, for the timestamp, sent through a queue.
+  /// A message of any type; sequence, timestamp (and hlc) stay 0 until a MessageStamper stamps
+  /// it (queues do not: a queue's latency statistics need messages stamped before sending).
   RINGKERNEL_HOST_DEVICE static constexpr KernelMessage create(std::int32_t sender_id, std::int32_t receiver_id,
                                                                MessageType type, const T& payload) noexcept {
     static_assert(kernel_message_layout_ok<T>, "KernelMessage<T> layout differs from the documented one");
