@@ -49,8 +49,9 @@ P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination,
     throw Error(errc::invalid_argument, call, source,
                 "source and destination are the same device; a queue on one device is an MpmcQueue");
   }
+  obstacle direct;
   if (o.mode != P2PTransferMode::host_staged) {
-    const obstacle direct = direct_obstacle(peers, source, destination, o);
+    direct = direct_obstacle(peers, source, destination, o);
     if (direct.why.empty()) {
       peers.enable_peer_access(source, destination);
       return P2PTransferMode::direct_p2p;
@@ -62,8 +63,16 @@ P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination,
   }
   // Host-staged: each side claims in pinned host memory, the producers from the source's kernels
   // and host threads, the consumers from the destination's.
-  check_ring_side(call, {"producers", o.producers, true, source}, QueueMemory::pinned);
-  check_ring_side(call, {"consumers", o.consumers, true, destination}, QueueMemory::pinned);
+  try {
+    check_ring_side(call, {"producers", o.producers, true, source}, QueueMemory::pinned);
+    check_ring_side(call, {"consumers", o.consumers, true, destination}, QueueMemory::pinned);
+  } catch (const Error& e) {
+    if (o.mode != P2PTransferMode::adaptive) throw;
+    // The caller asked for neither placement: say why the direct one was not taken either.
+    throw Error(e.code(), e.call(), e.device(),
+                "adaptive mode found neither placement possible: direct_p2p because " + direct.why +
+                    "; host_staged because " + e.detail());
+  }
   return P2PTransferMode::host_staged;
 }
 

@@ -211,6 +211,10 @@ TEST(QueueUsers, P2PGoesDirectOnlyOverALinkThatCanMakeTheProducersClaimsAtomic) 
   EXPECT_EQ(defaults.code(), errc::unsupported);
   EXPECT_EQ(defaults.device(), src) << "the producers' side is the source's";
   EXPECT_TRUE(mentions(defaults, "producers = QueueUsers::host_and_kernels")) << defaults.what();
+  // Adaptive tried both placements; the error names why each is impossible, not only the second.
+  EXPECT_TRUE(mentions(defaults, "adaptive mode found neither placement possible: direct_p2p because the link"))
+      << defaults.what();
+  EXPECT_TRUE(mentions(defaults, "has no native atomics")) << defaults.what();
 }
 
 TEST(QueueUsers, P2PKernelSidesMoveMessagesHostStaged) {
