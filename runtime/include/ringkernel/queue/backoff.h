@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // How blocking queue calls wait: spin briefly (the other side is usually a few hundred
-// nanoseconds away), then yield, then sleep in growing steps up to 100 us, checking the deadline
-// and the stop token at every step. No locks and no notifications on the hot path: a send or
+// nanoseconds away), then yield, then sleep in doubling steps from 1 us to 128 us, checking the
+// deadline and the stop token at every step. No locks and no notifications on the hot path: a send or
 // receive that does not wait costs nothing extra.
 #pragma once
 
