@@ -12,7 +12,9 @@
 #    outputs are removed (no stale files survive a failed generation);
 #  - multi-config generators get one output directory per configuration ($<CONFIG>);
 #  - outputs of a header (or registry) no longer listed are deleted when CMake configures: each
-#    output directory records the files the generator writes there, and only those are deleted.
+#    output directory records the files the generator writes there, and only those are deleted;
+#  - so are those of a whole call (or target) removed: the build tree keeps the list of its output
+#    directories, and one that left the list is cleaned up (not after a fatal configure error).
 include_guard(GLOBAL)
 
 # Where the templates are: the source tree sets this before including this file; an installed package
@@ -241,37 +243,120 @@ function(_ringkernel_claim_outputs where out what)
   if(NOT out IN_LIST dirs)
     set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_DIRS "${out}")
   endif()
-  get_property(scheduled GLOBAL PROPERTY RINGKERNEL_GEN_PRUNE_SCHEDULED)
-  if(NOT scheduled)
-    set_property(GLOBAL PROPERTY RINGKERNEL_GEN_PRUNE_SCHEDULED TRUE)
-    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _ringkernel_prune_outputs)
+  _ringkernel_schedule_finalize()
+endfunction()
+
+# Schedules _ringkernel_finalize for the end of the top-level directory, once: when this file is
+# included (so that a configure in which no call is left still cleans up after the calls of the
+# previous one) and by every call (a call made after it ran, from a call deferred to the end of the
+# top-level directory, schedules it again). Global properties start empty in every configure.
+function(_ringkernel_schedule_finalize)
+  get_property(role GLOBAL PROPERTY CMAKE_ROLE)
+  get_property(scheduled GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED)
+  if(role STREQUAL "PROJECT" AND NOT scheduled)
+    set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED TRUE)
+    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _ringkernel_finalize)
   endif()
 endfunction()
 
-# At the end of the configure step, once every call has claimed its files: in each output
-# directory, deletes the files the previous configure recorded there (generator outputs, nothing
-# else) that no call claims any more, so a header dropped from HEADERS leaves no .rk.h behind that
-# code could still include, and records the current set in ringkernel-gen.outputs.
-function(_ringkernel_prune_outputs)
+# Names of the files that `out`'s file(GENERATE) writes (one per enabled language, and per
+# configuration for a multi-config build into a directory without $<CONFIG>).
+function(_ringkernel_args_files out out_var)
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  set(names)
+  foreach(lang IN LISTS languages)
+    if(lang STREQUAL "NONE")
+      continue()
+    endif()
+    if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])
+      foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
+        list(APPEND names "ringkernel-gen.args.${config}.${lang}")
+      endforeach()
+    else()
+      list(APPEND names "ringkernel-gen.args.${lang}")
+    endif()
+  endforeach()
+  set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+# At the end of the configure step (deferred to the end of the top-level directory, so it runs
+# after every call, and not at all when the configure stops at a fatal error):
+#  - in each output directory, deletes the files the previous configure recorded there that no call
+#    claims any more (a header dropped from HEADERS leaves no .rk.h behind that code could still
+#    include) and records the current set in ringkernel-gen.outputs, with the build tree it belongs
+#    to;
+#  - deletes what the record of each output directory of the previous configure that no call uses
+#    any more names (a whole call, or its target, removed; a configuration dropped), the record, and
+#    the directory if that leaves it empty; a directory whose record another build tree wrote last
+#    is left to that tree;
+#  - keeps the output directories of this configure in ringkernel-gen.dirs in the build tree.
+function(_ringkernel_finalize)
+  set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED FALSE)
+  # What a record may name: generator outputs and the flags files; nothing else is ever deleted.
+  set(deletable [[^([^/\]+\.rk\.(h|cuh|json|stamp|d)|ringkernel-gen\.args\.[^/\]+)$]])
+  set(owner "# build tree: ${CMAKE_BINARY_DIR}")
+  set(current)
   get_property(outs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
   foreach(out IN LISTS outs)
     get_property(files GLOBAL PROPERTY "RINGKERNEL_GEN_FILES ${out}")
+    _ringkernel_args_files("${out}" args_files)
+    list(APPEND files ${args_files})
     list(SORT files)
     list(JOIN files "\n" record)
+    set(record "${owner}\n${record}\n")
     _ringkernel_output_dirs("${out}" dirs)
+    list(APPEND current ${dirs})
     foreach(dir IN LISTS dirs)
+      set(previous_record)
       set(previous)
       if(EXISTS "${dir}/ringkernel-gen.outputs")
+        file(READ "${dir}/ringkernel-gen.outputs" previous_record)
         file(STRINGS "${dir}/ringkernel-gen.outputs" previous)
       endif()
       foreach(file IN LISTS previous)
-        if(NOT file IN_LIST files AND file MATCHES [[^[^/\]+\.rk\.(h|cuh|json|stamp|d)$]])
+        if(NOT file IN_LIST files AND file MATCHES "${deletable}")
           file(REMOVE "${dir}/${file}")
         endif()
       endforeach()
-      if(NOT previous STREQUAL files)
-        file(WRITE "${dir}/ringkernel-gen.outputs" "${record}\n")
+      if(NOT previous_record STREQUAL record)
+        file(WRITE "${dir}/ringkernel-gen.outputs" "${record}")
       endif()
     endforeach()
   endforeach()
+
+  set(list_file "${CMAKE_BINARY_DIR}/ringkernel-gen.dirs")
+  set(previous_dirs)
+  if(EXISTS "${list_file}")
+    file(STRINGS "${list_file}" previous_dirs)
+  endif()
+  foreach(dir IN LISTS previous_dirs)
+    if(dir IN_LIST current OR NOT IS_ABSOLUTE "${dir}" OR NOT EXISTS "${dir}/ringkernel-gen.outputs")
+      continue()
+    endif()
+    file(STRINGS "${dir}/ringkernel-gen.outputs" recorded LIMIT_COUNT 1)
+    if(NOT recorded STREQUAL owner)
+      continue()  # another build tree generated into it since (or a record of an older version)
+    endif()
+    file(STRINGS "${dir}/ringkernel-gen.outputs" recorded)
+    foreach(file IN LISTS recorded)
+      if(file MATCHES "${deletable}")
+        file(REMOVE "${dir}/${file}")
+      endif()
+    endforeach()
+    file(REMOVE "${dir}/ringkernel-gen.outputs")
+    file(GLOB left LIST_DIRECTORIES true "${dir}/*")  # matches hidden files too
+    if(NOT left AND NOT IS_SYMLINK "${dir}")
+      file(REMOVE_RECURSE "${dir}")
+    endif()
+  endforeach()
+
+  list(REMOVE_DUPLICATES current)
+  list(SORT current)
+  if(NOT previous_dirs STREQUAL current)
+    list(JOIN current "\n" content)
+    file(WRITE "${list_file}" "${content}\n")
+  endif()
 endfunction()
+
+_ringkernel_schedule_finalize()
