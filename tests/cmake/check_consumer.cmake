@@ -3,8 +3,9 @@
 #   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON] [-DINCREMENTAL=ON]
 #   [-DBUILD_TYPE=Debug|Release|...] [-DCONFIG_CHECKS=ON] -P check_consumer.cmake
 # A multi-config GENERATOR ("Ninja Multi-Config") configures Debug and Release and builds BUILD_TYPE
-# first. CONFIG_CHECKS: also check what a reconfigure does (outputs of a header dropped from HEADERS
-# are deleted; two targets sharing an OUTPUT_DIR fail clearly).
+# first. CONFIG_CHECKS: also check what a reconfigure does (outputs of a header dropped from HEADERS,
+# or of a whole call removed, are deleted, not after a configure that stopped at an error; two
+# targets sharing an OUTPUT_DIR fail clearly).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE GENERATOR CXX WORK RK_SOURCE_DIR)

@@ -1,7 +1,8 @@
 # Included by check_consumer.cmake (CONFIG_CHECKS) after the consumer was built: what reconfiguring
-# with a changed ringkernel_generate_messages() call does.
+# does when a ringkernel_generate_messages() call changes, a whole call goes, or none is left, and
+# what a configure that stops at an error does not do.
 
-# reconfigure(), build() and fail() come from check_consumer.cmake.
+# reconfigure(), build(), mtime() and fail() come from check_consumer.cmake.
 
 file(READ "${src}/CMakeLists.txt" consumer_lists)
 set(configs "${BUILD_TYPE}")
@@ -49,5 +50,117 @@ foreach(config IN LISTS configs)
 endforeach()
 if(NOT EXISTS "${gen}/notes.rk.h")
   fail("the reconfigure deleted a file that ringkernel-gen did not write" "${out}")
+endif()
+file(WRITE "${src}/CMakeLists.txt" "${consumer_lists}")
+
+# The output directories of each configuration for a call's default OUTPUT_DIR under `root`.
+function(config_dirs root out_var)
+  set(dirs)
+  foreach(config IN LISTS configs)
+    if(multi_config)
+      list(APPEND dirs "${root}/${config}")
+    else()
+      list(APPEND dirs "${root}")
+    endif()
+  endforeach()
+  set(${out_var} "${dirs}" PARENT_SCOPE)
+endfunction()
+config_dirs("${bin}/extra/ringkernel_gen/consumer" extra_dirs)
+config_dirs("${gen_root}" main_dirs)
+list(GET extra_dirs 0 extra_gen)
+mtime("${gen}/alpha.rk.h" alpha_before)
+
+# A configure that stops at an error before it reaches a call (extra/'s) does not take that call
+# for removed: its outputs stay.
+file(READ "${src}/extra/CMakeLists.txt" extra_lists)
+file(WRITE "${src}/extra/CMakeLists.txt"
+  "message(FATAL_ERROR \"check_reconfigure: configure stopped\")\n${extra_lists}")
+reconfigure(out failure)
+foreach(dir IN LISTS extra_dirs)
+  foreach(kept gamma.rk.h extra.registry.rk.h ringkernel-gen.outputs)
+    if(NOT EXISTS "${dir}/${kept}")
+      fail("a configure that stopped before extra/'s call deleted ${dir}/${kept}" "${out}")
+    endif()
+  endforeach()
+endforeach()
+file(WRITE "${src}/extra/CMakeLists.txt" "${extra_lists}")
+
+# A whole call removed (extra/'s, with its directory): the next configure deletes the files its
+# generator recorded, in every configuration's directory, and the directory when nothing else is
+# left in it; a file of the user's there stays, even one named like an output; the other call's
+# outputs stay as they were.
+file(WRITE "${extra_gen}/mine.rk.h" "// not written by ringkernel-gen\n")
+string(REPLACE "add_subdirectory(extra)" "" no_extra "${consumer_lists}")
+if(no_extra STREQUAL consumer_lists)
+  fail("check_reconfigure: the consumer no longer has add_subdirectory(extra); update this check" "")
+endif()
+file(WRITE "${src}/CMakeLists.txt" "${no_extra}")
+reconfigure(out success)
+file(GLOB left RELATIVE "${extra_gen}" "${extra_gen}/*")
+if(NOT left STREQUAL "mine.rk.h")
+  fail("removing extra/'s call left '${left}' in ${extra_gen} instead of only the user's mine.rk.h" "${out}")
+endif()
+foreach(dir IN LISTS extra_dirs)
+  if(NOT dir STREQUAL extra_gen AND EXISTS "${dir}")
+    fail("removing extra/'s call left its directory ${dir}" "${out}")
+  endif()
+endforeach()
+foreach(dir IN LISTS main_dirs)
+  if(NOT EXISTS "${dir}/alpha.rk.h" OR NOT EXISTS "${dir}/consumer.registry.rk.h")
+    fail("removing extra/'s call deleted the outputs of the other call in ${dir}" "${out}")
+  endif()
+endforeach()
+mtime("${gen}/alpha.rk.h" alpha_after)
+if(NOT alpha_before STREQUAL alpha_after)
+  fail("removing extra/'s call rewrote the other call's alpha.rk.h" "${out}")
+endif()
+
+# Two build trees generating into one directory outside both: the tree that wrote its record last
+# owns it. The other one, dropping the call, leaves it alone; the owner, dropping it, cleans it up.
+set(shared "${WORK}/shared_gen")
+set(bin2 "${WORK}/build2")
+set(with_shared "${consumer_lists}
+add_library(consumer_shared STATIC src/runtime_use.cpp)
+ringkernel_generate_messages(consumer_shared HEADERS extra/gamma.h OUTPUT_DIR \"${shared}\")
+")
+macro(configure_second_tree expect)
+  block()
+    list(TRANSFORM configure_args REPLACE "^${bin}$" "${bin2}")
+    reconfigure(out ${expect})
+  endblock()
+endmacro()
+file(WRITE "${src}/CMakeLists.txt" "${with_shared}")
+reconfigure(out success)
+configure_second_tree(success)
+if(NOT EXISTS "${shared}/ringkernel-gen.outputs")
+  fail("no ${shared}/ringkernel-gen.outputs after configuring a call with OUTPUT_DIR ${shared}" "${out}")
+endif()
+file(WRITE "${src}/CMakeLists.txt" "${consumer_lists}")
+reconfigure(out success)
+if(NOT EXISTS "${shared}/ringkernel-gen.outputs")
+  fail("a build tree cleaned up ${shared}, which the other build tree generated into last" "${out}")
+endif()
+configure_second_tree(success)
+if(EXISTS "${shared}")
+  fail("the build tree that generated into ${shared} last left it after dropping the call" "${out}")
+endif()
+
+# No call left (RingKernel still found): the next configure cleans up after the last one too.
+string(REPLACE "ringkernel_generate_messages(consumer HEADERS include/alpha.h include/beta.h REGISTRY consumer)"
+  "" no_calls "${no_extra}")
+if(no_calls STREQUAL no_extra)
+  fail("check_reconfigure: the consumer's ringkernel_generate_messages() line changed; update this check" "")
+endif()
+file(WRITE "${src}/CMakeLists.txt" "${no_calls}")
+reconfigure(out success)
+foreach(dir IN LISTS main_dirs)
+  foreach(stale alpha.rk.h alpha.rk.stamp consumer.registry.rk.h ringkernel-gen.outputs)
+    if(EXISTS "${dir}/${stale}")
+      fail("${dir}/${stale} survived removing the last call" "${out}")
+    endif()
+  endforeach()
+endforeach()
+if(NOT EXISTS "${gen}/notes.rk.h")
+  fail("removing the last call deleted a file that ringkernel-gen did not write" "${out}")
 endif()
 file(WRITE "${src}/CMakeLists.txt" "${consumer_lists}")
