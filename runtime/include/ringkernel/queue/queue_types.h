@@ -94,7 +94,10 @@ struct QueueStatistics {
   std::uint64_t high_water_mark = 0;  // most messages seen queued at a receive
   LatencyStatistics latency;          // now - envelope timestamp at receive (KernelMessage payloads)
 
-  /// sent = received + dropped_oldest + cleared + messages still queued (an identity the tests check).
+  /// Messages a policy or clear() discarded: dropped_newest (never enqueued, so not in `sent`) +
+  /// dropped_oldest + cleared (enqueued, then removed). Refusals (rejected_full, timed_out,
+  /// rejected_closed) leave the message with the caller and are not counted here. The identity the
+  /// tests check is sent = received + dropped_oldest + cleared + messages still queued (count()).
   std::uint64_t dropped() const noexcept { return dropped_newest + dropped_oldest + cleared; }
 };
 
