@@ -92,7 +92,10 @@ TYPED_TEST(QueueBasics, BlockPolicyTimesOutAndStops) {
   std::stop_source stop;
   stop.request_stop();
   EXPECT_EQ(q.send(2, 10s, stop.get_token()).status, SendStatus::stopped);
-  EXPECT_EQ(q.statistics().timed_out, 2u);
+  const std::vector<std::uint64_t> batch{3, 4};
+  EXPECT_EQ(q.send_batch(batch, 10s, stop.get_token()).status, SendStatus::stopped);
+  EXPECT_EQ(q.statistics().timed_out, 1u) << "the timeout only";
+  EXPECT_EQ(q.statistics().stopped, 3u) << "the stopped send and the two messages of the stopped batch";
   EXPECT_EQ(q.statistics().rejected_full, 1u);
   std::uint64_t v = 0;
   ASSERT_EQ(q.receive(v, 1ms), ReceiveStatus::ok);
@@ -265,6 +268,19 @@ TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
   EXPECT_GE(s.latency.mean_us, 1000.0);
   EXPECT_GE(s.latency.p99_us, 1000u);
   EXPECT_LE(s.latency.p99_us, s.latency.max_us + s.latency.max_us / 8 + 1);
+}
+
+TYPED_TEST(QueueBasics, HighWaterMarkIsSeenAtSendsWhileNobodyReceives) {
+  TypeParam q(QueueOptions{.capacity = 8, .policy = FullPolicy::reject, .detailed_statistics = true});
+  for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(q.try_send(i).ok());
+  EXPECT_EQ(q.statistics().high_water_mark, 5u) << "five queued, no receive yet";
+  const std::vector<std::uint64_t> batch{5, 6, 7, 8};
+  EXPECT_EQ(q.send_batch(batch).accepted, 3u);
+  EXPECT_EQ(q.statistics().high_water_mark, 8u) << "full after the batch";
+  std::uint64_t v = 0;
+  while (q.try_receive(v) == ReceiveStatus::ok) {
+  }
+  EXPECT_EQ(q.statistics().high_water_mark, 8u) << "a peak stays";
 }
 
 // The lane mask of a warp claim (the device code itself runs only in the gpu tests): the active

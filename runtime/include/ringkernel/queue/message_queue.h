@@ -51,7 +51,8 @@ struct QueueOptions {
   FullPolicy policy = FullPolicy::block;
   QueueMemory memory = QueueMemory::host;
   int device = -1;                   // device of pinned/device memory
-  bool detailed_statistics = false;  // high-water mark + latency (a clock read and a shared-line read per receive)
+  // High-water mark and latency: a shared-line read per send and receive, a clock read per receive.
+  bool detailed_statistics = false;
   std::uint64_t start_position = 0;  // test hook: position of the first message (wrap-around tests)
   QueueUsers producers = QueueUsers::host_and_kernels;  // who sends: host threads (send*), kernels (ring())
   QueueUsers consumers = QueueUsers::host_and_kernels;  // who receives (receive*, try_peek, clear)
@@ -86,12 +87,12 @@ class BasicMessageQueue {
   // this, see bench/RESULTS.md).
   SendResult try_send(const T& value) {
     host_producer("BasicMessageQueue::try_send");
-    if (!ring_.closed() && ring_.try_push(value)) [[likely]] return {};
+    if (!detailed() && !ring_.closed() && ring_.try_push(value)) [[likely]] return {};
     return send_one(value, duration::zero(), no_stop(), false);
   }
   SendResult send(const T& value, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
     host_producer("BasicMessageQueue::send");
-    if (!ring_.closed() && ring_.try_push(value)) [[likely]] return {};
+    if (!detailed() && !ring_.closed() && ring_.try_push(value)) [[likely]] return {};
     return send_one(value, timeout, stop, true);
   }
 
@@ -124,6 +125,7 @@ class BasicMessageQueue {
       break;
     }
     if (result.accepted != 0) stats_.send_batches.fetch_add(1, std::memory_order_relaxed);
+    if (detailed()) note_occupancy(ring_.size());
     return result;
   }
 
@@ -198,6 +200,7 @@ class BasicMessageQueue {
     s.dropped_newest = stats_.dropped_newest.load(std::memory_order_relaxed);
     s.rejected_full = stats_.rejected_full.load(std::memory_order_relaxed);
     s.timed_out = stats_.timed_out.load(std::memory_order_relaxed);
+    s.stopped = stats_.stopped.load(std::memory_order_relaxed);
     s.rejected_closed = stats_.rejected_closed.load(std::memory_order_relaxed);
     s.send_batches = stats_.send_batches.load(std::memory_order_relaxed);
     s.receive_batches = stats_.receive_batches.load(std::memory_order_relaxed);
@@ -251,7 +254,7 @@ class BasicMessageQueue {
  private:
   struct alignas(detail::queue_line_bytes) counters {
     std::atomic<std::uint64_t> dropped_oldest{0}, cleared{0}, dropped_newest{0}, rejected_full{0}, timed_out{0},
-        rejected_closed{0}, high_water_mark{0};
+        stopped{0}, rejected_closed{0}, high_water_mark{0};
     alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> send_batches{0};
     alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> receive_batches{0};
   };
@@ -290,8 +293,10 @@ class BasicMessageQueue {
         count_refusal(s, 1);
       }
       result.status = s;
-      return result;
+      break;
     }
+    // Sampled at sends as well: a queue that fills while nobody receives has its peak seen here.
+    if (detailed()) note_occupancy(ring_.size());
     return result;
   }
 
@@ -324,8 +329,8 @@ class BasicMessageQueue {
   void count_refusal(SendStatus s, std::size_t n) {
     switch (s) {
       case SendStatus::full: stats_.rejected_full.fetch_add(n, std::memory_order_relaxed); break;
-      case SendStatus::timeout:
-      case SendStatus::stopped: stats_.timed_out.fetch_add(n, std::memory_order_relaxed); break;
+      case SendStatus::timeout: stats_.timed_out.fetch_add(n, std::memory_order_relaxed); break;
+      case SendStatus::stopped: stats_.stopped.fetch_add(n, std::memory_order_relaxed); break;
       case SendStatus::closed: stats_.rejected_closed.fetch_add(n, std::memory_order_relaxed); break;
       default: break;
     }

@@ -84,19 +84,20 @@ struct QueueStatistics {
   std::uint64_t dropped_newest = 0;   // drop_newest discards
   std::uint64_t dropped_oldest = 0;   // drop_oldest evictions
   std::uint64_t cleared = 0;          // removed by clear()
-  std::uint64_t timed_out = 0;        // block-policy sends that gave up (timeout or stop)
+  std::uint64_t timed_out = 0;        // block-policy sends that gave up at their timeout
+  std::uint64_t stopped = 0;          // block-policy sends that gave up because stop was requested
   std::uint64_t rejected_closed = 0;  // sends after shutdown
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
   std::uint64_t send_batches = 0;     // send_batch calls that enqueued at least one message
   std::uint64_t receive_batches = 0;  // receive_batch calls that received at least one message
   bool detailed = false;              // the two below are tracked (QueueOptions::detailed_statistics)
-  std::uint64_t high_water_mark = 0;  // most messages seen queued at a receive
+  std::uint64_t high_water_mark = 0;  // most messages seen queued, after a send or before a receive
   LatencyStatistics latency;          // now - envelope timestamp at receive (KernelMessage payloads)
 
   /// Messages a policy or clear() discarded: dropped_newest (never enqueued, so not in `sent`) +
   /// dropped_oldest + cleared (enqueued, then removed). Refusals (rejected_full, timed_out,
-  /// rejected_closed) leave the message with the caller and are not counted here. The identity the
+  /// stopped, rejected_closed) leave the message with the caller and are not counted here. The identity the
   /// tests check is sent = received + dropped_oldest + cleared + messages still queued (count()).
   std::uint64_t dropped() const noexcept { return dropped_newest + dropped_oldest + cleared; }
 };
