@@ -106,6 +106,36 @@ TEST(EnvelopeCodec, EncodeReportsTheSizeItNeeds) {
   EXPECT_EQ(r.size, full.size());
 }
 
+// What decode_envelope would refuse, or give back different, is not encoded: nothing written.
+TEST(EnvelopeCodec, EncodeRefusesWhatWouldNotComeBackEqual) {
+  const auto good = stamped_tick();
+  const auto refused = [](const KernelMessage<Tick>& m, codec_status expected, const char* what) {
+    std::vector<std::uint8_t> out(ringkernel::max_envelope_encoded_size<Tick>, 0xee);
+    const auto r = ringkernel::encode_envelope(m, out.data(), out.size());
+    EXPECT_EQ(r.status, expected) << what;
+    EXPECT_EQ(r.size, 0u) << what;
+    EXPECT_EQ(out, std::vector<std::uint8_t>(out.size(), 0xee)) << what << ": output written";
+    std::vector<std::uint8_t> small(4, 0xee);  // the same answer with a buffer that is too small
+    EXPECT_EQ(ringkernel::encode_envelope(m, small.data(), small.size()).status, expected) << what;
+  };
+  auto m = good;
+  m.header.type_id += 1;
+  refused(m, codec_status::type_mismatch, "another type id");
+  m = good;
+  m.header.type = static_cast<ringkernel::MessageType>(200);
+  refused(m, codec_status::value_out_of_range, "unknown MessageType");
+  m = good;
+  m.header.flags = 1;
+  refused(m, codec_status::value_out_of_range, "flags (not on the wire)");
+  m = good;
+  m.header.reserved = 1;
+  refused(m, codec_status::value_out_of_range, "reserved (not on the wire)");
+  KernelMessage<Tick> back{};
+  const auto bytes = encode(good);
+  ASSERT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), back).status, codec_status::ok);
+  EXPECT_EQ(back, good);
+}
+
 TEST(EnvelopeCodec, EveryTruncationFailsWithoutTouchingTheOutput) {
   const auto m = stamped_tick();
   const auto bytes = encode(m);

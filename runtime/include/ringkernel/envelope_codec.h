@@ -7,7 +7,10 @@
 // a fixed array of 8; `hlc` is 0 for payload types that are not causal; `payload` is the payload's
 // own encoding (array or map, as its traits say). Host and device, noexcept, no allocation.
 //   encode_envelope: as ringkernel::encode (status ok and bytes written, or buffer_too_small and
-//                    the bytes needed; nothing beyond `capacity` written).
+//                    the bytes needed; nothing beyond `capacity` written). A message decode_envelope
+//                    would refuse, or would not give back equal, is refused with nothing written
+//                    (size 0): type_mismatch for a header type_id other than T's, value_out_of_range
+//                    for an unknown MessageType or non-zero flags/reserved (not on the wire).
 //   decode_envelope: as ringkernel::decode; additionally type_mismatch at the type_id when the
 //                    bytes carry another message type, value_out_of_range for an unknown
 //                    MessageType or a non-zero hlc for a non-causal type. `msg` is written only on
@@ -33,6 +36,15 @@ inline constexpr std::size_t max_envelope_encoded_size =
     timestamp, hlc */ + max_encoded_size<T>;
 
 namespace detail {
+
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr codec_status envelope_encodable(const KernelMessage<T>& m) noexcept {
+  if (m.header.type_id != message_traits<T>::type_id) return codec_status::type_mismatch;
+  if (!is_valid(m.header.type) || m.header.flags != 0 || m.header.reserved != 0) {
+    return codec_status::value_out_of_range;
+  }
+  return codec_status::ok;
+}
 
 template <class T, class Writer>
 RINGKERNEL_HOST_DEVICE void encode_envelope_to(const KernelMessage<T>& m, Writer& w) noexcept {
@@ -91,6 +103,7 @@ RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, Kern
 template <class T>
 RINGKERNEL_HOST_DEVICE inline codec_result encode_envelope(const KernelMessage<T>& m, std::uint8_t* out,
                                                            std::size_t capacity) noexcept {
+  if (const codec_status s = detail::envelope_encodable(m); s != codec_status::ok) return {s, 0};
   if (capacity >= max_envelope_encoded_size<T>) {
     detail::msgpack_writer<false> w(out, capacity);
     detail::encode_envelope_to(m, w);
