@@ -160,14 +160,20 @@ TEST(P2PMessageQueue, FullPoliciesAndShutdownApply) {
   ringkernel::PeerMemory peers;
   P2PMessageQueue<Msg> q(peers, ids[0], ids[1],
                          P2PQueueOptions{.capacity = 2, .policy = ringkernel::FullPolicy::drop_newest});
+  EXPECT_EQ(q.policy(), ringkernel::FullPolicy::drop_newest);
+  Msg batch[2]{};
+  const auto none = q.try_receive_batch(batch);
+  EXPECT_EQ(none.status, ReceiveStatus::empty);
+  EXPECT_EQ(none.received, 0u);
   ASSERT_TRUE(q.try_send(Msg{}).ok());
   ASSERT_TRUE(q.try_send(Msg{}).ok());
   EXPECT_TRUE(q.is_full());
   EXPECT_EQ(q.send(Msg{}).status, ringkernel::SendStatus::dropped_newest);
   EXPECT_EQ(q.statistics().dropped_newest, 1u);
-  Msg batch[2]{};
   EXPECT_EQ(q.receive_batch(batch).received, 2u);
+  EXPECT_FALSE(q.is_shut_down());
   q.shutdown();
+  EXPECT_TRUE(q.is_shut_down());
   EXPECT_EQ(q.send(Msg{}).status, ringkernel::SendStatus::closed);
   Msg m{};
   EXPECT_EQ(q.receive(m), ReceiveStatus::closed);

@@ -15,7 +15,7 @@
 // CUDA backend, direct_p2p puts the ring in GPU memory, which host threads cannot load or store,
 // so it needs both sides declared QueueUsers::kernels; its host-side send/receive calls (and
 // try_peek, clear, set_eviction_handler) throw Error(errc::unsupported) naming host_staged;
-// count(), is_empty(), is_full() and shutdown() still work (they copy the ring's control words);
+// count(), is_empty(), is_full(), shutdown() and is_shut_down() still work (they copy the ring's control words);
 // statistics() counts host-side calls only, so it stays zero there. The host backend supports
 // every mode from host threads.
 #pragma once
@@ -51,7 +51,8 @@ class P2PMessageQueue {
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
         mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
                                        prevalidated(options, destination_device))),
-        capacity_(options.capacity) {
+        capacity_(options.capacity),
+        policy_(options.policy) {
     const QueueOptions queue_options{
         .capacity = options.capacity,
         .policy = options.policy,
@@ -97,6 +98,9 @@ class P2PMessageQueue {
   BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
     return host_queue("P2PMessageQueue::receive_batch", host_role::consumer).receive_batch(out, timeout, std::move(stop));
   }
+  BatchReceiveResult try_receive_batch(std::span<T> out) {
+    return host_queue("P2PMessageQueue::try_receive_batch", host_role::consumer).try_receive_batch(out);
+  }
   /// The oldest message without removing it (the queue's single receiver only).
   bool try_peek(T& out) const { return host_queue("P2PMessageQueue::try_peek", host_role::consumer).try_peek(out); }
   std::size_t clear() { return host_queue("P2PMessageQueue::clear", host_role::consumer).clear(); }
@@ -112,6 +116,14 @@ class P2PMessageQueue {
       kernel_storage_->upload(&closed, sizeof closed, offsetof(detail::ring_control, closed));
     }
   }
+  /// shutdown() was called (or a kernel closed the ring).
+  bool is_shut_down() const {
+    if (queue_ != nullptr) return queue_->is_shut_down();
+    std::uint64_t closed = 0;
+    kernel_storage_->download(&closed, sizeof closed, offsetof(detail::ring_control, closed));
+    return closed != 0;
+  }
+  FullPolicy policy() const noexcept { return policy_; }
 
   QueueStatistics statistics() const { return queue_ != nullptr ? queue_->statistics() : QueueStatistics{}; }
   std::size_t capacity() const noexcept { return capacity_; }
@@ -190,6 +202,7 @@ class P2PMessageQueue {
   bool direct_available_;
   P2PTransferMode mode_;
   std::size_t capacity_;
+  FullPolicy policy_;
   std::unique_ptr<MpmcQueue<T>> queue_;         // host-reachable ring (every mode but CUDA direct_p2p)
   std::optional<QueueStorage> kernel_storage_;  // else: the ring in the destination GPU's memory
   ring_type ring_;
