@@ -33,7 +33,7 @@ KernelMessage<Tick> stamped_tick() {
   static ringkernel::HybridLogicalClock clock;
   ringkernel::MessageStamper stamper(-5, &clock);
   auto m = KernelMessage<Tick>::create_control(0, ringkernel::broadcast_receiver, Tick{-7, 2.5f, "causal"});
-  stamper.stamp(m);
+  EXPECT_TRUE(stamper.stamp(m));
   return m;
 }
 

@@ -114,7 +114,7 @@ TEST(MessageStamper, ConcurrentStampsGiveEverySequenceNumberOnce) {
     workers.emplace_back([&, t] {
       for (int i = 0; i < per_thread; ++i) {
         auto m = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
-        stamper.stamp(m);
+        EXPECT_TRUE(stamper.stamp(m));
         seen[t].push_back(m.header.sequence);
       }
     });

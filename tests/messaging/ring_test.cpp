@@ -255,7 +255,7 @@ TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
   ringkernel::MessageStamper stamper(1);
   for (std::uint64_t i = 0; i < 10; ++i) {
     auto m = Msg::create_data(1, 2, Tagged{1, 0, i});
-    stamper.stamp(m);
+    ASSERT_TRUE(stamper.stamp(m));
     m.header.timestamp_us -= 1000;  // as if sent a millisecond ago
     ASSERT_TRUE(q.send(m).ok());
   }

@@ -29,7 +29,7 @@ class MessageStamper {
   /// clock: `m` is then left as it was and no sequence number is used up (a gap in a sender's
   /// sequence would read as a lost message to its receiver).
   template <class T>
-  RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
     if constexpr (KernelMessage<T>::causal) {
       if (clock_ == nullptr) return false;
     }

@@ -40,13 +40,13 @@ __global__ void rings(ringkernel::mpmc_ring<Tagged, S> mpmc, ringkernel::spsc_ri
 __global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, std::uint8_t* out, int* status) {
   ringkernel::MessageStamper stamper(static_cast<std::int32_t>(threadIdx.x), clock);
   auto m = ringkernel::KernelMessage<Tick>::create_data(1, ringkernel::broadcast_receiver, Tick{7, 1.0f, "dev"});
-  stamper.stamp(m);
+  const bool stamped = stamper.stamp(m);
   const auto r = clock->update(m.header.hlc);
   std::uint8_t* buf = out + threadIdx.x * ringkernel::max_envelope_encoded_size<Tick>;
   const auto e = ringkernel::encode_envelope(m, buf, ringkernel::max_envelope_encoded_size<Tick>);
   ringkernel::KernelMessage<Tick> back{};
   const auto d = ringkernel::decode_envelope(buf, e.size, back);
-  const bool same = back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok;
+  const bool same = stamped && back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok;
   atomicAdd(status, same ? 1 : 0);
 }
 
