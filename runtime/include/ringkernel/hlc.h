@@ -82,7 +82,9 @@ RINGKERNEL_HOST_DEVICE constexpr const char* to_string(hlc_status s) noexcept {
 
 struct hlc_update_result {
   hlc_status status;
-  hlc_timestamp stamp;  // ok: the new local stamp (> remote); rejected: the clock's current stamp
+  // ok: the new local stamp (> remote). rejected: the clock's last stamp, already issued, for
+  // reference only: do not put it on a message (call now() for a fresh, unique stamp).
+  hlc_timestamp stamp;
 };
 
 class HybridLogicalClock {
