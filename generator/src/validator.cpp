@@ -168,6 +168,12 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
                 "make it public (declare it after 'public:' or use 'struct')");
   }
   if (!type.ok()) return fail(where, subject() + " " + type.rejection, type.fix);
+  if (type.extents.size() > kMaxArrayRank) {
+    return fail(where, subject() + " is an array of " + std::to_string(type.extents.size()) +
+                           " dimensions; generated field descriptors hold at most " +
+                           std::to_string(kMaxArrayRank),
+                "merge dimensions, e.g. values[4][4] -> values[16]");
+  }
   const clang::QualType element = context_.getBaseElementType(field.getType());
   if (element.isConstQualified() || element.isVolatileQualified()) {
     return fail(where, subject() + " is " + (element.isConstQualified() ? "const" : "volatile") +
@@ -266,6 +272,13 @@ bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType&
 
 bool Validator::checkFieldLayout(const clang::FieldDecl& field, const FieldModel& model,
                                  const std::string& message) {
+  if (model.size > kMaxMessageBytes || model.offset > kMaxMessageBytes - model.size) {
+    return fail(field.getLocation(),
+                fieldPrefix(field, message) + " ends at byte " + std::to_string(model.offset + model.size) +
+                    ", beyond the " + std::to_string(kMaxMessageBytes) +
+                    " bytes a message can have (generated descriptors hold 32-bit offsets and sizes)",
+                "make the array smaller, or send the data in several messages");
+  }
   if (model.alignment == 0 || model.offset % model.alignment == 0) return true;
   return fail(field.getLocation(),
               fieldPrefix(field, message) + " is at offset " + std::to_string(model.offset) +
@@ -278,6 +291,12 @@ bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
                                        const MessageModel& model, bool anyErrorReported) {
   if (anyErrorReported) return true;
   const std::string subject = "message " + quoted(model.qualifiedName);
+  if (model.size > kMaxMessageBytes) {
+    return fail(record.getLocation(), subject + " is " + std::to_string(model.size) +
+                                          " bytes, more than the " + std::to_string(kMaxMessageBytes) +
+                                          " a message can have (generated descriptors hold 32-bit sizes)",
+                "make its arrays smaller, or send the data in several messages");
+  }
   if (model.alignment < model.naturalAlignment) {
     return fail(record.getLocation(), subject + " has alignment " +
                                           std::to_string(model.alignment) + ", below the " +

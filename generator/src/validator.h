@@ -3,6 +3,8 @@
 // field, the reason and a fix, at the declaration's file:line:col.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,11 @@ class FieldDecl;
 
 namespace ringkernel::gen {
 
+/// Limits of the generated descriptors (runtime/include/ringkernel/message.h, field_descriptor):
+/// array rank up to max_array_rank, offsets, sizes and extents in std::uint32_t.
+inline constexpr std::size_t kMaxArrayRank = 8;
+inline constexpr std::uint64_t kMaxMessageBytes = 0xFFFFFFFFu;
+
 class Validator {
  public:
   Validator(const clang::ASTContext& context, Diagnoser& diagnoser);
@@ -35,7 +42,7 @@ class Validator {
   static bool hasConcreteLayout(const clang::CXXRecordDecl& record);
 
   /// Rules on one field: anonymous struct/union members, bit-fields, non-public access,
-  /// const/volatile, and an unsupported type (`type.rejection`).
+  /// const/volatile, an unsupported type (`type.rejection`), more than kMaxArrayRank dimensions.
   bool checkField(const clang::FieldDecl& field, const FieldType& type, const std::string& message);
 
   /// An enum used by a field must be named and sit at namespace scope or in a message.
@@ -47,12 +54,14 @@ class Validator {
   bool checkInitializer(const clang::FieldDecl& field, const FieldType& type,
                         const std::string& message, std::string& literal);
 
-  /// The field's offset must be a multiple of its alignment (no #pragma pack / packed).
+  /// The field's offset must be a multiple of its alignment (no #pragma pack / packed), and the
+  /// field must end within kMaxMessageBytes.
   bool checkFieldLayout(const clang::FieldDecl& field, const FieldModel& model,
                         const std::string& message);
 
-  /// After the fields: packing that lowers the struct's alignment, and (only when nothing more
-  /// specific was reported) non-trivially-copyable or non-standard-layout records.
+  /// After the fields (only when nothing more specific was reported): packing that lowers the
+  /// struct's alignment, a size over kMaxMessageBytes, non-trivially-copyable or non-standard-layout
+  /// records.
   bool checkRecordAfterFields(const clang::CXXRecordDecl& record, const MessageModel& model,
                               bool anyErrorReported);
 

@@ -90,7 +90,12 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   BadField{"ArrayInitializer", "", "int xs[2] = {1, 2}", "{1, 2}", {"field 'xs'", "not {}"}, "accept only {}"},
   BadField{"MessageInitializer", "struct [[ringkernel::message]] P { int x; };", "P p = {3}", "{3}", {"field 'p'", "not {}"}, "accept only {}"},
   BadField{"InfiniteInitializer", "", "float f = __builtin_inff()", "__builtin_inff", {"field 'f'", "not a finite number"}, "finite value"},
-  BadField{"PackedField", "", "char c; int misaligned __attribute__((packed))", "misaligned", {"field 'misaligned'", "offset 5", "alignment 4"}, "remove the packing"}
+  BadField{"PackedField", "", "char c; int misaligned __attribute__((packed))", "misaligned", {"field 'misaligned'", "offset 5", "alignment 4"}, "remove the packing"},
+  // Generated field descriptors hold at most 8 extents and 32-bit offsets/sizes (field_descriptor):
+  // these used to be accepted and give a .rk.h that does not compile (narrowing, too many initializers).
+  BadField{"NineDimensions", "", "std::uint8_t cube[1][1][1][1][1][1][1][1][2]", "cube", {"field 'cube'", "array of 9 dimensions", "at most 8"}, "merge dimensions"},
+  BadField{"BeyondFourGiB", "", "char huge[1ull << 32]", "huge", {"field 'huge'", "ends at byte 4294967300", "beyond the 4294967295 bytes"}, "several messages"},
+  BadField{"NestedBeyondFourGiB", "struct [[ringkernel::message]] Block { char bytes[1u << 20]; };", "Block blocks[1u << 12]", "blocks", {"field 'blocks'", "ends at byte 4294967300"}, "several messages"}
 ), [](const auto& info) { return std::string(info.param.name); });
 // clang-format on
 

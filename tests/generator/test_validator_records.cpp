@@ -71,6 +71,9 @@ INSTANTIATE_TEST_SUITE_P(Rules, RecordRule, ::testing::Values(
             "Copier(const", 1, {"not trivially copyable", "copy or move constructor"}, "= default"},
   BadRecord{"UserProvidedAssignment", "struct [[ringkernel::message]] Assigner { int a; Assigner& operator=(const Assigner&) { return *this; } };\n",
             "operator=", 1, {"not trivially copyable", "assignment operator"}, "= default"},
+  // Every field ends within 4 GiB - 1, but the tail padding to the alignment does not.
+  BadRecord{"TailPaddingBeyondFourGiB", "struct [[ringkernel::message]] Huge { std::uint64_t a; char rest[0xFFFFFFFFull - 8]; };\n",
+            "Huge", 1, {"message 'Huge' is 4294967296 bytes", "more than the 4294967295"}, "several messages"},
   BadRecord{"ExplicitIdCollision", "struct [[ringkernel::message(id = 9)]] First { int a; };\nstruct [[ringkernel::message(id = 9)]] Second { int a; };\n",
             "Second", 1, {"message 'Second' has type id 0x00000009, the same as 'First'"}, "different explicit id"}
 ), [](const auto& info) { return std::string(info.param.name); });
