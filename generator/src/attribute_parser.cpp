@@ -17,7 +17,28 @@ namespace {
 constexpr const char* kAttribute = "[[ringkernel::message]]";
 constexpr const char* kValidKeys = "id, kernel, direction, priority, causal, format";
 
-std::string quoted(llvm::StringRef text) { return "'" + text.str() + "'"; }
+/// `text` in quotes for a diagnostic; a huge literal is shortened (its start shows which it is).
+std::string quoted(llvm::StringRef text) {
+  constexpr std::size_t kShown = 48;
+  if (text.size() <= kShown) return "'" + text.str() + "'";
+  return "'" + text.take_front(kShown).str() + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
+/// A raw-lexed token as written (punctuators and other tokens by their spelling or kind name).
+llvm::StringRef tokenText(const clang::Token& token) {
+  if (token.is(clang::tok::raw_identifier)) return token.getRawIdentifier();
+  if (token.isLiteral()) return llvm::StringRef(token.getLiteralData(), token.getLength());
+  if (const char* punctuator = clang::tok::getPunctuatorSpelling(token.getKind())) return punctuator;
+  return clang::tok::getTokenName(token.getKind());
+}
+
+/// Appended to "expected a literal" errors whose value is an identifier.
+std::string macroHint(const clang::Token& value) {
+  return value.is(clang::tok::raw_identifier)
+             ? " (ringkernel-gen reads the arguments as written in the source; macros are not "
+               "expanded there)"
+             : "";
+}
 
 /// The tokens between the parentheses, plus the location of the closing one.
 struct ArgumentTokens {
@@ -54,12 +75,7 @@ class ArgumentParser {
   const clang::Token& current() const { return tokens_[position_]; }
   clang::SourceLocation here() const { return atEnd() ? close_ : current().getLocation(); }
 
-  static llvm::StringRef text(const clang::Token& token) {
-    if (token.is(clang::tok::raw_identifier)) return token.getRawIdentifier();
-    if (token.isLiteral()) return llvm::StringRef(token.getLiteralData(), token.getLength());
-    if (const char* punctuator = clang::tok::getPunctuatorSpelling(token.getKind())) return punctuator;
-    return clang::tok::getTokenName(token.getKind());
-  }
+  static llvm::StringRef text(const clang::Token& token) { return tokenText(token); }
 
   bool fail(clang::SourceLocation where, const std::string& message, llvm::StringRef fix) {
     diagnoser_.error(where, message, fix);
@@ -116,7 +132,9 @@ class ArgumentParser {
     return parseFormat(value);
   }
 
-  /// Integer literal (decimal, hex, octal, binary, digit separators, u/l suffixes).
+  /// Integer literal (decimal, hex, octal, binary, digit separators, u/l suffixes). A value with
+  /// more than 64 significant bits is returned as 2^64 (every caller only needs to know that it is
+  /// too large), so that a huge literal costs linear time.
   static std::optional<llvm::APInt> integerValue(const clang::Token& token) {
     if (!token.is(clang::tok::numeric_constant)) return std::nullopt;
     std::string digits;
@@ -124,16 +142,32 @@ class ArgumentParser {
       if (c != '\'') digits.push_back(c);
     }
     llvm::StringRef spelling(digits);
-    const bool hex = spelling.starts_with_insensitive("0x");
     while (!spelling.empty() && (spelling.back() == 'u' || spelling.back() == 'U' ||
                                  spelling.back() == 'l' || spelling.back() == 'L' ||
                                  spelling.back() == 'z' || spelling.back() == 'Z')) {
       spelling = spelling.drop_back();
     }
-    if (!hex && spelling.find_first_of(".eE") != llvm::StringRef::npos) return std::nullopt;
-    llvm::APInt result;
-    if (spelling.getAsInteger(0, result)) return std::nullopt;
-    return result;
+    unsigned radix = 10;
+    if (spelling.starts_with_insensitive("0x")) radix = 16;
+    else if (spelling.starts_with_insensitive("0b")) radix = 2;
+    else if (spelling.size() > 1 && spelling.front() == '0') radix = 8;
+    llvm::StringRef body = radix == 16 || radix == 2 ? spelling.drop_front(2)
+                           : radix == 8              ? spelling.drop_front()
+                                                     : spelling;
+    if (body.empty() && radix != 8) return std::nullopt;
+    for (char c : body) {
+      const unsigned digit = llvm::isDigit(c) ? static_cast<unsigned>(c - '0')
+                             : llvm::isHexDigit(c) ? static_cast<unsigned>(llvm::hexDigitValue(c))
+                                                   : radix;
+      if (digit >= radix) return std::nullopt;
+    }
+    body = body.ltrim('0');
+    // 64 bits need at most 64 binary, 22 octal, 20 decimal or 16 hexadecimal digits.
+    const std::size_t maxDigits = radix == 2 ? 64 : radix == 8 ? 22 : radix == 10 ? 20 : 16;
+    if (body.size() > maxDigits) return llvm::APInt::getOneBitSet(65, 64);
+    llvm::APInt result(65, 0);
+    if (!body.empty() && body.getAsInteger(radix, result)) return std::nullopt;
+    return result.zextOrTrunc(65);
   }
 
   bool parseId(const clang::Token& value) {
@@ -142,7 +176,8 @@ class ArgumentParser {
     auto number = integerValue(value);
     if (!number) {
       return fail(value.getLocation(), "bad value " + quoted(text(value)) + " for 'id': expected "
-                                           "an unsigned 32-bit integer literal", fix);
+                                           "an unsigned 32-bit integer literal" + macroHint(value),
+                  fix);
     }
     if (number->getActiveBits() > 32) {
       return fail(value.getLocation(),
@@ -160,7 +195,8 @@ class ArgumentParser {
     auto number = integerValue(value);
     if (!number) {
       return fail(value.getLocation(), "bad value " + quoted(text(value)) +
-                                           " for 'priority': expected an integer from 0 to 255",
+                                           " for 'priority': expected an integer from 0 to 255" +
+                                           macroHint(value),
                   fix);
     }
     if (number->getActiveBits() > 8) {
@@ -260,7 +296,22 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
     return false;
   }
   lexer.LexFromRawLexer(token);
-  if (!token.is(clang::tok::l_paren)) return true;  // no argument list: all defaults
+  // No argument list (all defaults): the attribute list goes on or ends.
+  if (token.isOneOf(clang::tok::r_square, clang::tok::comma, clang::tok::ellipsis)) return true;
+  if (!token.is(clang::tok::l_paren)) {
+    // The arguments, if any, are not in the text after the name: a macro supplies the name or the
+    // arguments. Reading on elsewhere would silently drop options, so this is an error.
+    const bool macroEnds = nameLoc.isMacroID() && (token.isAtStartOfLine() || token.is(clang::tok::eof));
+    diagnoser.error(nameLoc,
+                    macroEnds ? std::string("the macro that spells ") + kAttribute +
+                                    " ends after its name, so ringkernel-gen cannot read its arguments"
+                              : std::string("expected '(' or ']]' after the name of ") + kAttribute +
+                                    " in the source text, found " + quoted(token.is(clang::tok::eof) ? "end of file" : tokenText(token)) +
+                                    "; ringkernel-gen reads the arguments as written (macros are not expanded there)",
+                    "write [[ringkernel::message(...)]] literally, or put the whole attribute with its "
+                    "arguments in one macro");
+    return false;
+  }
 
   const clang::SourceLocation open = token.getLocation();
   ArgumentTokens arguments;

@@ -3,6 +3,8 @@
 // error at its exact line:column.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "frontend_harness.h"
 
 namespace ringkernel::gen {
@@ -130,6 +132,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"id = -1", "-", {"bad value '-' for 'id'"}, "non-zero"},
         BadOption{"id = \"7\"", "\"7\"", {"for 'id'", "unsigned 32-bit integer"}, "non-zero"},
         BadOption{"id = 1.5", "1.5", {"bad value '1.5' for 'id'"}, "non-zero"},
+        BadOption{"id = 09", "09", {"bad value '09' for 'id'"}, "non-zero"},
+        BadOption{"id = 0x1p3", "0x1p3", {"bad value '0x1p3' for 'id'"}, "non-zero"},
+        BadOption{"id = 0x", "0x", {"bad value '0x' for 'id'"}, "non-zero"},
+        BadOption{"id = 0x0000000000000000000000100000000", "0x0", {"'id'", "does not fit in 32 bits"}, "0xFFFFFFFF"},
         BadOption{"priority = 256", "256", {"'priority'", "out of range 0-255"}, "0 to 255"},
         BadOption{"priority = high", "high", {"bad value 'high' for 'priority'"}, "0 to 255"},
         BadOption{"kernel = Add", "Add", {"'kernel'", "expected a string literal"}, "kernel = \"Add\""},
@@ -156,6 +162,46 @@ TEST(AttributeErrors, ReportsEveryErrorOfOneList) {
   EXPECT_TRUE(hasError(run, positionOf(source, "bogus"), {"unknown key 'bogus'"}));
   EXPECT_TRUE(hasError(run, positionOf(source, "999"), {"out of range"}));
   EXPECT_TRUE(hasError(run, positionOf(source, "xml"), {"'format'"}));
+}
+
+// The arguments are read from the source text after the name. Where a macro supplies the name or
+// the arguments they are not there: the options used to be dropped silently (defaults, exit 0).
+TEST(AttributeErrors, ArgumentsThroughAMacroAreAnError) {
+  const std::string source = "#define ARGS (id = 7)\nstruct [[ringkernel::message ARGS]] Bad { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "message ARGS"),
+                       {"expected '(' or ']]' after the name", "found 'ARGS'", "macros are not expanded"},
+                       "write [[ringkernel::message(...)]] literally"));
+  EXPECT_TRUE(run.result.headers.empty() || run.result.headers.front().messages.empty());
+}
+
+TEST(AttributeErrors, NameThroughAMacroWithArgumentsAfterItIsAnError) {
+  const std::string source = "#define RK ringkernel::message\nstruct [[RK(id = 7)]] Bad { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "RK(id"),
+                       {"the macro that spells [[ringkernel::message]] ends after its name"},
+                       "put the whole attribute with its arguments in one macro"));
+  EXPECT_TRUE(run.result.headers.empty() || run.result.headers.front().messages.empty());
+}
+
+TEST(AttributeErrors, MacroAsIdValueSaysMacrosAreNotExpanded) {
+  const std::string source = "#define MY_ID 0x42\nstruct [[ringkernel::message(id = MY_ID)]] Bad { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "MY_ID", 2), {"bad value 'MY_ID' for 'id'", "macros are not expanded"},
+                       "non-zero"));
+}
+
+// A huge literal used to be parsed digit by digit into an ever wider APInt (quadratic: 20,000
+// digits took 28 s) and was echoed whole in the diagnostic.
+TEST(AttributeErrors, HugeIdLiteralIsRejectedQuicklyAndShortened) {
+  const std::string digits(50000, '9');
+  const std::string source = "struct [[ringkernel::message(id = " + digits + ")]] Bad { int a; };\n";
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = runFrontendOn(source);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_TRUE(hasError(run, positionOf(source, "999"), {"'id'", "(50000 characters)", "does not fit in 32 bits"},
+                       "0xFFFFFFFF"));
+  for (const RecordedDiagnostic& d : run.result.diagnostics) EXPECT_LT(d.message.size(), 300u);
 }
 
 TEST(AttributeErrors, DuplicateKeyNotesTheFirstOne) {
