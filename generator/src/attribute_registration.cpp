@@ -43,8 +43,24 @@ class MessageAttrInfo : public clang::ParsedAttrInfo {
   bool diagAppertainsToDecl(clang::Sema& sema, const clang::ParsedAttr& attr,
                             const clang::Decl* decl) const override {
     const auto* record = llvm::dyn_cast<clang::RecordDecl>(decl);
-    if (record != nullptr && !record->isUnion()) return true;
     clang::DiagnosticsEngine& diags = sema.getDiagnostics();
+    if (record != nullptr && !record->isUnion()) {
+      // After the definition clang drops the attribute (a warning only): the struct would silently
+      // not be a message.
+      const clang::RecordDecl* definition = record->getDefinition();
+      if (definition == nullptr || definition == record || record->isThisDeclarationADefinition()) {
+        return true;
+      }
+      const unsigned error = diags.getCustomDiagID(
+          clang::DiagnosticsEngine::Error,
+          "[[ringkernel::message]] on a declaration of %0 after its definition has no effect");
+      const unsigned fix = diags.getCustomDiagID(
+          clang::DiagnosticsEngine::Note,
+          "fix: put the attribute on the definition: struct [[ringkernel::message]] %0 { ... };");
+      diags.Report(attr.getLoc(), error) << record;
+      diags.Report(attr.getLoc(), fix) << record->getName();
+      return false;
+    }
     const unsigned error = diags.getCustomDiagID(
         clang::DiagnosticsEngine::Error,
         "[[ringkernel::message]] cannot be applied to %0; it marks struct or class definitions");

@@ -66,6 +66,17 @@ TEST(AttributePlacement, ForwardDeclarationIsAnError) {
                        "put the attribute on the definition"));
 }
 
+// clang drops an attribute on a redeclaration after the definition with only a warning, so the
+// struct silently was no message (exit 0, nothing generated for it).
+TEST(AttributePlacement, DeclarationAfterTheDefinitionIsAnError) {
+  const std::string source = "struct Earlier { int a; };\nstruct [[ringkernel::message]] Earlier;\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "ringkernel"),
+                       {"on a declaration of 'Earlier' after its definition has no effect"},
+                       "put the attribute on the definition"));
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+}
+
 TEST(AttributePlacement, ForwardDeclarationBeforeAnnotatedDefinitionIsFine) {
   const auto run = runFrontendOn("struct Later;\nstruct [[ringkernel::message]] Later { int a; };\n");
   ASSERT_EQ(errorCount(run), 0u) << run.printed;
