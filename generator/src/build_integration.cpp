@@ -77,6 +77,20 @@ bool writeFileIfChanged(const std::string& path, const std::string& content, std
   return true;
 }
 
+bool prepareFilePath(const std::string& path, std::string& error) {
+  if (llvm::sys::fs::is_directory(path)) {
+    error = "cannot write " + path + ": it is a directory";
+    return false;
+  }
+  if (!createParentDirectory(path, error)) return false;
+  const llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty() && !llvm::sys::fs::is_directory(parent)) {
+    error = "cannot write " + path + ": " + parent.str() + " is not a directory";
+    return false;
+  }
+  return true;
+}
+
 bool touchFile(const std::string& path, std::string& error) {
   if (!createParentDirectory(path, error)) return false;
   int fd = -1;

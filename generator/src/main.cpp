@@ -34,11 +34,17 @@ int inputError(const std::string& message) {
   return kInputError;
 }
 
-/// Every input must be an existing file.
+/// Every input must be an existing regular file.
 bool checkInputs(const std::vector<std::string>& inputs, std::string& error) {
   for (const std::string& input : inputs) {
-    if (!llvm::sys::fs::is_regular_file(input)) {
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(input, status) || !llvm::sys::fs::exists(status)) {
       error = "no such file: " + input;
+      return false;
+    }
+    if (!llvm::sys::fs::is_regular_file(status)) {
+      error = input + (llvm::sys::fs::is_directory(status) ? " is a directory" : " is not a regular file") +
+              "; give the header files themselves";
       return false;
     }
   }
@@ -77,6 +83,9 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
                         "directory for each of them");
     }
   }
+  if (llvm::sys::fs::exists(commandLine.outputDir) && !llvm::sys::fs::is_directory(commandLine.outputDir)) {
+    return usageError("--output-dir " + commandLine.outputDir + " is not a directory");
+  }
   const std::string templateDir = findTemplateDir(commandLine.templateDir, argv0, error);
   if (templateDir.empty()) return usageError(error);
   const std::string resourceDir = findClangResourceDir(error);
@@ -112,6 +121,11 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
     const bool rendered = templates ? renderHeader(header, request.outputDir, *templates, outputs, error, &ahead)
                                     : renderHeader(header, request.outputDir, templateDir, outputs, error);
     if (!rendered) return inputError(error);
+  }
+  // The depfile and the stamp are written after the outputs: whatever can be checked about them is
+  // checked first, so that a bad path fails the run before any output is written.
+  for (const std::string* path : {&commandLine.depfile, &commandLine.stamp}) {
+    if (!path->empty() && !prepareFilePath(*path, error)) return inputError(error);
   }
   if (std::error_code ec = llvm::sys::fs::create_directories(request.outputDir)) {
     return inputError("cannot create " + request.outputDir + ": " + ec.message());

@@ -1,0 +1,57 @@
+// Copyright RingKernel authors.
+// ringkernel-gen with paths that are not what they should be: an input that is a directory or a
+// device, an --output-dir that is a file, a depfile or stamp that cannot be written. Each is
+// reported before anything is written.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_harness.h"
+
+namespace {
+
+using namespace ringkernel::gen::testing;
+
+constexpr const char* kHeader =
+    "#include <cstdint>\nstruct [[ringkernel::message]] Ping { std::uint64_t id; };\n";
+
+// Used to say "no such file: <dir>".
+TEST_F(CliTest, DirectoryOrDeviceAsInputIsBadUsageThatSaysWhat) {
+  fs::create_directories(path("dir.h"));
+  const CliResult directory = runGenerator("--output-dir " + quote(path("out")) + " " + quote(path("dir.h")));
+  EXPECT_EQ(directory.status, 2) << directory.output;
+  EXPECT_NE(directory.output.find("dir.h is a directory"), std::string::npos) << directory.output;
+  const CliResult device = runGenerator("--output-dir " + quote(path("out")) + " /dev/null");
+  EXPECT_EQ(device.status, 2) << device.output;
+  EXPECT_NE(device.output.find("/dev/null is not a regular file"), std::string::npos) << device.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+// Used to parse, then fail with "cannot write '<dir>/ping.rk.h.tmp.<pid>'" and exit status 1.
+TEST_F(CliTest, OutputDirThatIsAFileIsBadUsage) {
+  const std::string header = write("ping.h", kHeader);
+  const std::string file = write("out", "not a directory\n");
+  const CliResult result = runGenerator("--output-dir " + quote(file) + " " + quote(header));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("is not a directory"), std::string::npos) << result.output;
+  EXPECT_EQ(readFile(file), "not a directory\n");
+}
+
+// The stamp and the depfile are written after the outputs; a path that cannot take them used to
+// fail the run (exit 1) after the outputs had been written.
+TEST_F(CliTest, StampOrDepfileThatCannotBeWrittenFailsBeforeAnyOutput) {
+  const std::string header = write("ping.h", kHeader);
+  write("file", "x\n");
+  fs::create_directories(path("dir"));
+  for (const std::string& option : {"--stamp " + quote(path("file/stamp")), "--depfile " + quote(path("file/ping.d")),
+                                    "--depfile " + quote(path("dir"))}) {
+    const CliResult result = runGenerator("--output-dir " + quote(path("out")) + " " + option + " " + quote(header));
+    EXPECT_EQ(result.status, 1) << option << "\n" << result.output;
+    EXPECT_NE(result.output.find("cannot write"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(path("out"))) << option << ": outputs written by a failed run";
+  }
+  EXPECT_EQ(readFile(path("file")), "x\n");
+}
+
+}  // namespace
