@@ -2,24 +2,13 @@
 // Every invalid argument of PeerMemory gives an Error with a code and a message that says why.
 #include <gtest/gtest.h>
 
+#include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
 
 namespace ringkernel {
 namespace {
-
-#define EXPECT_RK_ERROR(statement, expected_code, fragment)                                  \
-  do {                                                                                        \
-    try {                                                                                     \
-      statement;                                                                              \
-      ADD_FAILURE() << "no ringkernel::Error from " #statement;                              \
-    } catch (const ::ringkernel::Error& e) {                                                  \
-      EXPECT_EQ(e.code(), expected_code) << e.what();                                         \
-      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)                      \
-          << "message \"" << e.what() << "\" lacks \"" << (fragment) << "\"";                \
-    }                                                                                         \
-  } while (false)
 
 class PeerErrors : public ::testing::Test {
  protected:
