@@ -17,14 +17,25 @@ Registry& Registry::instance() {
   return registry;
 }
 
-Registry::Registry()
-    : cuda_(make_cuda_backend()),
-      host_config_(HostBackendConfig::from_environment()) {
+Registry::Registry() : cuda_(make_cuda_backend()) {
+  try {
+    host_config_ = HostBackendConfig::from_environment();
+  } catch (const Error& e) {
+    // Kept, not thrown: a throwing constructor would leave no registry, and configure_host()
+    // (which needs one) could never replace the bad environment.
+    environment_error_ = e;
+    return;
+  }
   host_ = make_host_backend(host_config_);
+}
+
+void Registry::throw_if_unconfigured() const {
+  if (environment_error_) throw *environment_error_;
 }
 
 DeviceRef Registry::resolve(int id, const char* call) const {
   std::shared_lock lock(mutex_);
+  throw_if_unconfigured();
   int first = 0;
   for (const auto& backend : {cuda_, host_}) {
     if (!backend) continue;
@@ -40,6 +51,7 @@ DeviceRef Registry::resolve(int id, const char* call) const {
 
 int Registry::device_count() const {
   std::shared_lock lock(mutex_);
+  throw_if_unconfigured();
   int n = 0;
   for (const auto& backend : {cuda_, host_})
     if (backend) n += backend->device_count();
@@ -48,6 +60,7 @@ int Registry::device_count() const {
 
 std::vector<DeviceRef> Registry::all() const {
   std::shared_lock lock(mutex_);
+  throw_if_unconfigured();
   std::vector<DeviceRef> refs;
   int id = 0;
   for (const auto& backend : {cuda_, host_}) {
@@ -60,6 +73,7 @@ std::vector<DeviceRef> Registry::all() const {
 
 std::vector<std::shared_ptr<DeviceBackend>> Registry::backends() const {
   std::shared_lock lock(mutex_);
+  throw_if_unconfigured();
   std::vector<std::shared_ptr<DeviceBackend>> list;
   for (const auto& backend : {cuda_, host_})
     if (backend) list.push_back(backend);
@@ -71,10 +85,12 @@ void Registry::configure_host(const HostBackendConfig& config) {
   std::unique_lock lock(mutex_);
   host_ = std::move(fresh);
   host_config_ = config;
+  environment_error_.reset();
 }
 
 HostBackendConfig Registry::host_config() const {
   std::shared_lock lock(mutex_);
+  throw_if_unconfigured();
   return host_config_;
 }
 

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <vector>
 
 #include "backend.h"
+#include "ringkernel/error.h"
 #include "ringkernel/host_backend.h"
 
 namespace ringkernel::detail {
@@ -33,10 +35,13 @@ class Registry {
 
  private:
   Registry();
+  /// Throws the environment's configuration error while one is pending (mutex_ held).
+  void throw_if_unconfigured() const;
   mutable std::shared_mutex mutex_;
   std::shared_ptr<DeviceBackend> cuda_;  // null when not compiled in
   std::shared_ptr<DeviceBackend> host_;
   HostBackendConfig host_config_;
+  std::optional<Error> environment_error_;  // bad RINGKERNEL_HOST_*, until configure_host()
 };
 
 /// Error(errc::configuration) naming `source` if the config is inconsistent.

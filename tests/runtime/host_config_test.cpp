@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -97,6 +98,40 @@ TEST(HostConfig, NativeAtomicsFromEnvironment) {
   ::unsetenv("RINGKERNEL_HOST_NATIVE_ATOMICS");  // NOLINT(concurrency-mt-unsafe)
   EXPECT_TRUE(HostBackendConfig::from_environment().native_atomics);
   if (saved) ::setenv("RINGKERNEL_HOST_NATIVE_ATOMICS", saved->c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+}
+
+// A bad variable is reported by every call until code replaces the configuration; it used to be
+// thrown by configure_host_backend() itself, so no program could recover from it. Run in a
+// fresh process (threadsafe death test): the registry reads the environment once, at first use.
+TEST(HostConfig, CodeReplacesABadEnvironment) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const char* old = std::getenv("RINGKERNEL_HOST_DEVICES");  // NOLINT(concurrency-mt-unsafe)
+  const std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+  ::setenv("RINGKERNEL_HOST_DEVICES", "four", 1);  // NOLINT(concurrency-mt-unsafe)
+  EXPECT_EXIT(
+      {
+        const auto call = [](auto&& f) -> std::string {
+          try {
+            f();
+          } catch (const Error& e) {
+            return e.call();
+          }
+          return "no error";
+        };
+        if (call([] { devices(); }) != "RINGKERNEL_HOST_DEVICES") std::exit(10);
+        if (call([] { DeviceBuffer b(0, 16); }) != "RINGKERNEL_HOST_DEVICES") std::exit(11);
+        HostBackendConfig config;
+        config.device_count = 3;
+        const auto replaced = call([&] { configure_host_backend(config); });
+        if (replaced != "no error") {
+          std::fprintf(stderr, "configure_host_backend threw from %s\n", replaced.c_str());
+          std::exit(12);
+        }
+        std::exit(devices(Backend::host).size() == 3 && host_backend_config().device_count == 3 ? 0 : 13);
+      },
+      ::testing::ExitedWithCode(0), "");
+  if (saved) ::setenv("RINGKERNEL_HOST_DEVICES", saved->c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+  else ::unsetenv("RINGKERNEL_HOST_DEVICES");  // NOLINT(concurrency-mt-unsafe)
 }
 
 TEST(HostConfig, WithoutNativeAtomicsLinksStayButAtomicsAreNotNative) {
