@@ -162,11 +162,16 @@ std::string HostBackendConfig::describe() const {
     case HostTopology::all: s += "all"; break;
     case HostTopology::none: s += "none"; break;
     case HostTopology::pairs:
+      if (pairs.empty()) s += "none";  // no pair links nothing
       for (std::size_t i = 0; i < pairs.size(); ++i)
         s += (i ? "," : "") + std::to_string(pairs[i].first) + "-" + std::to_string(pairs[i].second);
       break;
   }
-  s += ", " + std::to_string(memory_per_device >> 20) + " MiB each";
+  // Whole MiB when there is at least one: "0 MiB" would hide a RINGKERNEL_HOST_MEMORY=100.
+  s += ", " + (memory_per_device < (std::size_t{1} << 20)
+                   ? std::to_string(memory_per_device) + " bytes"
+                   : std::to_string(memory_per_device >> 20) + " MiB") +
+       " each";
   if (!native_atomics) s += ", no native atomics";
   return s;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,12 @@ constexpr const char* usage =
     "Host devices: RINGKERNEL_HOST_DEVICES, RINGKERNEL_HOST_TOPOLOGY, RINGKERNEL_HOST_MEMORY,\n"
     "  RINGKERNEL_HOST_NATIVE_ATOMICS\n";
 
+/// "8192 MiB", or bytes below one MiB (where whole MiB would say 0).
+std::string memory(std::size_t bytes) {
+  return bytes < (std::size_t{1} << 20) ? std::to_string(bytes) + " bytes"
+                                        : std::to_string(bytes >> 20) + " MiB";
+}
+
 void print_devices() {
   std::printf("Backends:\n");
   for (const auto& s : ringkernel::backend_statuses())
@@ -36,8 +43,8 @@ void print_devices() {
   for (const auto& d : devices) {
     std::printf("  [%d] %s (%s ordinal %d)\n", d.id, d.name.c_str(), ringkernel::to_string(d.backend),
                 d.ordinal);
-    std::printf("      memory        %zu MiB total, %zu MiB free\n", d.total_memory >> 20,
-                d.free_memory >> 20);
+    std::printf("      memory        %s total, %s free\n", memory(d.total_memory).c_str(),
+                memory(d.free_memory).c_str());
     std::printf("      compute units %d", d.compute_units);
     if (d.backend == ringkernel::Backend::cuda)
       std::printf(", compute capability %d.%d, PCI %s", d.compute_capability_major,
@@ -94,30 +101,39 @@ void print_measured(ringkernel::PeerMemory& peers, const std::vector<ringkernel:
   table("latency (us; s = host-staged)", [](const auto& r) { return r.latency_us; });
 }
 
-bool parse_count(const char* text, std::size_t& out) {
+bool parse_count(const char* text, std::size_t max, std::size_t& out) {
   const auto* end = text + std::strlen(text);
   const auto [p, ec] = std::from_chars(text, end, out);
-  return ec == std::errc{} && p == end && out > 0;
+  return ec == std::errc{} && p == end && out > 0 && out <= max;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   bool bandwidth = false;
+  const char* measure_option = nullptr;  // --bytes or --repetitions, which need --bandwidth
   ringkernel::MeasureOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     std::size_t value = 0;
     if (arg == "--bandwidth") {
       bandwidth = true;
-    } else if ((arg == "--bytes" || arg == "--repetitions") && i + 1 < argc) {
-      if (!parse_count(argv[++i], value)) {
-        std::fprintf(stderr, "ringkernel-info: %s needs a positive integer, got \"%s\"\n%s",
-                     argv[i - 1], argv[i], usage);
+    } else if (arg == "--bytes" || arg == "--repetitions") {
+      const bool bytes = arg == "--bytes";
+      const std::size_t max = bytes ? std::numeric_limits<std::size_t>::max()
+                                    : static_cast<std::size_t>(std::numeric_limits<int>::max());
+      if (i + 1 == argc) {
+        std::fprintf(stderr, "ringkernel-info: %s needs a value\n%s", argv[i], usage);
         return 2;
       }
-      if (arg == "--bytes") options.bandwidth_bytes = value;
+      if (!parse_count(argv[++i], max, value)) {
+        std::fprintf(stderr, "ringkernel-info: %s needs a positive integer up to %zu, got \"%s\"\n%s",
+                     argv[i - 1], max, argv[i], usage);
+        return 2;
+      }
+      if (bytes) options.bandwidth_bytes = value;
       else options.bandwidth_repetitions = static_cast<int>(value);
+      measure_option = argv[i - 1];
     } else if (arg == "--help" || arg == "-h") {
       std::fputs(usage, stdout);
       return 0;
@@ -125,6 +141,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "ringkernel-info: unknown argument \"%s\"\n%s", argv[i], usage);
       return 2;
     }
+  }
+  if (measure_option && !bandwidth) {
+    std::fprintf(stderr, "ringkernel-info: %s only applies to --bandwidth, which is not given\n%s",
+                 measure_option, usage);
+    return 2;
   }
   try {
     std::printf("RingKernel %d.%d.%d runtime\n\n", RINGKERNEL_VERSION_MAJOR, RINGKERNEL_VERSION_MINOR,

@@ -134,6 +134,14 @@ TEST(HostConfig, CodeReplacesABadEnvironment) {
   else ::unsetenv("RINGKERNEL_HOST_DEVICES");  // NOLINT(concurrency-mt-unsafe)
 }
 
+TEST(HostConfig, DescribeSaysWhatIsConfigured) {
+  HostBackendConfig c;
+  c.topology = HostTopology::pairs;
+  c.memory_per_device = 100;
+  EXPECT_EQ(c.describe(), "2 devices, topology none, 100 bytes each") << "was \"topology , 0 MiB each\"";
+  EXPECT_EQ(HostBackendConfig::parse("1", "", "1536K").describe(), "1 device, topology all, 1 MiB each");
+}
+
 TEST(HostConfig, WithoutNativeAtomicsLinksStayButAtomicsAreNotNative) {
   const RestoreHostConfig restore;
   HostBackendConfig config;
