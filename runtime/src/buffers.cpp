@@ -18,8 +18,8 @@ DeviceBuffer::DeviceBuffer(int device, std::size_t bytes) {
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
-    : device_(other.device_),
-      ordinal_(other.ordinal_),
+    : device_(std::exchange(other.device_, -1)),
+      ordinal_(std::exchange(other.ordinal_, -1)),
       backend_(std::move(other.backend_)),
       data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)) {}
@@ -27,8 +27,8 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
     reset();
-    device_ = other.device_;
-    ordinal_ = other.ordinal_;
+    device_ = std::exchange(other.device_, -1);
+    ordinal_ = std::exchange(other.ordinal_, -1);
     backend_ = std::move(other.backend_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
@@ -47,6 +47,9 @@ void DeviceBuffer::reset() noexcept {
 namespace {
 void check_host_transfer(const char* call, int device, const void* host, std::size_t bytes,
                          std::size_t offset, std::size_t size) {
+  if (device < 0 && bytes != 0)
+    throw Error(errc::invalid_state, call, no_device,
+                "the buffer owns no memory (default-constructed or moved from)");
   if (!host && bytes != 0) throw Error(errc::invalid_argument, call, device, "host pointer is null");
   if (offset > size || bytes > size - offset)
     throw Error(errc::out_of_range, call, device,

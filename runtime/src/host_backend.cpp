@@ -1,8 +1,10 @@
 // Copyright RingKernel authors.
 // The host backend: virtual devices whose memory is host memory, with per-device allocation
 // tables and capacity, worker-thread streams, events and a configurable peer topology.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <new>
@@ -19,6 +21,13 @@ namespace ringkernel::detail {
 namespace {
 
 constexpr std::align_val_t device_alignment{256};  // like cudaMalloc
+
+/// Aligned host memory, or null. Sizes near SIZE_MAX are refused here: the aligned operator new
+/// rounds the size up to the alignment, which wraps to a few bytes and succeeds.
+void* host_allocate(std::size_t bytes) noexcept {
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max())) return nullptr;
+  return ::operator new(bytes, device_alignment, std::nothrow);
+}
 
 std::string hex(const void* p) {
   char buf[32];
@@ -69,21 +78,24 @@ class HostBackend final : public DeviceBackend {
     std::lock_guard lock(mutex_);
     auto& d = devices_[static_cast<std::size_t>(ordinal)];
     if (bytes > config_.memory_per_device - d.used)
-      throw Error(errc::out_of_memory, "DeviceBuffer", device_id,
+      throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
                   "cannot allocate " + std::to_string(bytes) + " bytes: " +
                       std::to_string(config_.memory_per_device - d.used) + " of " +
                       std::to_string(config_.memory_per_device) + " bytes free");
-    void* p = ::operator new(bytes, device_alignment, std::nothrow);
+    void* p = host_allocate(bytes);
     if (!p)
-      throw Error(errc::out_of_memory, "DeviceBuffer", device_id,
+      throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
     d.allocations.emplace(reinterpret_cast<std::uintptr_t>(p), bytes);
     d.used += bytes;
     return p;
   }
 
+  // Like cudaFree (which synchronizes the device): work already queued on the device's streams,
+  // a copy into the buffer for instance, finishes before the memory goes back.
   void release(int ordinal, void* p) noexcept override {
     if (!p) return;
+    synchronize_device(ordinal, -1);
     std::lock_guard lock(mutex_);
     auto& d = devices_[static_cast<std::size_t>(ordinal)];
     const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(p));
@@ -95,17 +107,19 @@ class HostBackend final : public DeviceBackend {
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
     if (bytes == 0) return nullptr;
-    void* p = ::operator new(bytes, device_alignment, std::nothrow);
+    void* p = host_allocate(bytes);
     if (!p)
-      throw Error(errc::out_of_memory, "PinnedBuffer", device_id,
+      throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
     std::lock_guard lock(mutex_);
     pinned_.insert(p);
     return p;
   }
 
+  // Pinned memory serves every device's streams: all of them finish their queued work first.
   void release_pinned(void* p) noexcept override {
     if (!p) return;
+    for (int ordinal = 0; ordinal < config_.device_count; ++ordinal) synchronize_device(ordinal, -1);
     std::lock_guard lock(mutex_);
     if (pinned_.erase(p) == 0) return;
     ::operator delete(p, device_alignment);

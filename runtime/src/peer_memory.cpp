@@ -169,6 +169,9 @@ CopyResult PeerMemory::copy_peer_async(void* dst, int dst_device, const void* sr
 namespace {
 void check_buffer_range(const char* call, const char* what, const DeviceBuffer& b,
                         std::size_t offset, std::size_t bytes) {
+  if (b.device() < 0 && bytes != 0)
+    throw Error(errc::invalid_state, call, no_device,
+                std::string("the ") + what + " buffer owns no memory (default-constructed or moved from)");
   if (offset > b.size() || bytes > b.size() - offset)
     throw Error(errc::out_of_range, call, b.device(),
                 std::string(what) + " range [" + std::to_string(offset) + ", " + std::to_string(offset) +

@@ -15,6 +15,9 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   /// Allocates `bytes` on device `device` (0 bytes gives an empty buffer with data() == nullptr).
+  /// A default-constructed or moved-from buffer owns nothing: device() == -1, size() == 0.
+  /// Destruction frees the memory only after the work already queued on the device's streams
+  /// (cudaFree synchronizes; the host backend waits for the device's streams).
   DeviceBuffer(int device, std::size_t bytes);
   DeviceBuffer(DeviceBuffer&& other) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
@@ -49,6 +52,7 @@ class PinnedBuffer {
   PinnedBuffer() = default;
   /// Page-locked host memory usable for asynchronous copies with every device of `device`'s
   /// backend (portable pinned memory on cuda; ordinary host memory on the host backend).
+  /// On the host backend, destruction waits for the work already queued on its streams first.
   PinnedBuffer(int device, std::size_t bytes);
   PinnedBuffer(PinnedBuffer&& other) noexcept;
   PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
