@@ -115,6 +115,7 @@ bool PeerMemory::peer_access_enabled(int src, int dst) const {
 CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void* src,
                                           int src_device, std::size_t bytes, Stream& stream,
                                           const char* call) {
+  if (!stream.backend()) throw Error(errc::invalid_state, call, no_device, "the stream was moved from");
   const auto p = resolve_pair(src_device, dst_device, call);
   if (stream.backend() != p.src.backend)
     throw Error(errc::invalid_argument, call, stream.device(),
@@ -160,8 +161,21 @@ CopyResult PeerMemory::copy_peer_async(void* dst, int dst_device, const void* sr
 
 CopyResult PeerMemory::copy_peer_async(void* dst, int dst_device, const void* src, int src_device,
                                        std::size_t bytes, Stream& stream, Event& completion) {
-  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, stream,
-                                         "PeerMemory::copy_peer_async");
+  constexpr const char* call = "PeerMemory::copy_peer_async";
+  // Checked before the copy is enqueued: an event that cannot be recorded must not leave a copy
+  // behind that nothing marks.
+  if (!completion.backend())
+    throw Error(errc::invalid_state, call, no_device, "the completion event was moved from");
+  if (stream.backend() && completion.backend() != stream.backend())
+    throw Error(errc::invalid_argument, call, completion.device(),
+                "the completion event of device " + std::to_string(completion.device()) +
+                    " and the stream belong to different backends or host configurations");
+  if (stream.backend() && completion.device() != stream.device())
+    throw Error(errc::invalid_argument, call, completion.device(),
+                "the completion event is on device " + std::to_string(completion.device()) +
+                    " but the stream on device " + std::to_string(stream.device()) +
+                    "; it is recorded on the stream, so it must belong to the stream's device");
+  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, stream, call);
   completion.record(stream);
   return result;
 }

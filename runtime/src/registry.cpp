@@ -80,9 +80,31 @@ std::vector<std::shared_ptr<DeviceBackend>> Registry::backends() const {
   return list;
 }
 
+std::string Registry::foreign_device_memory(const void* p, const DeviceBackend* except) const {
+  std::shared_lock lock(mutex_);
+  int first = 0;
+  for (const auto& backend : {cuda_, host_}) {
+    if (!backend) continue;
+    const int n = backend->device_count();
+    if (backend.get() != except && n > 0) {
+      const int ordinal = backend->owner_of(p);
+      if (ordinal >= 0) return "device " + std::to_string(first + ordinal);
+    }
+    first += n;
+  }
+  for (const auto& weak : replaced_hosts_) {
+    const auto backend = weak.lock();
+    if (backend && backend.get() != except && backend->owner_of(p) >= 0)
+      return "a host device of an earlier host configuration";
+  }
+  return {};
+}
+
 void Registry::configure_host(const HostBackendConfig& config) {
   auto fresh = make_host_backend(config);  // validates; throws before anything changes
   std::unique_lock lock(mutex_);
+  std::erase_if(replaced_hosts_, [](const auto& weak) { return weak.expired(); });
+  if (host_) replaced_hosts_.push_back(host_);
   host_ = std::move(fresh);
   host_config_ = config;
   environment_error_.reset();

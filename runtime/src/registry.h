@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <string>
 #include <vector>
 
 #include "backend.h"
@@ -30,6 +31,12 @@ class Registry {
   std::vector<DeviceRef> all() const;
   std::vector<std::shared_ptr<DeviceBackend>> backends() const;
 
+  /// If `p` is device memory of a backend other than `except` - a current one, or a host backend
+  /// that configure_host() replaced while objects of it live on - where it lies ("device 3", "a
+  /// host device of an earlier configuration"); empty otherwise. For checks of memory that
+  /// `except` takes for host memory.
+  std::string foreign_device_memory(const void* p, const DeviceBackend* except) const;
+
   void configure_host(const HostBackendConfig& config);
   HostBackendConfig host_config() const;
 
@@ -42,6 +49,7 @@ class Registry {
   std::shared_ptr<DeviceBackend> host_;
   HostBackendConfig host_config_;
   std::optional<Error> environment_error_;  // bad RINGKERNEL_HOST_*, until configure_host()
+  std::vector<std::weak_ptr<DeviceBackend>> replaced_hosts_;  // earlier host backends
 };
 
 /// Error(errc::configuration) naming `source` if the config is inconsistent.

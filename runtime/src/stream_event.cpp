@@ -1,5 +1,9 @@
 // Copyright RingKernel authors.
 // Stream and Event: RAII owners over the backend's stream and event objects.
+#include <cstdio>
+#include <string>
+#include <utility>
+
 #include "registry.h"
 #include "ringkernel/error.h"
 #include "ringkernel/event.h"
@@ -9,8 +13,24 @@ namespace ringkernel {
 
 namespace {
 
-[[noreturn]] void moved_from(const char* call) {
-  throw Error(errc::invalid_state, call, no_device, "the object was moved from");
+[[noreturn]] void moved_from(const char* call, const char* what = "the object") {
+  throw Error(errc::invalid_state, call, no_device, std::string(what) + " was moved from");
+}
+
+/// The implementation of a stream / event, Error(invalid_state) naming `call` if it was moved from.
+detail::StreamImpl& live(const Stream& s, const char* call) {
+  if (!s.backend()) moved_from(call, "the stream");
+  return s.impl();
+}
+detail::EventImpl& live(const Event& e, const char* call) {
+  if (!e.backend()) moved_from(call, "the event");
+  return e.impl();
+}
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
 }
 
 /// Overlap of [a, a + n) and [b, b + n) for non-empty ranges.
@@ -25,8 +45,25 @@ bool overlaps(const void* a, const void* b, std::size_t n) {
 Stream::Stream(int device) {
   const auto ref = detail::Registry::instance().resolve(device, "Stream::Stream");
   device_ = ref.id;
+  ordinal_ = ref.ordinal;
   backend_ = ref.backend;
   impl_ = backend_->create_stream(ref.ordinal, ref.id);
+}
+
+Stream::Stream(Stream&& other) noexcept
+    : device_(std::exchange(other.device_, -1)),
+      ordinal_(std::exchange(other.ordinal_, -1)),
+      backend_(std::move(other.backend_)),
+      impl_(std::move(other.impl_)) {}
+
+Stream& Stream::operator=(Stream&& other) noexcept {
+  if (this != &other) {
+    device_ = std::exchange(other.device_, -1);
+    ordinal_ = std::exchange(other.ordinal_, -1);
+    backend_ = std::move(other.backend_);
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
 }
 
 Stream::~Stream() = default;
@@ -38,20 +75,39 @@ detail::StreamImpl& Stream::impl() const {
 
 void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
   constexpr const char* call = "Stream::copy_async";
-  auto& stream = impl();
+  auto& stream = live(*this, call);
   if (!dst) throw Error(errc::invalid_argument, call, device_, "destination is null");
   if (!src) throw Error(errc::invalid_argument, call, device_, "source is null");
   const int dst_owner = backend_->owner_of(dst);
   const int src_owner = backend_->owner_of(src);
   // Device ids in messages: this backend's ordinals are offset from the stream's own device.
-  const auto ref = detail::Registry::instance().resolve(device_, call);
-  const int base = device_ - ref.ordinal;
+  const int base = device_ - ordinal_;
   if (dst_owner >= 0) backend_->check_device_range(dst_owner, dst, bytes, call, "destination", base + dst_owner);
   if (src_owner >= 0) backend_->check_device_range(src_owner, src, bytes, call, "source", base + src_owner);
   if (dst_owner >= 0 && src_owner >= 0 && dst_owner != src_owner)
     throw Error(errc::unsupported, call, device_,
                 "source is on device " + std::to_string(base + src_owner) + " and destination on device " +
                     std::to_string(base + dst_owner) + "; copy between devices with PeerMemory::copy_peer_async");
+  const auto check_owner = [&](const void* p, int owner, const char* what) {
+    if (owner >= 0) {
+      if (owner != ordinal_)
+        throw Error(errc::invalid_argument, call, device_,
+                    std::string(what) + " " + hex(p) + " is memory of device " + std::to_string(base + owner) +
+                        " but the stream is on device " + std::to_string(device_) +
+                        "; use a stream of device " + std::to_string(base + owner));
+      return;
+    }
+    // Not this backend's device memory: it must not be another backend's either (or memory of
+    // a host configuration newer than this stream), which this stream would treat as host memory.
+    const auto elsewhere = detail::Registry::instance().foreign_device_memory(p, backend_.get());
+    if (!elsewhere.empty())
+      throw Error(errc::invalid_argument, call, device_,
+                  std::string(what) + " " + hex(p) + " is memory of " + elsewhere +
+                      ", which this stream of device " + std::to_string(device_) +
+                      " cannot reach (another backend or another host configuration)");
+  };
+  check_owner(dst, dst_owner, "destination");
+  check_owner(src, src_owner, "source");
   if (overlaps(dst, src, bytes))
     throw Error(errc::overlapping_ranges, call, device_,
                 "source and destination ranges of " + std::to_string(bytes) + " bytes overlap");
@@ -59,8 +115,8 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
 }
 
 void Stream::wait(const Event& event) {
-  auto& stream = impl();
-  auto& target = event.impl();
+  auto& stream = live(*this, "Stream::wait");
+  auto& target = live(event, "Stream::wait");
   if (event.backend() != backend_)
     throw Error(errc::unsupported, "Stream::wait", device_,
                 "event of device " + std::to_string(event.device()) +
@@ -69,12 +125,12 @@ void Stream::wait(const Event& event) {
 }
 
 void Stream::synchronize() {
-  auto& stream = impl();  // throws first for a moved-from stream
+  auto& stream = live(*this, "Stream::synchronize");
   backend_->synchronize(stream);
 }
 
 bool Stream::idle() const {
-  auto& stream = impl();
+  auto& stream = live(*this, "Stream::idle");
   return backend_->idle(stream);
 }
 
@@ -85,6 +141,20 @@ Event::Event(int device) {
   impl_ = backend_->create_event(ref.ordinal, ref.id);
 }
 
+Event::Event(Event&& other) noexcept
+    : device_(std::exchange(other.device_, -1)),
+      backend_(std::move(other.backend_)),
+      impl_(std::move(other.impl_)) {}
+
+Event& Event::operator=(Event&& other) noexcept {
+  if (this != &other) {
+    device_ = std::exchange(other.device_, -1);
+    backend_ = std::move(other.backend_);
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+
 Event::~Event() = default;
 
 detail::EventImpl& Event::impl() const {
@@ -93,21 +163,29 @@ detail::EventImpl& Event::impl() const {
 }
 
 void Event::record(Stream& stream) {
-  auto& event = impl();
+  constexpr const char* call = "Event::record";
+  auto& event = live(*this, call);
+  auto& target = live(stream, call);
+  if (stream.backend() != backend_)
+    throw Error(errc::unsupported, call, device_,
+                "event of device " + std::to_string(device_) + " and the stream of device " +
+                    std::to_string(stream.device()) +
+                    " belong to different backends (or host configurations: one of them was "
+                    "created before configure_host_backend())");
   if (stream.device() != device_)
     throw Error(errc::invalid_argument, "Event::record", device_,
                 "event of device " + std::to_string(device_) + " cannot be recorded on a stream of device " +
                     std::to_string(stream.device()) + "; record it on its own device and wait on the other");
-  backend_->record(event, stream.impl());
+  backend_->record(event, target);
 }
 
 void Event::synchronize() const {
-  auto& event = impl();  // throws first for a moved-from event
+  auto& event = live(*this, "Event::synchronize");
   backend_->synchronize(event);
 }
 
 bool Event::completed() const {
-  auto& event = impl();
+  auto& event = live(*this, "Event::completed");
   return backend_->completed(event);
 }
 

@@ -17,15 +17,17 @@ class Stream;
 class Event {
  public:
   explicit Event(int device);
-  Event(Event&&) noexcept = default;
-  Event& operator=(Event&&) noexcept = default;
+  /// A moved-from event has device() == -1; every call on it is Error(invalid_state).
+  Event(Event&& other) noexcept;
+  Event& operator=(Event&& other) noexcept;
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
   ~Event();
 
   int device() const noexcept { return device_; }
 
-  /// Capture all work enqueued on `stream` so far; `stream` must be on this event's device.
+  /// Capture all work enqueued on `stream` so far; `stream` must be on this event's device (and
+  /// of the same host configuration: not one created before configure_host_backend()).
   void record(Stream& stream);
   /// Block until the latest record has completed (returns at once if never recorded).
   void synchronize() const;

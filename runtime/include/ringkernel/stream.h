@@ -18,16 +18,18 @@ class Event;
 class Stream {
  public:
   explicit Stream(int device);
-  Stream(Stream&&) noexcept = default;
-  Stream& operator=(Stream&&) noexcept = default;
+  /// A moved-from stream has device() == -1; every call on it is Error(invalid_state).
+  Stream(Stream&& other) noexcept;
+  Stream& operator=(Stream&& other) noexcept;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   ~Stream();
 
   int device() const noexcept { return device_; }
 
-  /// Stream-ordered copy between host memory and this backend's device memory, or within one
-  /// device (like cudaMemcpyAsync with cudaMemcpyDefault). Peer copies go through PeerMemory.
+  /// Stream-ordered copy between host memory and this stream's device, or within that device
+  /// (like cudaMemcpyAsync with cudaMemcpyDefault). Memory of any other device is an Error:
+  /// peer copies go through PeerMemory.
   void copy_async(void* dst, const void* src, std::size_t bytes);
 
   /// Work enqueued after this call starts only when `event`'s latest record has completed; the
@@ -44,6 +46,7 @@ class Stream {
 
  private:
   int device_ = -1;
+  int ordinal_ = -1;  // inside its backend
   std::shared_ptr<detail::DeviceBackend> backend_;
   std::shared_ptr<detail::StreamImpl> impl_;
 };

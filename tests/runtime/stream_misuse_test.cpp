@@ -1,0 +1,94 @@
+// Copyright RingKernel authors.
+// Streams and events used with memory, streams or events they do not belong to are refused with
+// an Error that names the call and says why, before anything is queued.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "expect_error.h"
+#include "host_fixture.h"
+#include "ringkernel/peer_memory.h"
+
+namespace ringkernel {
+namespace {
+
+TEST(StreamMisuse, CopyAsyncTouchesOnlyTheStreamsDevice) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  DeviceBuffer a(ids[0], 64), b(ids[1], 64);
+  std::vector<std::uint8_t> host(64, 1);
+  Stream s0(ids[0]);
+  EXPECT_RK_ERROR(s0.copy_async(b.data(), host.data(), 64), errc::invalid_argument,
+                  "is memory of device " + std::to_string(ids[1]) + " but the stream is on device " +
+                      std::to_string(ids[0]));
+  EXPECT_RK_ERROR(s0.copy_async(host.data(), b.data(), 64), errc::invalid_argument, "use a stream of device");
+  s0.copy_async(a.data(), host.data(), 64);  // its own device is fine
+  s0.synchronize();
+}
+
+// A stream made before configure_host_backend() keeps its old virtual device; memory of the new
+// devices is not host memory to it (it was copied into without a bounds check: with more bytes
+// than the buffer holds, a heap overflow), nor the other way round.
+TEST(StreamMisuse, StreamsAndEventsOfAnotherConfigurationAreRefused) {
+  const auto before = test::use_host_devices(1, HostTopology::none);
+  Stream old_stream(before[0]);
+  Event old_event(before[0]);
+  DeviceBuffer old_buffer(before[0], 16);
+  const auto now = test::use_host_devices(1, HostTopology::none);
+  DeviceBuffer fresh(now[0], 16);
+  Stream stream(now[0]);
+  std::vector<std::uint8_t> host(64, 1);
+  EXPECT_RK_ERROR(old_stream.copy_async(fresh.data(), host.data(), 16), errc::invalid_argument,
+                  "is memory of device " + std::to_string(now[0]) + ", which this stream");
+  EXPECT_RK_ERROR(stream.copy_async(old_buffer.data(), host.data(), 16), errc::invalid_argument,
+                  "a host device of an earlier host configuration");
+  EXPECT_RK_ERROR(old_event.record(stream), errc::unsupported, "belong to different backends");
+  old_stream.copy_async(old_buffer.data(), host.data(), 16);  // the old objects still work together
+  old_event.record(old_stream);
+  old_event.synchronize();
+}
+
+TEST(StreamMisuse, MovedFromStreamsAndEventsNameTheCall) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  DeviceBuffer a(ids[0], 16), b(ids[1], 16);
+  Stream moved(ids[0]);
+  Stream taker = std::move(moved);
+  EXPECT_EQ(moved.device(), -1);  // NOLINT(bugprone-use-after-move): the moved-from state is the test
+  EXPECT_EQ(taker.device(), ids[0]);
+  PeerMemory peers;
+  EXPECT_RK_ERROR(peers.copy_peer_async(b.data(), ids[1], a.data(), ids[0], 4, moved), errc::invalid_state,
+                  "PeerMemory::copy_peer_async: invalid state: the stream was moved from");
+  EXPECT_RK_ERROR(moved.synchronize(), errc::invalid_state, "Stream::synchronize: invalid state: the stream");
+  Event event(ids[0]);
+  EXPECT_RK_ERROR(event.record(moved), errc::invalid_state, "Event::record: invalid state: the stream was moved");
+  Event gone(ids[0]);
+  Event event_taker = std::move(gone);
+  EXPECT_EQ(gone.device(), -1);  // NOLINT(bugprone-use-after-move)
+  EXPECT_RK_ERROR(taker.wait(gone), errc::invalid_state, "Stream::wait: invalid state: the event was moved from");
+  EXPECT_RK_ERROR(gone.synchronize(), errc::invalid_state, "Event::synchronize");
+}
+
+// The completion event is checked before the copy is queued: a refused call leaves no copy behind.
+TEST(StreamMisuse, BadCompletionEventQueuesNoCopy) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  const std::vector<std::uint8_t> ones(64, 1), zeros(64, 0);
+  DeviceBuffer a(ids[0], 64), b(ids[1], 64);
+  a.upload(ones.data(), 64);
+  b.upload(zeros.data(), 64);
+  PeerMemory peers;
+  Stream s0(ids[0]);
+  Event on_other_device(ids[1]);
+  EXPECT_RK_ERROR(peers.copy_peer_async(b.data(), ids[1], a.data(), ids[0], 64, s0, on_other_device),
+                  errc::invalid_argument, "the completion event is on device " + std::to_string(ids[1]));
+  Event moved(ids[0]);
+  Event taker = std::move(moved);
+  EXPECT_RK_ERROR(peers.copy_peer_async(b.data(), ids[1], a.data(), ids[0], 64, s0, moved),
+                  errc::invalid_state, "the completion event was moved from");
+  s0.synchronize();
+  std::vector<std::uint8_t> out(64);
+  b.download(out.data(), 64);
+  EXPECT_EQ(out, zeros) << "a refused copy_peer_async copied anyway";
+}
+
+}  // namespace
+}  // namespace ringkernel
