@@ -98,7 +98,7 @@ void PeerMemory::disable_peer_access(int src, int dst) {
   {
     std::lock_guard lock(mutex_);
     for (const auto& [key, value] : mappings_)
-      if (key.second == src && value.first == dst)
+      if (key.second == src && value.local_device == dst && value.backend.lock() == p.src.backend)
         throw Error(errc::invalid_state, call, src,
                     "memory " + hex(key.first) + " of device " + std::to_string(dst) +
                         " is still mapped for device " + std::to_string(src) +
@@ -141,15 +141,15 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
     if (bytes != 0) backend.copy_peer_async(stream.impl(), dst, p.dst.ordinal, src, p.src.ordinal, bytes);
     return CopyResult{CopyPath::direct_peer, bytes, 1};
   }
-  return staging(src_device, dst_device).enqueue(stream, dst, src, bytes);
+  return staging(src_device, dst_device)->enqueue(stream, dst, src, bytes);
 }
 
 CopyResult PeerMemory::copy_peer(void* dst, int dst_device, const void* src, int src_device,
                                  std::size_t bytes) {
   constexpr const char* call = "PeerMemory::copy_peer";
-  Stream& stream = internal_stream(Registry::instance().resolve(src_device, call).id);
-  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, stream, call);
-  stream.synchronize();
+  const auto stream = internal_stream(Registry::instance().resolve(src_device, call).id);
+  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, *stream, call);
+  stream->synchronize();
   return result;
 }
 
@@ -201,10 +201,10 @@ CopyResult PeerMemory::copy_peer(DeviceBuffer& dst, std::size_t dst_offset, cons
   check_buffer_range(call, "source", src, src_offset, bytes);
   if (bytes == 0 && (!dst.data() || !src.data()))  // empty buffers: nothing to copy or check
     return CopyResult{path_for(resolve_pair(src.device(), dst.device(), call)), 0, 0};
-  Stream& stream = internal_stream(Registry::instance().resolve(src.device(), call).id);
+  const auto stream = internal_stream(Registry::instance().resolve(src.device(), call).id);
   const auto result = copy_async_checked(dst.bytes() + dst_offset, dst.device(),
-                                         src.bytes() + src_offset, src.device(), bytes, stream, call);
-  stream.synchronize();
+                                         src.bytes() + src_offset, src.device(), bytes, *stream, call);
+  stream->synchronize();
   return result;
 }
 
@@ -220,18 +220,21 @@ CopyResult PeerMemory::copy_peer_async(DeviceBuffer& dst, std::size_t dst_offset
                             src.device(), bytes, stream, call);
 }
 
-detail::StagingPipeline& PeerMemory::staging(int src, int dst) {
+std::shared_ptr<detail::StagingPipeline> PeerMemory::staging(int src, int dst) {
+  const auto backend = Registry::instance().resolve(src, "PeerMemory host staging").backend;
   std::lock_guard lock(mutex_);
   auto& slot = staging_[{src, dst}];
-  if (!slot) slot = std::make_unique<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
-  return *slot;
+  if (!slot || slot->backend() != backend)
+    slot = std::make_shared<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
+  return slot;
 }
 
-Stream& PeerMemory::internal_stream(int device) {
+std::shared_ptr<Stream> PeerMemory::internal_stream(int device) {
+  const auto backend = Registry::instance().resolve(device, "PeerMemory").backend;
   std::lock_guard lock(mutex_);
   auto& slot = internal_streams_[device];
-  if (!slot) slot = std::make_unique<Stream>(device);
-  return *slot;
+  if (!slot || slot->backend() != backend) slot = std::make_shared<Stream>(device);
+  return slot;
 }
 
 void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_device, std::size_t bytes) {
@@ -253,8 +256,8 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
   }
   std::lock_guard lock(mutex_);
   auto& entry = mappings_[{local, remote_device}];
-  entry.first = local_device;
-  ++entry.second;
+  if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, p.src.backend};
+  ++entry.count;
   return local;  // unified addressing: the peer uses the same address
 }
 
@@ -268,13 +271,13 @@ void PeerMemory::unmap_peer_memory(void* mapped, int remote_device) {
     throw Error(errc::invalid_state, call, remote_device,
                 hex(mapped) + " is not mapped for device " + std::to_string(remote_device) +
                     " (already unmapped, or never mapped by this PeerMemory)");
-  if (--it->second.second == 0) mappings_.erase(it);
+  if (--it->second.count == 0) mappings_.erase(it);
 }
 
 std::size_t PeerMemory::live_mappings() const {
   std::lock_guard lock(mutex_);
   std::size_t n = 0;
-  for (const auto& [key, value] : mappings_) n += value.second;
+  for (const auto& [key, value] : mappings_) n += value.count;
   return n;
 }
 

@@ -24,6 +24,8 @@ class StagingPipeline {
   /// Stream-ordered after `caller`'s earlier work; `caller`'s later work waits for the copy.
   /// `caller` must be a stream of the source or the destination device. Thread-safe.
   CopyResult enqueue(Stream& caller, void* dst, const void* src, std::size_t bytes);
+  /// The backend of the devices it was made for.
+  const std::shared_ptr<DeviceBackend>& backend() const noexcept { return backend_; }
 
  private:
   const int src_device_;

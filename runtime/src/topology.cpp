@@ -127,9 +127,11 @@ PeerCapability PeerMemory::capability(int src, int dst) const {
   }
   estimate(s.backend->kind(), c.access, c);
   std::lock_guard lock(mutex_);
-  if (const auto it = measured_.find({src, dst}); it != measured_.end()) {
-    c.bandwidth_gbps = Figure{it->second.bandwidth_gbps, true};
-    c.latency_us = Figure{it->second.latency_us, true};
+  // A measurement of devices these ids named before a host reconfiguration does not count.
+  if (const auto it = measured_.find({src, dst});
+      it != measured_.end() && it->second.backend.lock() == s.backend) {
+    c.bandwidth_gbps = Figure{it->second.figures.bandwidth_gbps, true};
+    c.latency_us = Figure{it->second.figures.latency_us, true};
   }
   return c;
 }

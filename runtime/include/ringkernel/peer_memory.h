@@ -111,15 +111,28 @@ class PeerMemory {
  private:
   CopyResult copy_async_checked(void* dst, int dst_device, const void* src, int src_device,
                                 std::size_t bytes, Stream& stream, const char* call);
-  detail::StagingPipeline& staging(int src, int dst);
-  Stream& internal_stream(int device);
+  // Staging pipelines and internal streams are made for the devices the ids name now: one made
+  // for an id before configure_host_backend() renumbered the host devices is replaced (shared:
+  // a copy still running on the old one keeps it alive).
+  std::shared_ptr<detail::StagingPipeline> staging(int src, int dst);
+  std::shared_ptr<Stream> internal_stream(int device);
+
+  struct Mapping {
+    int local_device = -1;
+    std::size_t count = 0;
+    std::weak_ptr<detail::DeviceBackend> backend;  // of the devices the ids named then
+  };
+  struct Measured {
+    LinkMeasurement figures;
+    std::weak_ptr<detail::DeviceBackend> backend;  // ignored once the ids name other devices
+  };
 
   PeerMemoryOptions options_;
   mutable std::mutex mutex_;
-  std::map<std::pair<int, int>, std::unique_ptr<detail::StagingPipeline>> staging_;
-  std::map<int, std::unique_ptr<Stream>> internal_streams_;
-  std::map<std::pair<const void*, int>, std::pair<int, std::size_t>> mappings_;  // -> local dev, count
-  std::map<std::pair<int, int>, LinkMeasurement> measured_;
+  std::map<std::pair<int, int>, std::shared_ptr<detail::StagingPipeline>> staging_;
+  std::map<int, std::shared_ptr<Stream>> internal_streams_;
+  std::map<std::pair<const void*, int>, Mapping> mappings_;  // (pointer, remote device) ->
+  std::map<std::pair<int, int>, Measured> measured_;
 };
 
 }  // namespace ringkernel

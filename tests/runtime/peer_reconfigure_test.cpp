@@ -1,0 +1,66 @@
+// Copyright RingKernel authors.
+// A PeerMemory used before configure_host_backend() renumbered the host devices works with the
+// new devices afterwards: its internal streams and staging pipelines are made anew, and
+// measurements and mappings of the old devices no longer count for the ids.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "expect_error.h"
+#include "host_fixture.h"
+#include "ringkernel/peer_memory.h"
+
+namespace ringkernel {
+namespace {
+
+TEST(PeerReconfigure, CopiesUseTheNewDevices) {
+  auto ids = test::use_host_devices(3, HostTopology::pairs, {{0, 1}});
+  PeerMemory peers(PeerMemoryOptions{4096});
+  {
+    DeviceBuffer a(ids[0], 10000), b(ids[1], 10000), c(ids[2], 10000);
+    peers.enable_peer_access(ids[0], ids[1]);
+    EXPECT_EQ(peers.copy_peer(b, 0, a, 0, 10000).path, CopyPath::direct_peer);
+    EXPECT_EQ(peers.copy_peer(c, 0, a, 0, 10000).path, CopyPath::host_staged);
+  }
+  ids = test::use_host_devices(3, HostTopology::none);
+  DeviceBuffer a(ids[0], 10000), b(ids[1], 10000), c(ids[2], 10000);
+  const auto data = test::pattern(10000, 3);
+  a.upload(data.data(), data.size());
+  // Used to fail: "the stream belongs to another backend or an older host configuration".
+  EXPECT_EQ(peers.copy_peer(b, 0, a, 0, 10000).path, CopyPath::host_staged);
+  const auto r = peers.copy_peer(c.data(), ids[2], a.data(), ids[0], 10000);
+  EXPECT_EQ(r.path, CopyPath::host_staged);
+  EXPECT_EQ(r.chunks, 3u);
+  std::vector<std::uint8_t> out(10000);
+  for (const DeviceBuffer* dst : {&b, &c}) {
+    dst->download(out.data(), out.size());
+    EXPECT_EQ(out, data);
+  }
+}
+
+TEST(PeerReconfigure, OldMeasurementsAndMappingsDoNotCount) {
+  auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  MeasureOptions small;
+  small.bandwidth_bytes = 4096;
+  small.bandwidth_repetitions = 1;
+  small.latency_repetitions = 1;
+  peers.measure(ids[0], ids[1], small);
+  EXPECT_TRUE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
+  DeviceBuffer old_memory(ids[0], 64);
+  peers.enable_peer_access(ids[1], ids[0]);
+  void* mapped = peers.map_peer_memory(old_memory.data(), ids[0], ids[1], 64);
+
+  ids = test::use_host_devices(2, HostTopology::all);
+  const auto c = peers.capability(ids[0], ids[1]);
+  EXPECT_FALSE(c.bandwidth_gbps.measured) << "a figure of the old devices reported as measured";
+  EXPECT_FALSE(c.latency_us.measured);
+  peers.enable_peer_access(ids[1], ids[0]);
+  peers.disable_peer_access(ids[1], ids[0]);  // used to be refused: "is still mapped"
+  peers.unmap_peer_memory(mapped, ids[1]);    // the old mapping can still be ended
+  EXPECT_EQ(peers.live_mappings(), 0u);
+}
+
+}  // namespace
+}  // namespace ringkernel
