@@ -61,7 +61,8 @@ DeviceInfo device(int id);
 int device_count();
 
 struct DeviceRequirements {
-  std::optional<Backend> backend;               // any backend when empty
+  // `{}`: designated initializers may leave it out under -Wextra (-Wmissing-field-initializers).
+  std::optional<Backend> backend{};             // any backend when empty
   Capability capabilities = Capability::none;   // all of these flags must be present
   int min_compute_units = 0;
   std::size_t min_total_memory = 0;

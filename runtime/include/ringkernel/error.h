@@ -2,7 +2,7 @@
 // ringkernel::Error: the one exception type of the host runtime (DESIGN.md §6). It carries an error
 // code, the failing call, the device it concerned (or no_device) and a human-readable detail;
 // what() says all of it, e.g.
-//   "ringkernel: PeerMemory::copy_peer (device 1): invalid argument: destination range ... exceeds ..."
+//   "ringkernel: PeerMemory::copy_peer (device 1): out of range: destination range ... exceeds ..."
 #pragma once
 
 #include <stdexcept>
