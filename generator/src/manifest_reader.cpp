@@ -3,6 +3,8 @@
 // errors name the JSON path of the offending value. Writing lives in manifest.cpp.
 #include "manifest.h"
 
+#include <algorithm>
+#include <cctype>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,52 @@ constexpr Direction kAllDirections[] = {Direction::Input, Direction::Output,
                                         Direction::KernelToKernel, Direction::Bidirectional};
 constexpr WireFormat kAllFormats[] = {WireFormat::Array, WireFormat::Map};
 
+/// "line:column" (1-based) of the 1-based byte position `byte` that nlohmann reports.
+std::string lineAndColumn(const std::string& text, std::size_t byte) {
+  const std::size_t end = std::min(text.size(), byte == 0 ? 0 : byte - 1);
+  std::size_t line = 1;
+  std::size_t lineStart = 0;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(end - lineStart + 1);
+}
+
+/// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: <reason>" -> reason.
+std::string parseErrorReason(const std::string& what) {
+  const std::size_t column = what.find("column ");
+  const std::size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+/// `name` is a C++ qualified name: identifiers joined by "::" (UTF-8 letters allowed, as clang does).
+bool isQualifiedName(const std::string& name) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = std::min(name.find("::", start), name.size());
+    if (end == start) return false;
+    for (std::size_t i = start; i < end; ++i) {
+      const auto c = static_cast<unsigned char>(name[i]);
+      const bool letter = std::isalpha(c) != 0 || c == '_' || c >= 0x80;
+      if (!letter && (i == start || std::isdigit(c) == 0)) return false;
+    }
+    if (end == name.size()) return true;
+    start = end + 2;
+  }
+}
+
+/// `stem` names a file in the output directory: no directory part, no characters that would break
+/// the generated #include.
+bool isPlainFileName(const std::string& stem) {
+  if (stem.empty() || stem == "." || stem == "..") return false;
+  return std::none_of(stem.begin(), stem.end(), [](char c) {
+    return c == '/' || c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x20;
+  });
+}
+
 /// Strict reader: every key must be present with the right type; errors carry the JSON path.
 class Reader {
  public:
@@ -30,7 +78,9 @@ class Reader {
   static const Json& member(const Json& object, const char* key, const std::string& path) {
     if (!object.is_object()) throw Failure{(path.empty() ? "top level" : path) + ": expected an object"};
     const auto it = object.find(key);
-    if (it == object.end()) throw Failure{path + ": missing key \"" + key + "\""};
+    if (it == object.end()) {
+      throw Failure{(path.empty() ? "top level" : path) + ": missing key \"" + key + "\""};
+    }
     return *it;
   }
   static std::string join(const std::string& path, const char* key) {
@@ -154,6 +204,12 @@ class Reader {
     m.naturalAlignment = number(o, "natural_alignment", path, UINT32_MAX);
     m.fromThisHeader = flag(o, "from_this_header", path);
     m.location = location(o, path);
+    // The registry spells the name into C++ and treats type id 0 as "none": a hand-edited value
+    // must not give a registry that does not compile.
+    if (!isQualifiedName(m.qualifiedName)) {
+      throw Failure{join(path, "qualified_name") + ": \"" + m.qualifiedName + "\" is not a C++ qualified name"};
+    }
+    if (m.typeId == 0) throw Failure{join(path, "type_id") + ": 0 is reserved"};
     const Json& fields = array(o, "fields", path);
     for (std::size_t i = 0; i < fields.size(); ++i) {
       m.fields.push_back(field(fields[i], join(path, "fields") + "[" + std::to_string(i) + "]"));
@@ -194,6 +250,9 @@ class Reader {
     model.headerPath = text(header, "path", "header");
     model.includeSpelling = text(header, "include", "header");
     model.stem = text(header, "stem", "header");
+    if (!isPlainFileName(model.stem)) {
+      throw Failure{"header.stem: \"" + model.stem + "\" is not a file name without a directory"};
+    }
     model.targetTriple = text(header, "target", "header");
     const Json& enums = array(root, "enums", "");
     for (std::size_t i = 0; i < enums.size(); ++i) {
@@ -211,9 +270,12 @@ class Reader {
 
 bool readManifest(const std::string& text, const std::string& sourceName, HeaderModel& model,
                   std::string& error) {
-  const Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) {
-    error = sourceName + ": not valid JSON";
+  Json root;
+  try {
+    root = Json::parse(text);
+  } catch (const Json::parse_error& failure) {
+    error = sourceName + ":" + lineAndColumn(text, failure.byte) + ": not valid JSON: " +
+            parseErrorReason(failure.what());
     return false;
   }
   try {

@@ -157,7 +157,9 @@ int runRegistry(const std::string& name, const std::string& outputDir,
     if (!readWholeFile(path, text)) {
       diagnostics.push_back(path + ": error: cannot read manifest");
     } else if (!readManifest(text, path, input.model, error)) {
-      diagnostics.push_back(path + ": error: " + error.substr(path.size() + 2));
+      // error: "<path>[:line:column]: <message>"; the level goes after the location.
+      const std::size_t message = error.find(": ", path.size()) + 2;
+      diagnostics.push_back(error.substr(0, message) + "error: " + error.substr(message));
     } else {
       inputs.push_back(std::move(input));
     }

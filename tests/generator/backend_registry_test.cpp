@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "backend_models.h"
 #include "emit.h"
@@ -122,6 +123,43 @@ TEST_F(BackendRegistry, DifferentDescriptionsOfOneMessageAreAnError) {
   const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
   EXPECT_EQ(result.status, 1);
   EXPECT_NE(result.diagnostics.find("app::Point is described differently by two manifests"), std::string::npos)
+      << result.diagnostics;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+// A truncated manifest is reported at its line and column; hand-edited names that the registry
+// spells into C++ are refused (they used to give a registry header that does not compile).
+TEST_F(BackendRegistry, TruncatedOrHandEditedManifestIsAnErrorWithItsLocation) {
+  const std::string good = writeManifest(sampleHeader());
+  std::string text;
+  {
+    std::ifstream in(good);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string truncated = (dir_ / "truncated.rk.json").string();
+  std::ofstream(truncated) << text.substr(0, text.find("\"messages\""));
+  RegistryRun result = run({truncated});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find(truncated + ":"), std::string::npos) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find(": error: not valid JSON: "), std::string::npos) << result.diagnostics;
+  EXPECT_EQ(result.diagnostics.find(truncated + ": error"), std::string::npos) << "no line:column: " << result.diagnostics;
+
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string copy = text;
+    const auto at = copy.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    copy.replace(at, from.size(), to);
+    const std::string path = (dir_ / "edited.rk.json").string();
+    std::ofstream(path) << copy;
+    return path;
+  };
+  result = run({edited("\"qualified_name\":\"app::Point\"", "\"qualified_name\":\"app::Point; int x\"")});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("qualified_name: \"app::Point; int x\" is not a C++ qualified name"),
+            std::string::npos) << result.diagnostics;
+  result = run({edited("\"stem\": \"app\"", "\"stem\": \"../app\"")});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("header.stem: \"../app\" is not a file name"), std::string::npos)
       << result.diagnostics;
   EXPECT_FALSE(fs::exists(output()));
 }
