@@ -44,7 +44,7 @@ bool checkInputs(const std::vector<std::string>& inputs, std::string& error) {
     }
     if (!llvm::sys::fs::is_regular_file(status)) {
       error = input + (llvm::sys::fs::is_directory(status) ? " is a directory" : " is not a regular file") +
-              "; give the header files themselves";
+              "; the inputs must be files";
       return false;
     }
   }
