@@ -53,8 +53,14 @@ std::string fileName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// A fixed-width type for the .rk.cuh definitions, which sit in the user's namespaces: spelled from
+/// the global namespace ("::std::int32_t"), so that a namespace or type `std` there does not capture it.
+std::string globalType(const std::string& type) {
+  return type.rfind("std::", 0) == 0 ? "::" + type : type;
+}
+
 std::string elementType(const FieldModel& field) {
-  return field.typeName.empty() ? fixedWidthType(field.kind) : field.typeName;
+  return globalType(field.typeName.empty() ? fixedWidthType(field.kind) : field.typeName);
 }
 
 std::string dimensions(const FieldModel& field) {
@@ -234,7 +240,7 @@ class HeaderDataBuilder {
     for (const EnumModel::Enumerator& en : e.enumerators) {
       enumerators.push_back(TemplateObject(2).add("enumerator_name", en.name).add("enumerator_value", en.value));
     }
-    const std::string underlying = fixedWidthType(e.underlying);
+    const std::string underlying = globalType(fixedWidthType(e.underlying));
     const auto [namespaceOpen, namespaceClose] = namespaceBlock(e.namespaces, e.inlineNamespaces);
     return TemplateObject(12)
         .add("enum_guard", typeGuard(e))

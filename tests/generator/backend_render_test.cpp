@@ -49,8 +49,8 @@ TEST(BackendRender, ProducesTheThreeFilesOfAHeader) {
   EXPECT_EQ(files[2].path, "out/app.rk.json");
   EXPECT_NE(files[0].text().find("#include \"app.h\""), std::string::npos);
   EXPECT_EQ(files[1].text().find("#include \"app.h\""), std::string::npos) << "the .rk.cuh must stand alone";
-  EXPECT_NE(files[1].text().find("enum class Color : std::uint8_t"), std::string::npos);
-  EXPECT_NE(files[1].text().find("std::int32_t y = 5;"), std::string::npos);
+  EXPECT_NE(files[1].text().find("enum class Color : ::std::uint8_t"), std::string::npos);
+  EXPECT_NE(files[1].text().find(" ::std::int32_t y = 5;"), std::string::npos);
   EXPECT_NE(files[1].text().find("double matrix[2][3];"), std::string::npos);
   EXPECT_NE(files[1].text().find("// 3 bytes of padding at offset 1"), std::string::npos);
 }

@@ -31,3 +31,11 @@ enum class Tag : std::uint8_t { a, b };
 struct [[ringkernel::message]] Tagged { Tag tag; std::uint16_t value; };
 }  // namespace tagged
 }  // namespace corpus_abi
+
+// A message in a namespace named std (only ::std is reserved; its own outer namespace, since a
+// corpus::std would capture every std:: in namespace corpus): .rk.cuh spells its fixed-width types
+// from the global namespace (::std::int32_t), which a plain std::int32_t there would not name.
+namespace shadowing::std {
+enum class Level : ::std::int16_t { low = -1, high = 1 };
+struct [[ringkernel::message]] InStd { ::std::int32_t count; Level level; ::std::uint8_t bytes[3]; };
+}  // namespace shadowing::std
