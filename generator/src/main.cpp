@@ -51,6 +51,24 @@ bool checkInputs(const std::vector<std::string>& inputs, std::string& error) {
   return true;
 }
 
+/// The generated files are named after the header's stem and include it by a quoted path: a header
+/// name that gives no stem, or a path that a quoted #include cannot spell ('"', a line break or
+/// another control character; a backslash, which clang's driver takes for a separator), is refused.
+bool checkHeaderName(const std::string& input, std::string& error) {
+  if (fileStem(input).empty()) {
+    error = input + ": the file name has no stem to name the generated files after (<stem>.rk.h)";
+    return false;
+  }
+  for (const char c : absolutePath(input)) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      error = "the path of " + input + " has a character a quoted #include cannot spell (a '\"', '\\' "
+              "or a control character); rename the file or its directory";
+      return false;
+    }
+  }
+  return true;
+}
+
 /// After a failed run: deletes what an earlier successful run wrote for these headers, so nothing
 /// stale outlives the error (the stamp goes too, so the next build reruns the tool).
 void removeStaleOutputs(const CommandLine& commandLine, const std::string& outputDir) {
@@ -77,6 +95,7 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   if (!checkInputs(commandLine.inputs, error)) return usageError(error);
   std::set<std::string> stems;
   for (const std::string& input : commandLine.inputs) {
+    if (!checkHeaderName(input, error)) return usageError(error);
     if (!stems.insert(fileStem(input)).second) {
       return usageError("two inputs have the stem '" + fileStem(input) +
                         "' and would write the same files; run the generator once per output "

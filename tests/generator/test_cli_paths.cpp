@@ -54,4 +54,17 @@ TEST_F(CliTest, StampOrDepfileThatCannotBeWrittenFailsBeforeAnyOutput) {
   EXPECT_EQ(readFile(path("file")), "x\n");
 }
 
+// The .rk.h includes the header by a quoted path and the outputs are named after its stem: a '"'
+// in the path used to give a .rk.h that does not compile, and '.h' hidden outputs named '.rk.h'
+// whose manifest the registry step cannot use.
+TEST_F(CliTest, HeaderNamesAQuotedIncludeCannotSpellAreBadUsage) {
+  for (const std::string name : {"quo\"te.h", "new\nline.h", ".h"}) {
+    const std::string header = write(name, kHeader);
+    const CliResult result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
+    EXPECT_EQ(result.status, 2) << name << "\n" << result.output;
+    EXPECT_NE(result.output.find(header), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(path("out"))) << name << ": outputs written";
+  }
+}
+
 }  // namespace
