@@ -3,6 +3,7 @@
 
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -116,6 +117,21 @@ std::string findCompileArgsFile(const std::vector<const char*>& args) {
   return file;
 }
 
+/// The value of -p among the options (before `--`), or "" when not given.
+std::string findBuildPath(const std::vector<const char*>& args) {
+  std::string path;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef arg(args[i]);
+    if (arg == "--") break;
+    if ((arg == "-p" || arg == "--p") && i + 1 < args.size()) {
+      path = args[++i];
+    } else if (arg.consume_front("-p=") || arg.consume_front("--p=")) {
+      path = arg.str();
+    }
+  }
+  return path;
+}
+
 /// The lines of `file` (a trailing \r stripped, empty lines skipped) appended to `lines`.
 bool readCompileArgsFile(const std::string& file, std::vector<std::string>& lines) {
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
@@ -151,6 +167,16 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   if (!argsFile.empty() && hasBuildPath) {
     llvm::errs() << "ringkernel-gen: --compile-args-file cannot be combined with -p\n";
     return false;
+  }
+  // CommonOptionsParser runs "without flags" when -p finds no compilation database; the layouts
+  // would then silently miss the target's definitions and flags. (It loads the database again.)
+  if (const std::string buildPath = findBuildPath(args); !buildPath.empty()) {
+    std::string error;
+    if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(buildPath, error)) {
+      llvm::errs() << "ringkernel-gen: error: -p " << buildPath
+                   << ": cannot load a compilation database: " << error << "\n";
+      return false;
+    }
   }
   if (!hasSeparator && !hasBuildPath) args.push_back("--");
   for (const std::string& arg : fileArgs) args.push_back(arg.c_str());

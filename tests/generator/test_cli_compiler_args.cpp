@@ -139,4 +139,19 @@ TEST_F(CliTest, OptionsClangDoesNotKnowAfterDoubleDashAndInCompileArgsFile) {
   EXPECT_TRUE(fs::exists(path("out/def.rk.h"))) << result.output;
 }
 
+// -p without a usable compile_commands.json used to print "Running without flags." and succeed:
+// the layouts then silently missed the target's definitions and flags.
+TEST_F(CliTest, BuildPathWithoutACompilationDatabaseIsBadUsage) {
+  const std::string header = write("p.h", "struct [[ringkernel::message]] P { int a; };\n");
+  write("corrupt/compile_commands.json", "[{\"directory\": 5}");
+  fs::create_directories(path("empty"));
+  for (const std::string dir : {"corrupt", "empty"}) {
+    const Result result =
+        runGenerator("-p " + quote(path(dir)) + " --output-dir " + quote(path("out")) + " " + quote(header));
+    EXPECT_EQ(result.status, 2) << dir << "\n" << result.output;
+    EXPECT_NE(result.output.find("cannot load a compilation database"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(path("out"))) << dir;
+  }
+}
+
 }  // namespace
