@@ -159,5 +159,25 @@ TEST(PeerMeasure, MeasuredFiguresReplaceEstimates) {
   EXPECT_THROW(peers.measure(ids[0], ids[1], o), Error);
 }
 
+// A figure measured over one path is not reported for the other: measured host-staged, then peer
+// access enabled, capability() reported the staged figures as the link's measured ones.
+TEST(PeerMeasure, FiguresCountOnlyForThePathTheyWereMeasuredOn) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  MeasureOptions o;
+  o.bandwidth_bytes = 1 << 16;
+  o.bandwidth_repetitions = 1;
+  o.latency_repetitions = 1;
+  EXPECT_EQ(peers.measure(ids[0], ids[1], o).path, CopyPath::host_staged);
+  EXPECT_TRUE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
+  peers.enable_peer_access(ids[1], ids[0]);  // either direction makes copies direct
+  EXPECT_FALSE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
+  EXPECT_FALSE(peers.capability(ids[0], ids[1]).latency_us.measured);
+  EXPECT_EQ(peers.measure(ids[0], ids[1], o).path, CopyPath::direct_peer);
+  EXPECT_TRUE(peers.capability(ids[0], ids[1]).latency_us.measured);
+  peers.disable_peer_access(ids[1], ids[0]);
+  EXPECT_FALSE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
+}
+
 }  // namespace
 }  // namespace ringkernel

@@ -99,8 +99,9 @@ class PeerMemory {
   void unmap_peer_memory(void* mapped, int remote_device);
   std::size_t live_mappings() const;
 
-  /// Capability of the pair; bandwidth/latency are measured if measure() ran for it, otherwise
-  /// estimates (Figure::measured == false).
+  /// Capability of the pair; bandwidth/latency are measured if measure() ran for it over the path
+  /// copies take now (peer access enabled in either direction: direct, else host-staged),
+  /// otherwise estimates (Figure::measured == false).
   PeerCapability capability(int src, int dst) const;
   TopologyMatrix topology() const;
 
