@@ -29,16 +29,23 @@ install(EXPORT RingKernelTargets
   NAMESPACE RingKernel::
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
 
+# The installed config is staged in package/; the build tree's own top level gets a config that
+# says it is no package (find_package with RingKernel_DIR set to the build folder lands there).
+set(_ringkernel_package_stage "${PROJECT_BINARY_DIR}/package")
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelConfig.cmake.in"
-  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake"
+  "${_ringkernel_package_stage}/RingKernelConfig.cmake"
   INSTALL_DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR}
   PATH_VARS RINGKERNEL_INSTALL_TEMPLATEDIR)
-write_basic_package_version_file(
-  "${PROJECT_BINARY_DIR}/RingKernelConfigVersion.cmake"
-  COMPATIBILITY SameMinorVersion)
+foreach(_ringkernel_dir IN ITEMS "${_ringkernel_package_stage}" "${PROJECT_BINARY_DIR}")
+  write_basic_package_version_file(
+    "${_ringkernel_dir}/RingKernelConfigVersion.cmake"
+    COMPATIBILITY SameMinorVersion)
+endforeach()
+configure_file("${PROJECT_SOURCE_DIR}/cmake/RingKernelBuildTreeConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake" @ONLY)
 install(FILES
-  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake"
-  "${PROJECT_BINARY_DIR}/RingKernelConfigVersion.cmake"
+  "${_ringkernel_package_stage}/RingKernelConfig.cmake"
+  "${_ringkernel_package_stage}/RingKernelConfigVersion.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerate.cmake"
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
