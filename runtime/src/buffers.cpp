@@ -73,16 +73,19 @@ PinnedBuffer::PinnedBuffer(int device, std::size_t bytes) {
   backend_ = ref.backend;
   data_ = backend_->allocate_pinned(bytes, ref.id);
   size_ = bytes;
+  device_ = device;
 }
 
 PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept
-    : backend_(std::move(other.backend_)),
+    : device_(std::exchange(other.device_, -1)),
+      backend_(std::move(other.backend_)),
       data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)) {}
 
 PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
   if (this != &other) {
     reset();
+    device_ = std::exchange(other.device_, -1);
     backend_ = std::move(other.backend_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
@@ -96,6 +99,7 @@ void PinnedBuffer::reset() noexcept {
   if (backend_ && data_) backend_->release_pinned(data_);
   data_ = nullptr;
   size_ = 0;
+  device_ = -1;
 }
 
 }  // namespace ringkernel

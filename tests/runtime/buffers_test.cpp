@@ -55,6 +55,22 @@ TEST(Buffers, MovedFromBufferOwnsNothingAndSaysSo) {
   EXPECT_EQ(taker.device(), -1);  // NOLINT(bugprone-use-after-move)
 }
 
+TEST(Buffers, PinnedBufferSaysItsDeviceUntilItOwnsNothing) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PinnedBuffer a(ids[1], 32);
+  EXPECT_EQ(a.device(), ids[1]);
+  const PinnedBuffer& view = a;
+  EXPECT_EQ(static_cast<const void*>(view.bytes()), view.data());
+  PinnedBuffer taker = std::move(a);
+  EXPECT_EQ(taker.device(), ids[1]);
+  EXPECT_EQ(a.device(), -1);  // NOLINT(bugprone-use-after-move): the moved-from state is the test
+  EXPECT_EQ(PinnedBuffer().device(), -1);
+  PinnedBuffer other(ids[0], 8);
+  other = std::move(taker);
+  EXPECT_EQ(other.device(), ids[1]);
+  EXPECT_EQ(taker.device(), -1);  // NOLINT(bugprone-use-after-move)
+}
+
 // As cudaFree does, freeing waits for the work already queued on the device: the copy into the
 // buffer must not write freed memory (AddressSanitizer saw a heap-use-after-free here).
 TEST(Buffers, DestructionWaitsForQueuedWorkOnTheDevice) {

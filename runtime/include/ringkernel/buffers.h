@@ -63,10 +63,14 @@ class PinnedBuffer {
   void* data() noexcept { return data_; }
   const void* data() const noexcept { return data_; }
   std::byte* bytes() noexcept { return static_cast<std::byte*>(data_); }
+  const std::byte* bytes() const noexcept { return static_cast<const std::byte*>(data_); }
   std::size_t size() const noexcept { return size_; }
+  /// The device it was allocated for (-1 when it owns nothing: default-constructed or moved from).
+  int device() const noexcept { return device_; }
 
  private:
   void reset() noexcept;
+  int device_ = -1;
   std::shared_ptr<detail::DeviceBackend> backend_;
   void* data_ = nullptr;
   std::size_t size_ = 0;
