@@ -100,36 +100,22 @@ bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   return true;
 }
 
-/// The value of --compile-args-file among the options (before `--`), or "" when not given.
-std::string findCompileArgsFile(const std::vector<const char*>& args) {
-  std::string file;
+/// The value of the option `name` (given as -name or --name, with its value next or after `=`)
+/// among the options before `--`; the last one wins; "" when not given.
+std::string findOptionValue(const std::vector<const char*>& args, llvm::StringRef name) {
+  std::string value;
   for (std::size_t i = 1; i < args.size(); ++i) {
     llvm::StringRef arg(args[i]);
     if (arg == "--") break;
+    if (!arg.consume_front("-")) continue;
     arg.consume_front("-");
-    arg.consume_front("-");
-    if (arg == "compile-args-file" && i + 1 < args.size()) {
-      file = args[++i];
-    } else if (arg.consume_front("compile-args-file=")) {
-      file = arg.str();
+    if (arg == name && i + 1 < args.size()) {
+      value = args[++i];
+    } else if (arg.consume_front(name) && arg.consume_front("=")) {
+      value = arg.str();
     }
   }
-  return file;
-}
-
-/// The value of -p among the options (before `--`), or "" when not given.
-std::string findBuildPath(const std::vector<const char*>& args) {
-  std::string path;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    llvm::StringRef arg(args[i]);
-    if (arg == "--") break;
-    if ((arg == "-p" || arg == "--p") && i + 1 < args.size()) {
-      path = args[++i];
-    } else if (arg.consume_front("-p=") || arg.consume_front("--p=")) {
-      path = arg.str();
-    }
-  }
-  return path;
+  return value;
 }
 
 /// The lines of `file` (a trailing \r stripped, empty lines skipped) appended to `lines`.
@@ -156,7 +142,7 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   std::vector<const char*> args(argv, argv + argc);
   // --compile-args-file: its lines join the arguments after `--` (a build system writes a target's
   // flags there, e.g. with file(GENERATE), where no shell quoting survives).
-  const std::string argsFile = findCompileArgsFile(args);
+  const std::string argsFile = findOptionValue(args, "compile-args-file");
   std::vector<std::string> fileArgs;
   if (!argsFile.empty() && !readCompileArgsFile(argsFile, fileArgs)) return false;
   const bool hasSeparator = llvm::any_of(args, [](const char* a) { return llvm::StringRef(a) == "--"; });
@@ -170,7 +156,7 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   }
   // CommonOptionsParser runs "without flags" when -p finds no compilation database; the layouts
   // would then silently miss the target's definitions and flags. (It loads the database again.)
-  if (const std::string buildPath = findBuildPath(args); !buildPath.empty()) {
+  if (const std::string buildPath = findOptionValue(args, "p"); !buildPath.empty()) {
     std::string error;
     if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(buildPath, error)) {
       llvm::errs() << "ringkernel-gen: error: -p " << buildPath
