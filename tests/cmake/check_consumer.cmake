@@ -32,6 +32,16 @@ function(fail what output)
   message(FATAL_ERROR "check_consumer [${MODE}, ${GENERATOR}, ${CXX}, ${BUILD_TYPE}]: ${what}\n---- build output ----\n${output}")
 endfunction()
 
+# Fails unless the exit status `rc` of step `what` (build, reconfigure) matches `expect`
+# (success or failure).
+function(expect_exit what expect rc output)
+  if(expect STREQUAL "success" AND NOT rc EQUAL 0)
+    fail("${what} failed (exit ${rc})" "${output}")
+  elseif(expect STREQUAL "failure" AND rc EQUAL 0)
+    fail("${what} succeeded but was expected to fail" "${output}")
+  endif()
+endfunction()
+
 # Runs a build (of BUILD_TYPE, or of the configuration given after `expect`); sets ${out_var} to its
 # output; fails unless the exit status matches `expect`.
 function(build out_var expect)
@@ -41,11 +51,7 @@ function(build out_var expect)
   endif()
   execute_process(COMMAND "${CMAKE_COMMAND}" --build "${bin}" -j 2 --config "${config}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(expect STREQUAL "success" AND NOT rc EQUAL 0)
-    fail("build failed (exit ${rc})" "${out}")
-  elseif(expect STREQUAL "failure" AND rc EQUAL 0)
-    fail("build succeeded but was expected to fail" "${out}")
-  endif()
+  expect_exit(build "${expect}" "${rc}" "${out}")
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
@@ -54,11 +60,7 @@ endfunction()
 function(reconfigure out_var expect)
   execute_process(COMMAND "${CMAKE_COMMAND}" ${configure_args} ${ARGN}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(expect STREQUAL "success" AND NOT rc EQUAL 0)
-    fail("reconfigure failed (exit ${rc})" "${out}")
-  elseif(expect STREQUAL "failure" AND rc EQUAL 0)
-    fail("reconfigure succeeded but was expected to fail" "${out}")
-  endif()
+  expect_exit(reconfigure "${expect}" "${rc}" "${out}")
   set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
