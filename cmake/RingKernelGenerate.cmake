@@ -111,7 +111,9 @@ function(ringkernel_generate_messages target)
   endif()
   string(REPLACE "$<COMPILE_LANGUAGE>" "CXX" args_file "${args_file}")
   set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
-  set(compiler_args "$<IF:$<VERSION_GREATER:${std},20>,-std=c++${std},-std=c++20>")
+  # 23, 26: the target's; 98 is C++98 though the number is higher, so C++20 (what the runtime needs).
+  set(std_above_20 "$<AND:$<VERSION_GREATER:${std},20>,$<VERSION_LESS:${std},98>>")
+  set(compiler_args "$<IF:${std_above_20},-std=c++${std},-std=c++20>")
 
   get_property(template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
   # A source tree's templates may gain files, so its glob is checked again by every build; an

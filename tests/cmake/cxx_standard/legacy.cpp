@@ -1,0 +1,2 @@
+#include "legacy_messages.rk.h"
+static_assert(ringkernel::message_traits<LegacyPing>::type_id != 0);
