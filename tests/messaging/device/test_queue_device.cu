@@ -165,6 +165,8 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   cudaStream_t a, b;
   CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  CUDA_PRELOAD(batch_consume);  // the consumer spins until the producer runs: no lazy load between
+  CUDA_PRELOAD(batch_produce);
   constexpr std::uint32_t total = warps * batch * batches;
   batch_consume<<<4, 256, 0, b>>>(ring, total, counters, checksum, counters + 1);
   batch_produce<<<blocks, threads, 0, a>>>(ring, batch, batches, counters + 2);
@@ -375,6 +377,8 @@ TEST(QueueDevice, KernelToKernelOnOneGpu) {
   cudaStream_t a, b;
   CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  CUDA_PRELOAD(k2k_consume);  // the consumer spins until the producer runs: no lazy load between
+  CUDA_PRELOAD(k2k_produce);
   k2k_consume<<<4, 256, 0, b>>>(ring, threads * per_thread, checksum, received);
   k2k_produce<<<threads / 256, 256, 0, a>>>(ring, per_thread);
   CUDA_CHECK(cudaGetLastError());
