@@ -47,6 +47,14 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: REGISTRY '${arg_REGISTRY}' must be a C identifier (it names a namespace)")
   endif()
   if(NOT TARGET RingKernel::gen)
+    get_property(package_dir GLOBAL PROPERTY RINGKERNEL_PACKAGE_DIR)
+    if(package_dir)
+      message(FATAL_ERROR "${where}: the RingKernel package at ${package_dir} has no ringkernel-gen: it was "
+        "installed from a build that did not compile it (RINGKERNEL_BUILD_GENERATOR=OFF or "
+        "RINGKERNEL_GEN_EXECUTABLE). Install RingKernel from a build that compiles ringkernel-gen, or define "
+        "the imported executable RingKernel::gen (add_executable(RingKernel::gen IMPORTED), IMPORTED_LOCATION "
+        "a ringkernel-gen of the same version) before this call")
+    endif()
     message(FATAL_ERROR "${where}: RingKernel::gen is not available (build RingKernel with "
       "RINGKERNEL_BUILD_GENERATOR=ON or set RINGKERNEL_GEN_EXECUTABLE)")
   endif()
