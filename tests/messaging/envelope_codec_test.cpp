@@ -120,7 +120,7 @@ TEST(EnvelopeCodec, EncodeRefusesWhatWouldNotComeBackEqual) {
   };
   auto m = good;
   m.header.type_id += 1;
-  refused(m, codec_status::type_mismatch, "another type id");
+  refused(m, codec_status::wrong_message_type, "another type id");
   m = good;
   m.header.type = static_cast<ringkernel::MessageType>(200);
   refused(m, codec_status::value_out_of_range, "unknown MessageType");
@@ -150,10 +150,20 @@ TEST(EnvelopeCodec, EveryTruncationFailsWithoutTouchingTheOutput) {
 }
 
 TEST(EnvelopeCodec, RejectsAnotherMessageTypeUnknownTypesAndStrayHlc) {
-  // A Tagged envelope decoded as a Tick: type mismatch at the type id (offset 1).
+  // A Tagged envelope decoded as a Tick: wrong message type at the type id (offset 1), a status
+  // of its own so that a consumer can try another decoder rather than drop corrupt bytes.
   const auto tagged = encode(KernelMessage<Tagged>::create_data(1, 2, Tagged{}));
   KernelMessage<Tick> tick{};
   auto r = ringkernel::decode_envelope(tagged.data(), tagged.size(), tick);
+  EXPECT_EQ(r.status, codec_status::wrong_message_type);
+  EXPECT_EQ(r.size, 1u);
+  EXPECT_EQ(tick, KernelMessage<Tick>{});
+
+  // A type id that is no uint at all is corrupt input, not another message type.
+  auto corrupt = tagged;
+  corrupt[1] = 0xa4;  // fixstr of 4 over the uint 32 type id
+  KernelMessage<Tagged> tagged_back{};
+  r = ringkernel::decode_envelope(corrupt.data(), corrupt.size(), tagged_back);
   EXPECT_EQ(r.status, codec_status::type_mismatch);
   EXPECT_EQ(r.size, 1u);
 

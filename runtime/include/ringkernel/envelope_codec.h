@@ -9,12 +9,15 @@
 //   encode_envelope: as ringkernel::encode (status ok and bytes written, or buffer_too_small and
 //                    the bytes needed; nothing beyond `capacity` written). A message decode_envelope
 //                    would refuse, or would not give back equal, is refused with nothing written
-//                    (size 0): type_mismatch for a header type_id other than T's, value_out_of_range
-//                    for an unknown MessageType or non-zero flags/reserved (not on the wire).
-//   decode_envelope: as ringkernel::decode; additionally type_mismatch at the type_id when the
-//                    bytes carry another message type, value_out_of_range for an unknown
-//                    MessageType or a non-zero hlc for a non-causal type. `msg` is written only on
-//                    success. Extra trailing array elements are skipped (forward compatibility).
+//                    (size 0): wrong_message_type for a header type_id other than T's,
+//                    value_out_of_range for an unknown MessageType or non-zero flags/reserved (not
+//                    on the wire).
+//   decode_envelope: as ringkernel::decode; additionally wrong_message_type at the type_id when the
+//                    bytes carry another message type (a valid id: try the decoder of that type;
+//                    type_mismatch there means a type id that is no int), value_out_of_range for
+//                    an unknown MessageType or a non-zero hlc for a non-causal type. `msg` is
+//                    written only on success. Extra trailing array elements are skipped (forward
+//                    compatibility).
 #pragma once
 
 #include <cstddef>
@@ -39,7 +42,7 @@ namespace detail {
 
 template <class T>
 RINGKERNEL_HOST_DEVICE constexpr codec_status envelope_encodable(const KernelMessage<T>& m) noexcept {
-  if (m.header.type_id != message_traits<T>::type_id) return codec_status::type_mismatch;
+  if (m.header.type_id != message_traits<T>::type_id) return codec_status::wrong_message_type;
   if (!is_valid(m.header.type) || m.header.flags != 0 || m.header.reserved != 0) {
     return codec_status::value_out_of_range;
   }
@@ -72,7 +75,9 @@ RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, Kern
 
   const msgpack_reader::mark type_id_at = r.position();
   if (const codec_status s = r.read_int(m.header.type_id); s != codec_status::ok) return s;
-  if (m.header.type_id != message_traits<T>::type_id) return r.fail_at(type_id_at, codec_status::type_mismatch);
+  if (m.header.type_id != message_traits<T>::type_id) {
+    return r.fail_at(type_id_at, codec_status::wrong_message_type);
+  }
   if (const codec_status s = r.read_int(m.header.sender_id); s != codec_status::ok) return s;
   if (const codec_status s = r.read_int(m.header.receiver_id); s != codec_status::ok) return s;
   const msgpack_reader::mark type_at = r.position();

@@ -11,18 +11,20 @@ namespace ringkernel {
 /// Result of a MessagePack encode or decode (DESIGN.md §5, docs/wire-format.md).
 enum class codec_status : std::uint8_t {
   ok = 0,
-  buffer_too_small = 1,    // encode: the output capacity cannot hold the encoding
-  truncated_input = 2,     // decode: the input ends inside a value
-  type_mismatch = 3,       // decode: a msgpack type that cannot represent the field (e.g. str for an int)
-  value_out_of_range = 4,  // decode: a value the field type cannot hold (300 for a uint8_t, NUL in a str)
-  wrong_length = 5,        // decode: str longer than its char[N], bin or array length other than N
-  nesting_too_deep = 6,    // decode: arrays/maps nested deeper than ringkernel::max_decode_depth
-  duplicate_field = 7,     // decode: a map names the same field twice
-  missing_field = 8,       // decode: an array with fewer elements than fields, a map without a field
-  invalid_input = 9,       // decode: bytes that are not MessagePack (the never-used byte 0xc1)
+  buffer_too_small = 1,     // encode: the output capacity cannot hold the encoding
+  truncated_input = 2,      // decode: the input ends inside a value
+  type_mismatch = 3,        // decode: a msgpack type that cannot represent the field (e.g. str for an int)
+  value_out_of_range = 4,   // decode: a value the field type cannot hold (300 for a uint8_t, NUL in a str)
+  wrong_length = 5,         // decode: str longer than its char[N], bin or array length other than N
+  nesting_too_deep = 6,     // decode: arrays/maps nested deeper than ringkernel::max_decode_depth
+  duplicate_field = 7,      // decode: a map names the same field twice
+  missing_field = 8,        // decode: an array with fewer elements than fields, a map without a field
+  invalid_input = 9,        // decode: bytes that are not MessagePack (the never-used byte 0xc1)
+  wrong_message_type = 10,  // envelope: a valid type id of another message type (decode: try another
+                            // decoder); encode: a header type_id other than T's
 };
 
-RINGKERNEL_HOST_DEVICE constexpr const char* to_string(codec_status s) {
+RINGKERNEL_HOST_DEVICE constexpr const char* to_string(codec_status s) noexcept {
   switch (s) {
     case codec_status::ok: return "ok";
     case codec_status::buffer_too_small: return "buffer too small";
@@ -34,6 +36,7 @@ RINGKERNEL_HOST_DEVICE constexpr const char* to_string(codec_status s) {
     case codec_status::duplicate_field: return "duplicate field";
     case codec_status::missing_field: return "missing field";
     case codec_status::invalid_input: return "invalid MessagePack";
+    case codec_status::wrong_message_type: return "wrong message type";
   }
   return "unknown status";
 }

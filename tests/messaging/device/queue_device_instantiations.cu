@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // nvcc compile check: every device-side messaging API instantiated in __global__ kernels - rings
 // at device and system scope (single ops, batches, warp-aggregated ops), the hybrid logical clock,
-// KernelMessage factories and stamping, and the envelope codec.
+// KernelMessage factories and stamping, the envelope codec (to_string of a codec_status included).
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
 #include "ringkernel/hlc.h"
@@ -46,7 +46,11 @@ __global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, std:
   const auto e = ringkernel::encode_envelope(m, buf, ringkernel::max_envelope_encoded_size<Tick>);
   ringkernel::KernelMessage<Tick> back{};
   const auto d = ringkernel::decode_envelope(buf, e.size, back);
-  const bool same = stamped && back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok;
+  ringkernel::KernelMessage<Tagged> other{};
+  const auto wrong = ringkernel::decode_envelope(buf, e.size, other);
+  const bool same = stamped && back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok &&
+                    wrong.status == ringkernel::codec_status::wrong_message_type &&
+                    ringkernel::to_string(wrong.status)[0] == 'w';
   atomicAdd(status, same ? 1 : 0);
 }
 
