@@ -3,7 +3,8 @@
 """Regenerates the checked-in libFuzzer seed corpus of the envelope decoder
 (tests/messaging/corpus/envelope/): valid envelopes of each payload in messages/messaging_messages.h
 (docs/wire-format.md §9: [type_id, sender, receiver, type, sequence, timestamp_us, hlc, payload]),
-plus truncations, an extra trailing element, a wrong type id and an unknown MessageType.
+plus truncations, an extra trailing element, a wrong type id, a type id in the uint 64 form and one
+above 32 bits (peek_envelope_type_id), and an unknown MessageType.
 Usage: make_envelope_corpus.py  (run from anywhere; needs python3-msgpack)."""
 
 import os
@@ -37,6 +38,10 @@ def seeds():
         yield name + "_truncated", packed[: len(packed) // 2]
         yield name + "_extra", msgpack.packb(envelope + [[1, {"k": None}]], use_bin_type=True)
         yield name + "_wrong_type_id", msgpack.packb([envelope[0] ^ 1] + envelope[1:], use_bin_type=True)
+        assert packed[:2] == b"\x98\xce", "fixarray of 8, uint 32 type id"
+        tail = packed[6:]  # after the array header and the type id
+        yield name + "_type_id_uint64", b"\x98\xcf" + envelope[0].to_bytes(8, "big") + tail
+        yield name + "_type_id_beyond_32_bits", b"\x98\xcf" + (envelope[0] | 1 << 32).to_bytes(8, "big") + tail
         yield name + "_bad_message_type", msgpack.packb(envelope[:3] + [9] + envelope[4:], use_bin_type=True)
 
 

@@ -18,6 +18,8 @@
 //                    an unknown MessageType or a non-zero hlc for a non-causal type. `msg` is
 //                    written only on success. Extra trailing array elements are skipped (forward
 //                    compatibility).
+//   peek_envelope_type_id: the type id alone, without knowing T (to route an envelope to its
+//                    decoder); decode_envelope's statuses up to and including element 0.
 #pragma once
 
 #include <cstddef>
@@ -66,17 +68,31 @@ RINGKERNEL_HOST_DEVICE void encode_envelope_to(const KernelMessage<T>& m, Writer
   encode_message(m.payload, w);
 }
 
+/// What an envelope says before its sender: its element count and element 0, the type id.
+struct envelope_start {
+  std::uint32_t count;
+  std::uint32_t type_id;
+  msgpack_reader::mark type_id_at;  // where element 0 starts
+};
+
+/// Reads the array header (at least envelope_field_count elements, else missing_field) and the
+/// type id (any uint form of a 32-bit value). On failure the reader stays at the offending value.
+RINGKERNEL_HOST_DEVICE inline codec_status read_envelope_start(msgpack_reader& r, envelope_start& out) noexcept {
+  const msgpack_reader::mark start = r.position();
+  if (const codec_status s = r.read_array_header(out.count); s != codec_status::ok) return s;
+  if (out.count < envelope_field_count) return r.fail_at(start, codec_status::missing_field);
+  out.type_id_at = r.position();
+  return r.read_int(out.type_id);
+}
+
 template <class T>
 RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, KernelMessage<T>& m) noexcept {
-  const msgpack_reader::mark start = r.position();
-  std::uint32_t count = 0;
-  if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
-  if (count < envelope_field_count) return r.fail_at(start, codec_status::missing_field);
-
-  const msgpack_reader::mark type_id_at = r.position();
-  if (const codec_status s = r.read_int(m.header.type_id); s != codec_status::ok) return s;
+  envelope_start start{};
+  if (const codec_status s = read_envelope_start(r, start); s != codec_status::ok) return s;
+  const std::uint32_t count = start.count;
+  m.header.type_id = start.type_id;
   if (m.header.type_id != message_traits<T>::type_id) {
-    return r.fail_at(type_id_at, codec_status::wrong_message_type);
+    return r.fail_at(start.type_id_at, codec_status::wrong_message_type);
   }
   if (const codec_status s = r.read_int(m.header.sender_id); s != codec_status::ok) return s;
   if (const codec_status s = r.read_int(m.header.receiver_id); s != codec_status::ok) return s;
@@ -117,6 +133,22 @@ RINGKERNEL_HOST_DEVICE inline codec_result encode_envelope(const KernelMessage<T
   detail::msgpack_writer<true> w(out, capacity);
   detail::encode_envelope_to(m, w);
   return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
+}
+
+/// The type id of the envelope at `in`, read without knowing its payload type: to pick the decoder
+/// (decode_envelope<T> for the T whose message_traits<T>::type_id it is). Reads the array header and
+/// element 0 only, with decode_envelope's rules and statuses: ok and the bytes read (the rest of the
+/// envelope is not checked), or truncated_input, missing_field (fewer than 8 elements),
+/// type_mismatch (not an array, or a type id that is no int), value_out_of_range (a negative type id
+/// or one above 32 bits), invalid_input (0xc1) and the offset of the offending value. `type_id` is
+/// written only on success. Host and device.
+RINGKERNEL_HOST_DEVICE inline codec_result peek_envelope_type_id(const std::uint8_t* in, std::size_t size,
+                                                                 std::uint32_t& type_id) noexcept {
+  detail::msgpack_reader r(in, size);
+  detail::envelope_start start{};
+  const codec_status status = detail::read_envelope_start(r, start);
+  if (status == codec_status::ok) type_id = start.type_id;
+  return {status, r.offset()};
 }
 
 template <class T>

@@ -21,7 +21,8 @@ enum class codec_status : std::uint8_t {
   missing_field = 8,        // decode: an array with fewer elements than fields, a map without a field
   invalid_input = 9,        // decode: bytes that are not MessagePack (the never-used byte 0xc1)
   wrong_message_type = 10,  // envelope: a valid type id of another message type (decode: try another
-                            // decoder); encode: a header type_id other than T's
+                            // decoder, ringkernel::peek_envelope_type_id names it); encode: a header
+                            // type_id other than T's
 };
 
 RINGKERNEL_HOST_DEVICE constexpr const char* to_string(codec_status s) noexcept {

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // nvcc compile check: every device-side messaging API instantiated in __global__ kernels - rings
 // at device and system scope (single ops, batches, warp-aggregated ops), the hybrid logical clock,
-// KernelMessage factories and stamping, the envelope codec (to_string of a codec_status included).
+// KernelMessage factories and stamping, the envelope codec (peek_envelope_type_id, to_string of a
+// codec_status included).
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
 #include "ringkernel/hlc.h"
@@ -46,9 +47,12 @@ __global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, std:
   const auto e = ringkernel::encode_envelope(m, buf, ringkernel::max_envelope_encoded_size<Tick>);
   ringkernel::KernelMessage<Tick> back{};
   const auto d = ringkernel::decode_envelope(buf, e.size, back);
+  std::uint32_t type_id = 0;
+  const auto p = ringkernel::peek_envelope_type_id(buf, e.size, type_id);
   ringkernel::KernelMessage<Tagged> other{};
   const auto wrong = ringkernel::decode_envelope(buf, e.size, other);
   const bool same = stamped && back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok &&
+                    p.status == ringkernel::codec_status::ok && type_id == ringkernel::message_traits<Tick>::type_id &&
                     wrong.status == ringkernel::codec_status::wrong_message_type &&
                     ringkernel::to_string(wrong.status)[0] == 'w';
   atomicAdd(status, same ? 1 : 0);

@@ -1,9 +1,11 @@
 // Copyright RingKernel authors.
 // libFuzzer target: decodes arbitrary bytes as the envelope of each messaging payload (array,
-// causal and map payloads: KernelMessage<Tagged>, <Tick>, <Reading>). Sanitizers catch any
-// out-of-bounds access; the checks below catch wrong results: a failed decode leaves the message
-// untouched and reports an offset inside the input; a decoded envelope re-encodes to bytes that
-// decode again and re-encode to the same bytes (the canonical form is a fixed point).
+// causal and map payloads: KernelMessage<Tagged>, <Tick>, <Reading>) and peeks their type id.
+// Sanitizers catch any out-of-bounds access; the checks below catch wrong results: a failed decode
+// leaves the message untouched and reports an offset inside the input; a decoded envelope
+// re-encodes to bytes that decode again and re-encode to the same bytes (the canonical form is a
+// fixed point); peek_envelope_type_id writes the id only on success and agrees with decode_envelope
+// (same failure at the same offset; wrong_message_type exactly when it reads another type's id).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -25,8 +27,35 @@ std::vector<std::uint8_t> encode(const ringkernel::KernelMessage<T>& m) {
   return out;
 }
 
+struct peeked {
+  ringkernel::codec_result result;
+  std::uint32_t type_id;
+};
+
+peeked peek(const std::uint8_t* data, std::size_t size) {
+  constexpr std::uint32_t untouched = 0xdeadbeef;
+  std::uint32_t type_id = untouched;
+  const ringkernel::codec_result r = ringkernel::peek_envelope_type_id(data, size, type_id);
+  if (r.size > size) std::abort();
+  if (r.status != ringkernel::codec_status::ok && type_id != untouched) std::abort();  // written on failure
+  return {r, type_id};
+}
+
+// decode_envelope<T>'s result `r` against the peek of the same bytes.
 template <class T>
-void check_envelope(const std::uint8_t* data, std::size_t size) {
+void check_agreement(const peeked& p, const ringkernel::codec_result& r) {
+  const bool wrong_type = r.status == ringkernel::codec_status::wrong_message_type;
+  if (p.result.status != ringkernel::codec_status::ok) {
+    if (r.status != p.result.status || r.size != p.result.size) std::abort();
+  } else if (p.type_id != ringkernel::message_traits<T>::type_id) {
+    if (!wrong_type || r.size >= p.result.size) std::abort();
+  } else if (wrong_type || (r.status == ringkernel::codec_status::ok && r.size < p.result.size)) {
+    std::abort();
+  }
+}
+
+template <class T>
+void check_envelope(const std::uint8_t* data, std::size_t size, const peeked& p) {
   using Message = ringkernel::KernelMessage<T>;
   auto decoded = std::make_unique<Message>();
   std::memset(static_cast<void*>(decoded.get()), 0x5a, sizeof(Message));
@@ -34,6 +63,7 @@ void check_envelope(const std::uint8_t* data, std::size_t size) {
   std::memcpy(static_cast<void*>(before.get()), decoded.get(), sizeof(Message));
   const ringkernel::codec_result r = ringkernel::decode_envelope(data, size, *decoded);
   if (r.size > size) std::abort();
+  check_agreement<T>(p, r);
   if (r.status != ringkernel::codec_status::ok) {
     if (std::memcmp(before.get(), decoded.get(), sizeof(Message)) != 0) std::abort();  // written on failure
     return;
@@ -48,8 +78,9 @@ void check_envelope(const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  check_envelope<messaging_test::Tagged>(data, size);
-  check_envelope<messaging_test::Tick>(data, size);
-  check_envelope<messaging_test::Reading>(data, size);
+  const peeked p = peek(data, size);
+  check_envelope<messaging_test::Tagged>(data, size, p);
+  check_envelope<messaging_test::Tick>(data, size, p);
+  check_envelope<messaging_test::Reading>(data, size, p);
   return 0;
 }
