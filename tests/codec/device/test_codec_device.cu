@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,11 @@ std::string no_device_reason() {
 template <class T>
 struct device_buffer {
   T* ptr = nullptr;
-  explicit device_buffer(std::size_t n) { cudaMalloc(&ptr, n * sizeof(T)); }
+  explicit device_buffer(std::size_t n) {  // a failed allocation fails the test (gtest reports the exception)
+    if (const cudaError_t e = cudaMalloc(&ptr, n * sizeof(T)); e != cudaSuccess) {
+      throw std::runtime_error("cudaMalloc(" + std::to_string(n * sizeof(T)) + " bytes): " + cudaGetErrorString(e));
+    }
+  }
   ~device_buffer() { cudaFree(ptr); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
