@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attribute_macro.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/APInt.h"
@@ -275,7 +276,8 @@ class ArgumentParser {
 }  // namespace
 
 bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
-                                    const clang::LangOptions& langOpts, Diagnoser& diagnoser,
+                                    const clang::LangOptions& langOpts,
+                                    const clang::Preprocessor* preprocessor, Diagnoser& diagnoser,
                                     MessageOptions& options) {
   const clang::SourceLocation spelling = sm.getSpellingLoc(nameLoc);
   const auto [file, offset] = sm.getDecomposedLoc(spelling);
@@ -299,6 +301,9 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
   // No argument list (all defaults): the attribute list goes on or ends.
   if (token.isOneOf(clang::tok::r_square, clang::tok::comma, clang::tok::ellipsis)) return true;
   if (!token.is(clang::tok::l_paren)) {
+    if (reportArgumentsFromMacroParameters(nameLoc, token, sm, langOpts, preprocessor, diagnoser)) {
+      return false;
+    }
     // The arguments, if any, are not in the text after the name: a macro supplies the name or the
     // arguments. Reading on elsewhere would silently drop options, so this is an error.
     const bool macroEnds = nameLoc.isMacroID() && (token.isAtStartOfLine() || token.is(clang::tok::eof));
@@ -328,6 +333,10 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
     arguments.tokens.push_back(token);
   }
   arguments.close = token.getLocation();
+  if (reportArgumentsFromMacroParameters(nameLoc, arguments.tokens, sm, langOpts, preprocessor,
+                                         diagnoser)) {
+    return false;  // the tokens are the macro's parameter names, not the options of the use
+  }
   return ArgumentParser(arguments, diagnoser, options).parse();
 }
 

@@ -8,6 +8,7 @@
 
 namespace clang {
 class LangOptions;
+class Preprocessor;
 class SourceLocation;
 class SourceManager;
 }  // namespace clang
@@ -17,9 +18,13 @@ namespace ringkernel::gen {
 /// `nameLoc` is the location of the attribute's `message` token. Lexes the balanced `( ... )` that
 /// may follow it and fills `options` (keys: id, kernel, direction, priority, causal, format).
 /// Every unknown key, bad value, duplicate key and syntax error is reported at its own
-/// file:line:col through `diagnoser`. Returns false if anything was reported.
+/// file:line:col through `diagnoser`. `preprocessor` (may be null) finds the macro whose body
+/// spells the attribute, so that arguments taken from that macro's parameters are reported as such
+/// (attribute_macro.h) instead of being read as the parameter names. Returns false if anything was
+/// reported.
 bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
-                                    const clang::LangOptions& langOpts, Diagnoser& diagnoser,
+                                    const clang::LangOptions& langOpts,
+                                    const clang::Preprocessor* preprocessor, Diagnoser& diagnoser,
                                     MessageOptions& options);
 
 }  // namespace ringkernel::gen

@@ -131,13 +131,17 @@ bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records,
 /// model is the one a single pass after the parse builds.
 class HeaderConsumer : public clang::ASTConsumer {
  public:
-  HeaderConsumer(HeaderModel& model, ModelListener* listener, std::string header)
-      : model_(model), listener_(listener), header_(std::move(header)) {}
+  HeaderConsumer(HeaderModel& model, ModelListener* listener, std::string header,
+                 const clang::Preprocessor& preprocessor)
+      : model_(model),
+        listener_(listener),
+        header_(std::move(header)),
+        preprocessor_(preprocessor) {}
 
   void Initialize(clang::ASTContext& context) override {
     context_ = &context;
     diagnoser_.emplace(context.getDiagnostics());
-    builder_.emplace(context, *diagnoser_, listener_, header_);
+    builder_.emplace(context, *diagnoser_, &preprocessor_, listener_, header_);
   }
 
   void HandleTagDeclDefinition(clang::TagDecl* tag) override {
@@ -177,7 +181,7 @@ class HeaderConsumer : public clang::ASTConsumer {
     if (!context.getDiagnostics().hasErrorOccurred()) {
       if (listener_ != nullptr) listener_->discard(header_);
       builder_.reset();
-      builder_.emplace(context, *diagnoser_);
+      builder_.emplace(context, *diagnoser_, &preprocessor_);
       builder_->build(selectRoots(annotated, *diagnoser_), model_);
       return;
     }
@@ -194,6 +198,7 @@ class HeaderConsumer : public clang::ASTConsumer {
   HeaderModel& model_;
   ModelListener* listener_;
   std::string header_;
+  const clang::Preprocessor& preprocessor_;  // finds the macros that spell attributes
   clang::ASTContext* context_ = nullptr;
   std::optional<Diagnoser> diagnoser_;
   std::optional<ModelBuilder> builder_;
@@ -234,7 +239,8 @@ class HeaderAction : public clang::ASTFrontendAction {
     std::string header = absolutePath(file.str());
     state_.includeDirs[header] = quotedSearchPath(ci);
     HeaderModel& model = state_.models[header];
-    return std::make_unique<HeaderConsumer>(model, state_.listener, std::move(header));
+    return std::make_unique<HeaderConsumer>(model, state_.listener, std::move(header),
+                                            ci.getPreprocessor());
   }
 
   void EndSourceFileAction() override {

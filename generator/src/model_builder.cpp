@@ -54,9 +54,10 @@ std::uint64_t bytes(clang::CharUnits units) { return static_cast<std::uint64_t>(
 }  // namespace
 
 ModelBuilder::ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser,
-                           ModelListener* listener, std::string header)
-    : context_(context), diagnoser_(diagnoser), validator_(context, diagnoser), listener_(listener),
-      header_(std::move(header)) {}
+                           const clang::Preprocessor* preprocessor, ModelListener* listener,
+                           std::string header)
+    : context_(context), diagnoser_(diagnoser), preprocessor_(preprocessor),
+      validator_(context, diagnoser), listener_(listener), header_(std::move(header)) {}
 
 SourceLoc ModelBuilder::sourceLoc(const clang::Decl& decl) const {
   SourceLoc result;
@@ -153,7 +154,7 @@ bool ModelBuilder::buildMessage(const clang::CXXRecordDecl& record, MessageModel
   if (const clang::AnnotateAttr* annotation = messageAnnotation(record)) {
     ok = parseMessageAttributeArguments(annotation->getRange().getEnd(),
                                         context_.getSourceManager(), context_.getLangOpts(),
-                                        diagnoser_, model.options);
+                                        preprocessor_, diagnoser_, model.options);
   }
   ok = validator_.checkRecord(record, model.qualifiedName) && ok;
   if (!Validator::hasConcreteLayout(record)) return false;

@@ -20,15 +20,18 @@ class ASTContext;
 class CXXRecordDecl;
 class EnumDecl;
 class FieldDecl;
+class Preprocessor;
 }  // namespace clang
 
 namespace ringkernel::gen {
 
 class ModelBuilder {
  public:
-  /// `listener` (optional) is told about every record the model gains while no error has been
-  /// reported, under the key `header`.
-  ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser, ModelListener* listener = nullptr,
+  /// `preprocessor` (may be null: then macros in attributes are only seen as source text) is the
+  /// parse's. `listener` (optional) is told about every record the model gains while no error has
+  /// been reported, under the key `header`.
+  ModelBuilder(clang::ASTContext& context, Diagnoser& diagnoser,
+               const clang::Preprocessor* preprocessor, ModelListener* listener = nullptr,
                std::string header = {});
   ~ModelBuilder();
   ModelBuilder(const ModelBuilder&) = delete;
@@ -60,6 +63,7 @@ class ModelBuilder {
 
   clang::ASTContext& context_;
   Diagnoser& diagnoser_;
+  const clang::Preprocessor* preprocessor_;
   Validator validator_;
   std::map<const clang::CXXRecordDecl*, State> states_;
   std::map<const clang::CXXRecordDecl*, std::size_t> messageIndex_;

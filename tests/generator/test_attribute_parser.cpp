@@ -184,6 +184,64 @@ TEST(AttributeErrors, NameThroughAMacroWithArgumentsAfterItIsAnError) {
   EXPECT_TRUE(run.result.headers.empty() || run.result.headers.front().messages.empty());
 }
 
+/// True if the run has a note at kHeaderPath `where` whose text contains `fragment`.
+bool hasNote(const testing::FrontendRun& run, testing::Position where, const std::string& fragment) {
+  for (const RecordedDiagnostic& d : run.result.diagnostics) {
+    if (d.level == clang::DiagnosticsEngine::Note && d.line == where.line &&
+        d.column == where.column && d.message.find(fragment) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The arguments are lexed from the text after the name, which here is the macro's body `(x)`: the
+// user's `id = 8` was never seen and the error was "unknown key 'x'" at the definition.
+TEST(AttributeErrors, FunctionLikeMacroParameterAsArgumentsIsAnError) {
+  for (const std::string definition : {"#define RK(x) ringkernel::message(x)\nstruct [[RK(id = 8)]] Ping",
+                                       "#define RK(x) [[ringkernel::message x]]\nstruct RK((id = 8)) Ping",
+                                       "#define RK(n, x) struct [[ringkernel::message(id = 1, x)]] n\nRK(Ping, causal)"}) {
+    const std::string source = definition + " { int a; };\n";
+    const auto run = runFrontendOn(source);
+    EXPECT_TRUE(hasError(run, positionOf(source, "RK(", 2),
+                         {"read as written in the definition of macro 'RK'", "its parameter 'x'",
+                          "macros are not expanded"},
+                         "write the attribute with its arguments literally"))
+        << source;
+    testing::Position parameter = positionOf(source, "x", 2);
+    EXPECT_TRUE(hasNote(run, parameter, "'x' is a parameter of macro 'RK'")) << run.printed;
+    EXPECT_EQ(run.printed.find("unknown key"), std::string::npos) << run.printed;
+    EXPECT_EQ(run.printed.find("expected '('"), std::string::npos) << run.printed;
+    EXPECT_TRUE(run.result.headers.empty() || run.result.headers.front().messages.empty());
+  }
+}
+
+TEST(AttributeErrors, VariadicMacroArgumentsAsAttributeArgumentsIsAnError) {
+  const std::string source = "#define RK(...) [[ringkernel::message(__VA_ARGS__)]]\n"
+                             "struct RK(id = 8, causal) Ping { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "RK(id"),
+                       {"definition of macro 'RK'", "its parameter '__VA_ARGS__'"},
+                       "put the whole attribute with literal arguments in one macro"));
+  EXPECT_TRUE(hasNote(run, positionOf(source, "__VA_ARGS__"), "is a parameter of macro 'RK'")) << run.printed;
+  EXPECT_EQ(run.printed.find("unknown key"), std::string::npos) << run.printed;
+}
+
+// A function-like macro whose body spells the arguments literally is read as before, also when the
+// attribute's name comes in as a macro argument (then it is written at the use, arguments and all).
+TEST(AttributeOptions, FunctionLikeMacroWithLiteralArguments) {
+  const auto run = runFrontendOn(R"(#define MSG(n) struct [[ringkernel::message(id = 7, priority = 9)]] n
+MSG(Literal) { int a; };
+#define DECLARE(declaration) declaration
+DECLARE(struct [[ringkernel::message(id = 11, causal)]] InArgument { int a; };)
+)");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("Literal").typeId, 7u);
+  EXPECT_EQ(run.message("Literal").options.priority, 9);
+  EXPECT_EQ(run.message("InArgument").typeId, 11u);
+  EXPECT_TRUE(run.message("InArgument").options.causal);
+}
+
 TEST(AttributeErrors, MacroAsIdValueSaysMacrosAreNotExpanded) {
   const std::string source = "#define MY_ID 0x42\nstruct [[ringkernel::message(id = MY_ID)]] Bad { int a; };\n";
   const auto run = runFrontendOn(source);
