@@ -90,14 +90,15 @@ function(ringkernel_generate_messages target)
     file(MAKE_DIRECTORY "${dir}")
   endforeach()
 
-  # What the target's C++ compiler sees (transitively through its links): its include directories
-  # and definitions go into a file, one argument per line, because only file(GENERATE) evaluates
-  # $<COMPILE_LANGUAGE:...> / $<COMPILE_LANG_AND_ID:...> in them (a custom command's
-  # arguments silently drop such entries). With $<COMPILE_LANGUAGE> in OUTPUT, CMake writes one file
-  # per enabled language (and per configuration, through $<CONFIG>), each evaluated for that
-  # language; the headers are parsed as C++, so the tool reads the CXX one. A file is rewritten only
-  # when its content changes, and the commands depend on it: a changed definition regenerates, an
-  # unchanged one does not. One line per argument needs no quoting (spaces, quotes stay as given).
+  # What the target's C++ compiler sees (transitively through its links): its include directories,
+  # definitions and C++ standard go into a file, one argument per line, because only
+  # file(GENERATE) evaluates $<COMPILE_LANGUAGE:...> / $<COMPILE_LANG_AND_ID:...> in them (a custom
+  # command's arguments silently drop such entries). With $<COMPILE_LANGUAGE> in OUTPUT, CMake
+  # writes one file per enabled language (and per configuration, through $<CONFIG>), each evaluated
+  # for that language; the headers are parsed as C++, so the tool reads the CXX one. A file is
+  # rewritten only when its content changes, and the commands depend on it: a changed definition
+  # or standard regenerates, an unchanged one does not. One line per argument needs no quoting
+  # (spaces, quotes stay as given).
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(NOT "CXX" IN_LIST languages)
     message(FATAL_ERROR "${where}: the CXX language is not enabled; the headers are parsed as C++ "
@@ -105,6 +106,19 @@ function(ringkernel_generate_messages target)
   endif()
   set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  # The C++ standard: the highest of C++20 (what the runtime needs), the target's CXX_STANDARD (98
+  # is C++98 though the number is higher) and the cxx_std_NN features it compiles with. CMake raises
+  # the compile's standard for those (its own, also generator expressions, and the
+  # INTERFACE_COMPILE_FEATURES of what it links: COMPILE_FEATURES is evaluated transitively) but
+  # does not always reflect that in CXX_STANDARD. One -std: a lower level never replaces a higher.
+  set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
+  set(features "$<TARGET_PROPERTY:${target},COMPILE_FEATURES>")
+  set(level "$<IF:$<AND:$<VERSION_GREATER:${std},20>,$<VERSION_LESS:${std},98>>,${std},20>")
+  foreach(feature_level IN ITEMS 23 26)  # the cxx_std_NN above 20 that CMake knows
+    string(CONCAT above "$<AND:$<IN_LIST:cxx_std_${feature_level},${features}>,"
+                        "$<VERSION_LESS:${level},${feature_level}>>")
+    set(level "$<IF:${above},${feature_level},${level}>")
+  endforeach()
   set(args_file "${out}/ringkernel-gen.args.$<COMPILE_LANGUAGE>")
   if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])  # one directory for all configurations
     set(args_file "${out}/ringkernel-gen.args.$<CONFIG>.$<COMPILE_LANGUAGE>")
@@ -115,13 +129,9 @@ function(ringkernel_generate_messages target)
     # No TARGET option: the properties name their target, and with TARGET CMake 3.25 crashes
     # (segfault while generating) for these outputs.
     file(GENERATE OUTPUT "${args_file}"
-      CONTENT "$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>")
+      CONTENT "-std=c++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>")
   endif()
   string(REPLACE "$<COMPILE_LANGUAGE>" "CXX" args_file "${args_file}")
-  set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
-  # 23, 26: the target's; 98 is C++98 though the number is higher, so C++20 (what the runtime needs).
-  set(std_above_20 "$<AND:$<VERSION_GREATER:${std},20>,$<VERSION_LESS:${std},98>>")
-  set(compiler_args "$<IF:${std_above_20},-std=c++${std},-std=c++20>")
 
   get_property(template_dir GLOBAL PROPERTY RINGKERNEL_TEMPLATE_DIR)
   # A source tree's templates may gain files, so its glob is checked again by every build; an
@@ -166,7 +176,7 @@ function(ringkernel_generate_messages target)
               --stamp "${base}.rk.stamp"
               --remove-stale-outputs
               --compile-args-file "${args_file}"
-              "${header}" -- ${compiler_args}
+              "${header}"
       DEPENDS "${header}" "${args_file}" RingKernel::gen ${templates}
       DEPFILE "${base}.rk.d"
       COMMENT "ringkernel-gen ${stem}.h -> ${stem}.rk.{h,cuh,json}"
