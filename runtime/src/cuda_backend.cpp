@@ -183,13 +183,25 @@ class CudaBackend final : public DeviceBackend {
     return p;
   }
 
-  void release(int, void* p) noexcept override {
+  void release(int ordinal, void* p) noexcept override {
     if (!p) return;
     {
       std::lock_guard lock(mutex_);
       allocations_.erase(reinterpret_cast<std::uintptr_t>(p));
     }
+    // Freed with its own device current, as it was allocated: cudaFree's implicit synchronization
+    // is then that device's, whatever device the freeing thread had current (restored after).
+    int previous = ordinal;
+    const cudaError_t got = cudaGetDevice(&previous);
+    ignore_error(got);
+    bool switched = false;
+    if (got == cudaSuccess && previous != ordinal) {
+      const cudaError_t set = cudaSetDevice(ordinal);
+      ignore_error(set);
+      switched = set == cudaSuccess;
+    }
     ignore_error(cudaFree(p));
+    if (switched) ignore_error(cudaSetDevice(previous));
   }
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
