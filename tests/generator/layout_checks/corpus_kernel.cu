@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // Compile-only check for sm_90: the corpus .rk.cuh files and the registry in device code (traits
-// field(i), visit_fields, registry find/find_kernel/dispatch inside a __global__ kernel).
+// field(i), visit_fields, registry find/find_kernel/dispatch/dispatch_envelope inside a __global__
+// kernel; dispatch_envelope decodes an envelope of each of the 38 types in device code).
 #define RINGKERNEL_REGISTRY_USE_CUH
 #include "corpus.registry.rk.h"
 
@@ -28,8 +29,26 @@ __global__ void corpus_dispatch_kernel(std::uint32_t type_id, const void* raw, s
   if (!reg::dispatch(type_id, raw, SizeSum{out})) *out = ~std::uint64_t{0};
 }
 
+struct EnvelopeSum {
+  std::uint64_t* out;
+  template <class T>
+  __device__ void operator()(const ringkernel::KernelMessage<T>& message) const {
+    *out += message.header.sequence + ringkernel::message_traits<T>::type_id;
+    SizeSum{out}(message.payload);
+  }
+};
+
+__global__ void corpus_envelope_kernel(const std::uint8_t* in, std::size_t size, std::uint64_t* out) {
+  const ringkernel::codec_result r = reg::dispatch_envelope(in, size, EnvelopeSum{out});
+  if (r.status != ringkernel::codec_status::ok) *out = r.size;
+}
+
 }  // namespace
 
 void launch_corpus_dispatch_kernel(std::uint32_t type_id, const void* raw, std::uint64_t* out) {
   corpus_dispatch_kernel<<<1, 1>>>(type_id, raw, out);
+}
+
+void launch_corpus_envelope_kernel(const std::uint8_t* in, std::size_t size, std::uint64_t* out) {
+  corpus_envelope_kernel<<<1, 1>>>(in, size, out);
 }

@@ -1,7 +1,10 @@
 // Copyright RingKernel authors.
 // The corpus through the real ringkernel-gen, used via the .rk.h files (original headers + traits).
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
+#include <type_traits>
+#include <vector>
 
 #include "arrays.rk.h"
 #include "enums.rk.h"
@@ -11,6 +14,7 @@
 #include "scalars.rk.h"
 #include "uses_shared.rk.h"
 #include "layout_checker.h"
+#include "ringkernel/envelope_codec.h"
 
 namespace {
 
@@ -80,6 +84,41 @@ TEST(GeneratedLayoutRkH, DescriptorsOfArraysEnumsAndNestedMessages) {
   EXPECT_EQ(Route::field(0).message_type_id, message_traits<GlobalPoint>::type_id);
   EXPECT_EQ(message_traits<corpus::Blob>::field(0).kind, ringkernel::field_kind::byte);
   EXPECT_EQ(message_traits<corpus::Text>::field(0).kind, ringkernel::field_kind::character);
+}
+
+// Every corpus message (a zeroed value, found through dispatch) goes out as an envelope and comes
+// back through dispatch_envelope at the handler of its own type, equal; a cut envelope calls no one.
+TEST(GeneratedLayoutRkH, DispatchEnvelopeRoutesEveryCorpusMessageToItsType) {
+  for (const ringkernel::message_info& info : reg::messages) {
+    alignas(64) std::uint8_t zeroed[4096] = {};
+    ASSERT_LE(info.size, sizeof zeroed);
+    const bool known = reg::dispatch(info.type_id, zeroed, [&](const auto& value) {
+      using T = std::remove_cvref_t<decltype(value)>;
+      const auto sent = ringkernel::KernelMessage<T>::create_data(3, 4, value);
+      std::vector<std::uint8_t> bytes(ringkernel::max_envelope_encoded_size<T>);
+      const ringkernel::codec_result encoded = ringkernel::encode_envelope(sent, bytes.data(), bytes.size());
+      ASSERT_EQ(encoded.status, ringkernel::codec_status::ok) << info.name;
+      int calls = 0;
+      const ringkernel::codec_result routed = reg::dispatch_envelope(bytes.data(), encoded.size, [&](const auto& got) {
+        ++calls;
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(got)>, ringkernel::KernelMessage<T>>) {
+          EXPECT_TRUE(got == sent) << info.name;
+        } else {
+          ADD_FAILURE() << info.name << " routed to type id " << got.header.type_id;
+        }
+      });
+      EXPECT_EQ(routed.status, ringkernel::codec_status::ok) << info.name;
+      EXPECT_EQ(routed.size, encoded.size) << info.name;
+      EXPECT_EQ(calls, 1) << info.name;
+      ringkernel::KernelMessage<T> decoded{};
+      const ringkernel::codec_result cut = reg::dispatch_envelope(bytes.data(), encoded.size - 1, [&](const auto&) { ++calls; });
+      const ringkernel::codec_result want = ringkernel::decode_envelope(bytes.data(), encoded.size - 1, decoded);
+      EXPECT_EQ(cut.status, want.status) << info.name;
+      EXPECT_EQ(cut.size, want.size) << info.name;
+      EXPECT_EQ(calls, 1) << info.name;
+    });
+    EXPECT_TRUE(known) << info.name;
+  }
 }
 
 }  // namespace

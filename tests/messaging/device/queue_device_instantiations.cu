@@ -2,7 +2,8 @@
 // nvcc compile check: every device-side messaging API instantiated in __global__ kernels - rings
 // at device and system scope (single ops, batches, warp-aggregated ops), the hybrid logical clock,
 // KernelMessage factories and stamping, the envelope codec (peek_envelope_type_id, to_string of a
-// codec_status included).
+// codec_status included), the generated registry's dispatch_envelope (.rk.h types).
+#include "messaging.registry.rk.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
 #include "ringkernel/hlc.h"
@@ -58,9 +59,23 @@ __global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, std:
   atomicAdd(status, same ? 1 : 0);
 }
 
+struct RouteCheck {
+  int* status;
+  template <class T>
+  __device__ void operator()(const ringkernel::KernelMessage<T>& m) const {
+    atomicAdd(status, m.header.type_id == ringkernel::message_traits<T>::type_id ? 1 : 0);
+  }
+};
+
+__global__ void routed_envelopes(const std::uint8_t* in, std::size_t size, int* status) {
+  const auto r = ringkernel::registry::messaging::dispatch_envelope(in, size, RouteCheck{status});
+  if (r.status != ringkernel::codec_status::ok) atomicAdd(status, -static_cast<int>(r.size) - 1);
+}
+
 }  // namespace
 
 // Host-side references so the kernels are emitted.
 void* messaging_device_kernels[] = {reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::device>),
                                     reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::system>),
-                                    reinterpret_cast<void*>(&clocks_and_envelopes)};
+                                    reinterpret_cast<void*>(&clocks_and_envelopes),
+                                    reinterpret_cast<void*>(&routed_envelopes)};
