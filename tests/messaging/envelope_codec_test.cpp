@@ -8,39 +8,29 @@
 #include <random>
 #include <vector>
 
+#include "envelope_test_support.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
-#include "ringkernel/message_stamper.h"
 
 namespace {
 
+using messaging_test::envelope_bytes;
+using messaging_test::stamped;
 using messaging_test::Reading;
 using messaging_test::Tagged;
 using messaging_test::Tick;
 using ringkernel::codec_status;
 using ringkernel::KernelMessage;
 
-template <class T>
-std::vector<std::uint8_t> encode(const KernelMessage<T>& m) {
-  std::vector<std::uint8_t> out(ringkernel::max_envelope_encoded_size<T>);
-  const auto r = ringkernel::encode_envelope(m, out.data(), out.size());
-  EXPECT_EQ(r.status, codec_status::ok);
-  out.resize(r.size);
-  return out;
-}
-
 KernelMessage<Tick> stamped_tick() {
-  static ringkernel::HybridLogicalClock clock;
-  ringkernel::MessageStamper stamper(-5, &clock);
-  auto m = KernelMessage<Tick>::create_control(0, ringkernel::broadcast_receiver, Tick{-7, 2.5f, "causal"});
-  EXPECT_TRUE(stamper.stamp(m));
-  return m;
+  return stamped(KernelMessage<Tick>::create_control(0, ringkernel::broadcast_receiver, Tick{-7, 2.5f, "causal"}),
+                 -5);
 }
 
 TEST(EnvelopeCodec, RoundTripsCausalPlainAndMapPayloads) {
   const auto tick = stamped_tick();
   KernelMessage<Tick> tick_back{};
-  const auto bytes = encode(tick);
+  const auto bytes = envelope_bytes(tick);
   ASSERT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), tick_back).status, codec_status::ok);
   EXPECT_EQ(tick_back, tick);
 
@@ -48,7 +38,7 @@ TEST(EnvelopeCodec, RoundTripsCausalPlainAndMapPayloads) {
   plain.header.sequence = 1u << 20;
   plain.header.timestamp_us = -1;
   KernelMessage<Tagged> plain_back{};
-  const auto plain_bytes = encode(plain);
+  const auto plain_bytes = envelope_bytes(plain);
   const auto r = ringkernel::decode_envelope(plain_bytes.data(), plain_bytes.size(), plain_back);
   ASSERT_EQ(r.status, codec_status::ok);
   EXPECT_EQ(r.size, plain_bytes.size());
@@ -56,7 +46,7 @@ TEST(EnvelopeCodec, RoundTripsCausalPlainAndMapPayloads) {
 
   const auto reading = KernelMessage<Reading>::create_data(4, 5, Reading{Tagged{1, 0, 2}, {0.5, -1.0, 3e100}});
   KernelMessage<Reading> reading_back{};
-  const auto reading_bytes = encode(reading);
+  const auto reading_bytes = envelope_bytes(reading);
   ASSERT_EQ(ringkernel::decode_envelope(reading_bytes.data(), reading_bytes.size(), reading_back).status, codec_status::ok);
   EXPECT_EQ(reading_back, reading);
 }
@@ -81,7 +71,7 @@ TEST(EnvelopeCodec, BytesAreTheDocumentedArrayAsMsgpackCWritesIt) {
   msgpack_sbuffer_write(&buf, reinterpret_cast<const char*>(payload), p.size);
   const std::vector<std::uint8_t> expected(buf.data, buf.data + buf.size);
   msgpack_sbuffer_destroy(&buf);
-  EXPECT_EQ(encode(m), expected);
+  EXPECT_EQ(envelope_bytes(m), expected);
 }
 
 TEST(EnvelopeCodec, MatchesTheExampleOfWireFormatSection9) {
@@ -94,12 +84,12 @@ TEST(EnvelopeCodec, MatchesTheExampleOfWireFormatSection9) {
                                            0x05, 0xcf, 0x00, 0x06, 0x43, 0x70, 0x6c, 0xbd, 0x30, 0x00, 0x00, 0x93, 0x03,
                                            0x00, 0x2a};
   ASSERT_GE(id, 1u << 16) << "the example shows a uint 32 type id";
-  EXPECT_EQ(encode(m), expected);
+  EXPECT_EQ(envelope_bytes(m), expected);
 }
 
 TEST(EnvelopeCodec, EncodeReportsTheSizeItNeeds) {
   const auto m = stamped_tick();
-  const auto full = encode(m);
+  const auto full = envelope_bytes(m);
   std::vector<std::uint8_t> small(full.size() - 1, 0xee);
   const auto r = ringkernel::encode_envelope(m, small.data(), small.size());
   EXPECT_EQ(r.status, codec_status::buffer_too_small);
@@ -131,14 +121,14 @@ TEST(EnvelopeCodec, EncodeRefusesWhatWouldNotComeBackEqual) {
   m.header.reserved = 1;
   refused(m, codec_status::value_out_of_range, "reserved (not on the wire)");
   KernelMessage<Tick> back{};
-  const auto bytes = encode(good);
+  const auto bytes = envelope_bytes(good);
   ASSERT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), back).status, codec_status::ok);
   EXPECT_EQ(back, good);
 }
 
 TEST(EnvelopeCodec, EveryTruncationFailsWithoutTouchingTheOutput) {
   const auto m = stamped_tick();
-  const auto bytes = encode(m);
+  const auto bytes = envelope_bytes(m);
   for (std::size_t n = 0; n < bytes.size(); ++n) {
     KernelMessage<Tick> out = KernelMessage<Tick>::create_data(99, 99, Tick{});
     const auto before = out;
@@ -152,7 +142,7 @@ TEST(EnvelopeCodec, EveryTruncationFailsWithoutTouchingTheOutput) {
 TEST(EnvelopeCodec, RejectsAnotherMessageTypeUnknownTypesAndStrayHlc) {
   // A Tagged envelope decoded as a Tick: wrong message type at the type id (offset 1), a status
   // of its own so that a consumer can try another decoder rather than drop corrupt bytes.
-  const auto tagged = encode(KernelMessage<Tagged>::create_data(1, 2, Tagged{}));
+  const auto tagged = envelope_bytes(KernelMessage<Tagged>::create_data(1, 2, Tagged{}));
   KernelMessage<Tick> tick{};
   auto r = ringkernel::decode_envelope(tagged.data(), tagged.size(), tick);
   EXPECT_EQ(r.status, codec_status::wrong_message_type);
@@ -200,7 +190,7 @@ TEST(EnvelopeCodec, RejectsAnotherMessageTypeUnknownTypesAndStrayHlc) {
 
 TEST(EnvelopeCodec, SkipsExtraTrailingElements) {
   const auto m = KernelMessage<Tagged>::create_data(1, 2, Tagged{7, 0, 8});
-  auto bytes = encode(m);
+  auto bytes = envelope_bytes(m);
   bytes[0] = 0x9a;  // 10 elements: two more follow
   bytes.push_back(0xc0);
   bytes.push_back(0x92);
@@ -216,7 +206,7 @@ TEST(EnvelopeCodec, SkipsExtraTrailingElements) {
 
 TEST(EnvelopeCodec, RandomBytesNeverReadOutOfBoundsOrDecodePartially) {
   std::mt19937 rng(1234);
-  const auto valid = encode(stamped_tick());
+  const auto valid = envelope_bytes(stamped_tick());
   for (int round = 0; round < 20000; ++round) {
     std::vector<std::uint8_t> bytes = valid;
     const int flips = 1 + static_cast<int>(rng() % 4);

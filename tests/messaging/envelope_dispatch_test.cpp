@@ -11,12 +11,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "envelope_test_support.h"
 #include "messaging.registry.rk.h"
 #include "ringkernel/envelope_codec.h"
-#include "ringkernel/message_stamper.h"
 
 namespace {
 
+using messaging_test::envelope_bytes;
+using messaging_test::stamped;
 using messaging_test::Blob64;
 using messaging_test::Reading;
 using messaging_test::Tagged;
@@ -29,21 +31,8 @@ namespace reg = ringkernel::registry::messaging;
 
 static_assert(reg::message_count == 4, "the tests below send one envelope of each message");
 
-template <class T>
-bytes encode(const KernelMessage<T>& m) {
-  bytes out(ringkernel::max_envelope_encoded_size<T>);
-  const auto r = ringkernel::encode_envelope(m, out.data(), out.size());
-  EXPECT_EQ(r.status, codec_status::ok);
-  out.resize(r.size);
-  return out;
-}
-
 KernelMessage<Tick> stamped_tick() {
-  static ringkernel::HybridLogicalClock clock;
-  ringkernel::MessageStamper stamper(2, &clock);
-  auto m = KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "dispatch"});
-  EXPECT_TRUE(stamper.stamp(m));
-  return m;
+  return stamped(KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "dispatch"}), 2);
 }
 
 const KernelMessage<Tagged> tagged = KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 42});
@@ -80,7 +69,7 @@ codec_result dispatch_as_decode(const bytes& in, Recorder<T>& recorder) {
 
 template <class T>
 void expect_routed(const KernelMessage<T>& sent) {
-  const bytes envelope = encode(sent);
+  const bytes envelope = envelope_bytes(sent);
   Recorder<T> recorder{&sent};
   const codec_result r = dispatch_as_decode(envelope, recorder);
   EXPECT_EQ(r.status, codec_status::ok);
@@ -98,7 +87,7 @@ TEST(EnvelopeDispatch, EveryMessageOfTheRegistryReachesItsOwnHandlerEqual) {
 }
 
 TEST(EnvelopeDispatch, TakesLambdasAndTemporaryVisitorsAndReturnsTheDecodeResult) {
-  const bytes envelope = encode(reading);
+  const bytes envelope = envelope_bytes(reading);
   double sum = 0;
   const codec_result r = reg::dispatch_envelope(envelope.data(), envelope.size(), [&](const auto& m) {
     if constexpr (std::is_same_v<std::decay_t<decltype(m)>, KernelMessage<Reading>>) {
@@ -114,7 +103,7 @@ TEST(EnvelopeDispatch, TakesLambdasAndTemporaryVisitorsAndReturnsTheDecodeResult
 // The type id is replaced by one the registry lacks: wrong_message_type where the id starts (after
 // a fixarray, array 16 or array 32 header), as decode_envelope of any message of the registry says.
 TEST(EnvelopeDispatch, UnknownTypeIdIsWrongMessageTypeAtTheTypeIdWithoutACall) {
-  const bytes envelope = encode(tagged);
+  const bytes envelope = envelope_bytes(tagged);
   ASSERT_EQ(envelope[0], 0x98);
   ASSERT_EQ(envelope[1], 0xce) << "the test expects a uint 32 type id";
   const bytes rest(envelope.begin() + 6, envelope.end());
@@ -144,7 +133,7 @@ TEST(EnvelopeDispatch, UnknownTypeIdIsWrongMessageTypeAtTheTypeIdWithoutACall) {
 TEST(EnvelopeDispatch, EveryTruncationIsDecodeEnvelopesStatusAtItsOffsetWithoutACall) {
   const auto truncations = [](const auto& sent) {
     using T = typename std::decay_t<decltype(sent)>::payload_type;
-    const bytes envelope = encode(sent);
+    const bytes envelope = envelope_bytes(sent);
     for (std::size_t n = 0; n < envelope.size(); ++n) {
       Recorder<T> recorder{&sent};
       const codec_result r =
@@ -174,7 +163,7 @@ TEST(EnvelopeDispatch, HostileBytesGiveThePeekOrDecodeStatusWithoutACall) {
     EXPECT_EQ(r.size, peeked.size);
     EXPECT_EQ(recorder.calls, 0);
   }
-  bytes corrupt = encode(tagged);
+  bytes corrupt = envelope_bytes(tagged);
   corrupt[9] = 0xc1;  // inside the header after the type id
   corrupt.back() = 0xc1;
   Recorder<Tagged> recorder{&tagged};

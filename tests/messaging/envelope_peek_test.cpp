@@ -10,12 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "envelope_test_support.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
-#include "ringkernel/message_stamper.h"
 
 namespace {
 
+using messaging_test::envelope_bytes;
+using messaging_test::stamped;
 using messaging_test::Reading;
 using messaging_test::Tagged;
 using messaging_test::Tick;
@@ -28,29 +30,16 @@ constexpr std::uint32_t untouched = 0xdeadbeef;
 template <class T>
 constexpr std::uint32_t id_of = ringkernel::message_traits<T>::type_id;
 
-template <class T>
-bytes encode(const KernelMessage<T>& m) {
-  bytes out(ringkernel::max_envelope_encoded_size<T>);
-  const auto r = ringkernel::encode_envelope(m, out.data(), out.size());
-  EXPECT_EQ(r.status, codec_status::ok);
-  out.resize(r.size);
-  return out;
-}
-
 KernelMessage<Tick> stamped_tick() {
-  static ringkernel::HybridLogicalClock clock;
-  ringkernel::MessageStamper stamper(2, &clock);
-  auto m = KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "peek"});
-  EXPECT_TRUE(stamper.stamp(m));
-  return m;
+  return stamped(KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "peek"}), 2);
 }
 
 // One valid envelope of each payload kind: array, causal, map.
 std::vector<std::pair<std::uint32_t, bytes>> envelopes() {
   const Reading reading{Tagged{1, 0, 2}, {0.5, 1.0, 2.0}};
-  return {{id_of<Tagged>, encode(KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 42}))},
-          {id_of<Tick>, encode(stamped_tick())},
-          {id_of<Reading>, encode(KernelMessage<Reading>::create_control(4, -1, reading))}};
+  return {{id_of<Tagged>, envelope_bytes(KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 42}))},
+          {id_of<Tick>, envelope_bytes(stamped_tick())},
+          {id_of<Reading>, envelope_bytes(KernelMessage<Reading>::create_control(4, -1, reading))}};
 }
 
 struct peeked {
