@@ -30,7 +30,6 @@
 #include <functional>
 #include <span>
 #include <stop_token>
-#include <string>
 #include <vector>
 
 #include "ringkernel/error.h"
@@ -38,6 +37,7 @@
 #include "ringkernel/queue/backoff.h"
 #include "ringkernel/queue/latency_histogram.h"
 #include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/queue_options.h"
 #include "ringkernel/queue/queue_storage.h"
 #include "ringkernel/queue/queue_types.h"
 #include "ringkernel/queue/queue_users.h"
@@ -45,18 +45,6 @@
 #include "ringkernel/wall_clock.h"
 
 namespace ringkernel {
-
-struct QueueOptions {
-  std::size_t capacity = 1024;  // slots; a power of two
-  FullPolicy policy = FullPolicy::block;
-  QueueMemory memory = QueueMemory::host;
-  int device = -1;                   // device of pinned/device memory
-  // High-water mark and latency: a shared-line read per send and receive, a clock read per receive.
-  bool detailed_statistics = false;
-  std::uint64_t start_position = 0;  // test hook: position of the first message (wrap-around tests)
-  QueueUsers producers = QueueUsers::host_and_kernels;  // who sends: host threads (send*), kernels (ring())
-  QueueUsers consumers = QueueUsers::host_and_kernels;  // who receives (receive*, try_peek, clear)
-};
 
 template <class Ring>
 class BasicMessageQueue {
@@ -224,36 +212,9 @@ class BasicMessageQueue {
     return s;
   }
 
-  /// Throws Error(invalid_argument) for options no queue on this ring type accepts.
+  /// Throws Error (invalid_argument / unsupported) for options no queue on this ring type accepts.
   static void validate(const QueueOptions& o) {
-    if (!detail::is_power_of_two(o.capacity)) {
-      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                  "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
-    }
-    if (Ring::multi_consumer && o.capacity < 2) {
-      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                  "capacity 1: a multi-producer/multi-consumer ring needs at least 2 slots (with one, a published "
-                  "slot and a free slot of the next lap carry the same sequence word)");
-    }
-    if (o.policy == FullPolicy::drop_oldest && !Ring::multi_consumer) {
-      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                  "FullPolicy::drop_oldest needs a multi-consumer ring (the sender evicts as a second consumer): "
-                  "use MpmcQueue, or drop_newest / reject / block");
-    }
-    if (o.policy == FullPolicy::drop_oldest && has_host(o.producers) && !has_host(o.consumers)) {
-      throw Error(errc::invalid_argument, "BasicMessageQueue", o.device,
-                  std::string("FullPolicy::drop_oldest with consumers = QueueUsers::") + to_string(o.consumers) +
-                      ": a host-side sender evicts by receiving, so consumers must include the host");
-    }
-    if (o.memory != QueueMemory::host && o.device < 0) {
-      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                  std::string("QueueMemory::") + to_string(o.memory) + " needs QueueOptions::device (" +
-                      std::to_string(o.device) + " names no device): the device whose " +
-                      (o.memory == QueueMemory::pinned ? "backend provides the page-locked memory" : "memory holds the ring") +
-                      " and whose kernels work the ring");
-    }
-    detail::check_ring_side("BasicMessageQueue", {"producers", o.producers, Ring::multi_producer, o.device}, o.memory);
-    detail::check_ring_side("BasicMessageQueue", {"consumers", o.consumers, Ring::multi_consumer, o.device}, o.memory);
+    detail::validate_queue_options(o, Ring::multi_producer, Ring::multi_consumer);
   }
 
  private:

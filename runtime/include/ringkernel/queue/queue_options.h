@@ -1,0 +1,34 @@
+// Copyright RingKernel authors.
+// QueueOptions: how a BasicMessageQueue (MpmcQueue / SpscQueue, message_queue.h) is built, and the
+// check of those options against what the ring type and the memory can do (docs/messaging.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ringkernel/queue/queue_types.h"
+#include "ringkernel/queue/queue_users.h"
+
+namespace ringkernel {
+
+struct QueueOptions {
+  std::size_t capacity = 1024;  // slots; a power of two
+  FullPolicy policy = FullPolicy::block;
+  QueueMemory memory = QueueMemory::host;
+  int device = -1;                   // device of pinned/device memory
+  // High-water mark and latency: a shared-line read per send and receive, a clock read per receive.
+  bool detailed_statistics = false;
+  std::uint64_t start_position = 0;  // test hook: position of the first message (wrap-around tests)
+  QueueUsers producers = QueueUsers::host_and_kernels;  // who sends: host threads (send*), kernels (ring())
+  QueueUsers consumers = QueueUsers::host_and_kernels;  // who receives (receive*, try_peek, clear)
+};
+
+namespace detail {
+
+/// Throws Error (invalid_argument / unsupported, naming BasicMessageQueue) for options that no queue
+/// on a ring with these sides accepts: capacity, policy, memory without a device, and the users of
+/// each side against the memory (check_ring_side).
+void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer);
+
+}  // namespace detail
+}  // namespace ringkernel

@@ -1,0 +1,43 @@
+// Copyright RingKernel authors.
+// The check of QueueOptions (ringkernel/queue/queue_options.h).
+#include "ringkernel/queue/queue_options.h"
+
+#include <string>
+
+#include "ringkernel/error.h"
+#include "ringkernel/queue/ring_control.h"
+
+namespace ringkernel::detail {
+
+void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer) {
+  if (!is_power_of_two(o.capacity)) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
+  }
+  if (multi_consumer && o.capacity < 2) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                "capacity 1: a multi-producer/multi-consumer ring needs at least 2 slots (with one, a published "
+                "slot and a free slot of the next lap carry the same sequence word)");
+  }
+  if (o.policy == FullPolicy::drop_oldest && !multi_consumer) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                "FullPolicy::drop_oldest needs a multi-consumer ring (the sender evicts as a second consumer): "
+                "use MpmcQueue, or drop_newest / reject / block");
+  }
+  if (o.policy == FullPolicy::drop_oldest && has_host(o.producers) && !has_host(o.consumers)) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", o.device,
+                std::string("FullPolicy::drop_oldest with consumers = QueueUsers::") + to_string(o.consumers) +
+                    ": a host-side sender evicts by receiving, so consumers must include the host");
+  }
+  if (o.memory != QueueMemory::host && o.device < 0) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                std::string("QueueMemory::") + to_string(o.memory) + " needs QueueOptions::device (" +
+                    std::to_string(o.device) + " names no device): the device whose " +
+                    (o.memory == QueueMemory::pinned ? "backend provides the page-locked memory" : "memory holds the ring") +
+                    " and whose kernels work the ring");
+  }
+  check_ring_side("BasicMessageQueue", {"producers", o.producers, multi_producer, o.device}, o.memory);
+  check_ring_side("BasicMessageQueue", {"consumers", o.consumers, multi_consumer, o.device}, o.memory);
+}
+
+}  // namespace ringkernel::detail
