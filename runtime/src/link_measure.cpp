@@ -42,7 +42,7 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
       std::chrono::duration<double, std::micro>(clock::now() - t0).count() / o.latency_repetitions;
 
   std::lock_guard lock(mutex_);
-  measured_[{src, dst}] = Measured{m, stream.backend()};
+  measured_[{src, dst, m.path}] = Measured{m, stream.backend()};  // the other path keeps its own
   return m;
 }
 

@@ -127,15 +127,14 @@ PeerCapability PeerMemory::capability(int src, int dst) const {
   }
   estimate(s.backend->kind(), c.access, c);
   std::lock_guard lock(mutex_);
-  // A measurement counts for the path a copy takes now (peer access enabled in either direction
-  // or not), and not for devices these ids named before a host reconfiguration.
+  // The measurement of the path a copy takes now (peer access enabled in either direction or
+  // not), unless it was of devices these ids named before a host reconfiguration.
   const CopyPath path = src == dst ? CopyPath::same_device
                         : c.peer_access_enabled || s.backend->peer_access_enabled(d.ordinal, s.ordinal)
                             ? CopyPath::direct_peer
                             : CopyPath::host_staged;
-  if (const auto it = measured_.find({src, dst}); it != measured_.end() &&
-                                                  it->second.backend.lock() == s.backend &&
-                                                  it->second.figures.path == path) {
+  if (const auto it = measured_.find({src, dst, path});
+      it != measured_.end() && it->second.backend.lock() == s.backend) {
     c.bandwidth_gbps = Figure{it->second.figures.bandwidth_gbps, true};
     c.latency_us = Figure{it->second.figures.latency_us, true};
   }

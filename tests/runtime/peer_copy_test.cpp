@@ -168,7 +168,8 @@ TEST(PeerMeasure, FiguresCountOnlyForThePathTheyWereMeasuredOn) {
   o.bandwidth_bytes = 1 << 16;
   o.bandwidth_repetitions = 1;
   o.latency_repetitions = 1;
-  EXPECT_EQ(peers.measure(ids[0], ids[1], o).path, CopyPath::host_staged);
+  const auto staged = peers.measure(ids[0], ids[1], o);
+  EXPECT_EQ(staged.path, CopyPath::host_staged);
   EXPECT_TRUE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
   peers.enable_peer_access(ids[1], ids[0]);  // either direction makes copies direct
   EXPECT_FALSE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
@@ -176,7 +177,46 @@ TEST(PeerMeasure, FiguresCountOnlyForThePathTheyWereMeasuredOn) {
   EXPECT_EQ(peers.measure(ids[0], ids[1], o).path, CopyPath::direct_peer);
   EXPECT_TRUE(peers.capability(ids[0], ids[1]).latency_us.measured);
   peers.disable_peer_access(ids[1], ids[0]);
-  EXPECT_FALSE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
+  EXPECT_DOUBLE_EQ(peers.capability(ids[0], ids[1]).bandwidth_gbps.value, staged.bandwidth_gbps)
+      << "the direct figures reported for the host-staged path";
+}
+
+// One measurement per path: measured direct, then host-staged, then direct again, the direct
+// figures were lost (capability() fell back to estimates) because the staged ones replaced them.
+TEST(PeerMeasure, EachPathKeepsItsOwnMeasurement) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  MeasureOptions o;
+  o.bandwidth_bytes = 1 << 16;
+  o.bandwidth_repetitions = 1;
+  o.latency_repetitions = 1;
+  peers.enable_peer_access(ids[0], ids[1]);
+  const auto direct = peers.measure(ids[0], ids[1], o);
+  ASSERT_EQ(direct.path, CopyPath::direct_peer);
+  peers.disable_peer_access(ids[0], ids[1]);
+  EXPECT_FALSE(peers.capability(ids[0], ids[1]).latency_us.measured);
+  const auto staged = peers.measure(ids[0], ids[1], o);
+  ASSERT_EQ(staged.path, CopyPath::host_staged);
+
+  peers.enable_peer_access(ids[0], ids[1]);
+  auto c = peers.capability(ids[0], ids[1]);
+  EXPECT_TRUE(c.bandwidth_gbps.measured) << "the direct measurement was lost";
+  EXPECT_TRUE(c.latency_us.measured);
+  EXPECT_DOUBLE_EQ(c.bandwidth_gbps.value, direct.bandwidth_gbps);
+  EXPECT_DOUBLE_EQ(c.latency_us.value, direct.latency_us);
+  peers.disable_peer_access(ids[0], ids[1]);
+  c = peers.capability(ids[0], ids[1]);
+  EXPECT_TRUE(c.bandwidth_gbps.measured);
+  EXPECT_DOUBLE_EQ(c.bandwidth_gbps.value, staged.bandwidth_gbps);
+  EXPECT_DOUBLE_EQ(c.latency_us.value, staged.latency_us);
+  EXPECT_FALSE(peers.capability(ids[1], ids[0]).bandwidth_gbps.measured) << "per direction";
+
+  // Measuring a path again replaces only that path's figures.
+  const auto staged_again = peers.measure(ids[0], ids[1], o);
+  peers.enable_peer_access(ids[1], ids[0]);  // either direction makes copies direct
+  EXPECT_DOUBLE_EQ(peers.capability(ids[0], ids[1]).latency_us.value, direct.latency_us);
+  peers.disable_peer_access(ids[1], ids[0]);
+  EXPECT_DOUBLE_EQ(peers.capability(ids[0], ids[1]).latency_us.value, staged_again.latency_us);
 }
 
 }  // namespace

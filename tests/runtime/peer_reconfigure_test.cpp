@@ -51,12 +51,14 @@ TEST(PeerReconfigure, OldMeasurementsAndMappingsDoNotCount) {
   DeviceBuffer old_memory(ids[0], 64);
   peers.enable_peer_access(ids[1], ids[0]);
   void* mapped = peers.map_peer_memory(old_memory.data(), ids[0], ids[1], 64);
+  EXPECT_EQ(peers.measure(ids[0], ids[1], small).path, CopyPath::direct_peer);  // both paths measured
 
   ids = test::use_host_devices(2, HostTopology::all);
   const auto c = peers.capability(ids[0], ids[1]);
   EXPECT_FALSE(c.bandwidth_gbps.measured) << "a figure of the old devices reported as measured";
   EXPECT_FALSE(c.latency_us.measured);
   peers.enable_peer_access(ids[1], ids[0]);
+  EXPECT_FALSE(peers.capability(ids[0], ids[1]).latency_us.measured) << "old direct figure reported";
   peers.disable_peer_access(ids[1], ids[0]);  // used to be refused: "is still mapped"
   peers.unmap_peer_memory(mapped, ids[1]);    // the old mapping can still be ended
   EXPECT_EQ(peers.live_mappings(), 0u);

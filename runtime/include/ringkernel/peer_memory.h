@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "ringkernel/buffers.h"
@@ -100,13 +101,14 @@ class PeerMemory {
   std::size_t live_mappings() const;
 
   /// Capability of the pair; bandwidth/latency are measured if measure() ran for it over the path
-  /// copies take now (peer access enabled in either direction: direct, else host-staged),
-  /// otherwise estimates (Figure::measured == false).
+  /// copies take now (peer access enabled in either direction: direct, else host-staged; each
+  /// path keeps its own latest measurement), otherwise estimates (Figure::measured == false).
   PeerCapability capability(int src, int dst) const;
   TopologyMatrix topology() const;
 
   /// Measure copy bandwidth and latency from src to dst through this PeerMemory (the path the
-  /// current peer-access state selects); later capability() calls report these figures.
+  /// current peer-access state selects); later capability() calls report these figures while
+  /// copies take that path. Replaces an earlier measurement of the pair on that path only.
   LinkMeasurement measure(int src, int dst, const MeasureOptions& options = {});
 
  private:
@@ -133,7 +135,7 @@ class PeerMemory {
   std::map<std::pair<int, int>, std::shared_ptr<detail::StagingPipeline>> staging_;
   std::map<int, std::shared_ptr<Stream>> internal_streams_;
   std::map<std::pair<const void*, int>, Mapping> mappings_;  // (pointer, remote device) ->
-  std::map<std::pair<int, int>, Measured> measured_;
+  std::map<std::tuple<int, int, CopyPath>, Measured> measured_;  // (src, dst, path) ->
 };
 
 }  // namespace ringkernel
