@@ -2,8 +2,11 @@
 // PeerMemory: peer access control, checked peer copies and path selection, peer mappings.
 #include "ringkernel/peer_memory.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "registry.h"
 #include "ringkernel/error.h"
@@ -95,14 +98,44 @@ void PeerMemory::disable_peer_access(int src, int dst) {
   const auto p = resolve_pair(src, dst, call);
   if (src == dst)
     throw Error(errc::invalid_argument, call, src, "source and destination are the same device");
+  // Mappings of dst's memory for src block it; the error lists the first few.
+  constexpr std::size_t listed_max = 3;
+  struct Listed {
+    const void* pointer;
+    std::size_t bytes;
+    std::size_t count;
+  };
+  std::vector<Listed> listed;
+  std::size_t live = 0;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [key, value] : mappings_)
-      if (key.second == src && value.local_device == dst && value.backend.lock() == p.src.backend)
-        throw Error(errc::invalid_state, call, src,
-                    "memory " + hex(key.first) + " of device " + std::to_string(dst) +
-                        " is still mapped for device " + std::to_string(src) +
-                        "; unmap_peer_memory it first");
+    for (const auto& [key, value] : mappings_) {
+      if (key.second != src || value.local_device != dst || value.backend.lock() != p.src.backend)
+        continue;
+      live += value.count;
+      if (listed.size() < listed_max) listed.push_back({key.first, value.bytes, value.count});
+    }
+  }
+  if (live != 0) {
+    std::string list;
+    std::size_t shown = 0;
+    for (const auto& m : listed) {
+      list += (list.empty() ? "" : ", ") + hex(m.pointer) + " (" + std::to_string(m.bytes) + " bytes";
+      if (m.count > 1) list += ", mapped " + std::to_string(m.count) + " times";
+      // A hint only: an address freed and allocated again looks allocated.
+      if (p.src.backend->owner_of(m.pointer) != p.dst.ordinal) list += ", no longer allocated";
+      list += ')';
+      shown += m.count;
+    }
+    if (shown < live) list += " and " + std::to_string(live - shown) + " more";
+    throw Error(errc::invalid_state, call, src,
+                "peer access from device " + std::to_string(src) + " to device " + std::to_string(dst) +
+                    " is still used by " + std::to_string(live) + " live mapping" + (live == 1 ? "" : "s") +
+                    " of device " + std::to_string(dst) + "'s memory: " + list +
+                    (live == 1 ? "; end it with unmap_peer_memory(" + hex(listed[0].pointer)
+                               : std::string("; end each with unmap_peer_memory(pointer")) +
+                    ", " + std::to_string(src) +
+                    ") first (a mapping stays live until then, also after its memory is freed)");
   }
   p.src.backend->disable_peer_access(p.src.ordinal, p.dst.ordinal, src, dst);
 }
@@ -256,8 +289,9 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
   }
   std::lock_guard lock(mutex_);
   auto& entry = mappings_[{local, remote_device}];
-  if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, p.src.backend};
+  if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, 0, p.src.backend};
   ++entry.count;
+  entry.bytes = std::max(entry.bytes, bytes);
   return local;  // unified addressing: the peer uses the same address
 }
 

@@ -2,6 +2,9 @@
 // Every invalid argument of PeerMemory gives an Error with a code and a message that says why.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <string>
+
 #include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/error.h"
@@ -9,6 +12,12 @@
 
 namespace ringkernel {
 namespace {
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
 
 class PeerErrors : public ::testing::Test {
  protected:
@@ -98,11 +107,54 @@ TEST_F(PeerErrors, MappingRules) {
   void* mapped = peers.map_peer_memory(a.data(), ids[0], ids[1], 64);
   EXPECT_EQ(mapped, a.data());
   EXPECT_EQ(peers.live_mappings(), 1u);
-  EXPECT_RK_ERROR(peers.disable_peer_access(ids[1], ids[0]), errc::invalid_state, "is still mapped for device");
+  EXPECT_RK_ERROR(peers.disable_peer_access(ids[1], ids[0]), errc::invalid_state,
+                  "1 live mapping of device " + std::to_string(ids[0]) + "'s memory: " + hex(mapped) +
+                      " (64 bytes); end it with unmap_peer_memory(" + hex(mapped) + ", " + std::to_string(ids[1]) + ")");
   peers.unmap_peer_memory(mapped, ids[1]);
   EXPECT_EQ(peers.live_mappings(), 0u);
   EXPECT_RK_ERROR(peers.unmap_peer_memory(mapped, ids[1]), errc::invalid_state, "is not mapped for device");
   peers.disable_peer_access(ids[1], ids[0]);
+}
+
+// disable_peer_access refused with live mappings without saying which: the error names how many
+// there are and, for the first few, pointer, byte count and whether the memory was freed.
+TEST_F(PeerErrors, DisableNamesTheMappingsThatBlockIt) {
+  peers.enable_peer_access(ids[1], ids[0]);
+  DeviceBuffer a(ids[0], 64), b(ids[0], 4096);
+  void* freed = nullptr;
+  {
+    DeviceBuffer gone(ids[0], 128);
+    freed = peers.map_peer_memory(gone.data(), ids[0], ids[1], 128);
+  }  // freed without unmap_peer_memory: the mapping stays live
+  peers.map_peer_memory(a.data(), ids[0], ids[1], 64);
+  peers.map_peer_memory(b.data(), ids[0], ids[1], 4096);
+  peers.map_peer_memory(b.data(), ids[0], ids[1], 100);
+  const std::string to = std::to_string(ids[0]), from = std::to_string(ids[1]);
+  try {
+    peers.disable_peer_access(ids[1], ids[0]);
+    ADD_FAILURE() << "disable_peer_access with live mappings did not throw";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.code(), errc::invalid_state);
+    EXPECT_EQ(e.device(), ids[1]);
+    for (const std::string& part :
+         {"peer access from device " + from + " to device " + to + " is still used by 4 live mappings of device " +
+              to + "'s memory: ",
+          hex(a.data()) + " (64 bytes)", hex(b.data()) + " (4096 bytes, mapped 2 times)",
+          hex(freed) + " (128 bytes, no longer allocated)", "; end each with unmap_peer_memory(pointer, " + from + ")"})
+      EXPECT_NE(what.find(part), std::string::npos) << "\"" << what << "\" lacks \"" << part << "\"";
+  }
+  peers.unmap_peer_memory(freed, ids[1]);  // before new allocations can reuse the address
+  DeviceBuffer c(ids[0], 32), d(ids[0], 32);
+  peers.map_peer_memory(c.data(), ids[0], ids[1], 32);
+  peers.map_peer_memory(d.data(), ids[0], ids[1], 32);
+  // Four pointers, five mappings: three pointers listed (in address order), the rest counted.
+  EXPECT_RK_ERROR(peers.disable_peer_access(ids[1], ids[0]), errc::invalid_state, "5 live mappings of device");
+  EXPECT_RK_ERROR(peers.disable_peer_access(ids[1], ids[0]), errc::invalid_state, " more; end each");
+  for (void* p : {a.data(), b.data(), b.data(), c.data(), d.data()}) peers.unmap_peer_memory(p, ids[1]);
+  EXPECT_EQ(peers.live_mappings(), 0u);
+  peers.disable_peer_access(ids[1], ids[0]);
+  EXPECT_FALSE(peers.peer_access_enabled(ids[1], ids[0]));
 }
 
 TEST_F(PeerErrors, OldConfigurationObjectsAreRejectedNotMisused) {

@@ -70,7 +70,8 @@ class PeerMemory {
   /// Let `src` access `dst`'s memory. Idempotent. Error(peer_access_unsupported) says why when the
   /// pair has no direct link.
   void enable_peer_access(int src, int dst);
-  /// Idempotent; Error(invalid_state) while mappings of dst's memory for src are live.
+  /// Idempotent; Error(invalid_state) while mappings of dst's memory for src are live: it counts
+  /// them and names the first few (pointer, bytes, whether the memory is no longer allocated).
   void disable_peer_access(int src, int dst);
   bool peer_access_enabled(int src, int dst) const;
 
@@ -94,9 +95,12 @@ class PeerMemory {
                              std::size_t src_offset, std::size_t bytes, Stream& stream);
 
   /// A pointer through which `remote_device` can access [local, local + bytes) of
-  /// `local_device`'s memory. Requires peer access enabled from remote to local.
+  /// `local_device`'s memory. Requires peer access enabled from remote to local. The mapping
+  /// lives until unmap_peer_memory, also after the memory is freed (PeerMemory does not track
+  /// buffers): unmap before freeing; until then disable_peer_access(remote, local) is refused.
   void* map_peer_memory(void* local, int local_device, int remote_device, std::size_t bytes);
-  /// Ends a mapping made by map_peer_memory; Error(invalid_state) if there is none.
+  /// Ends a mapping made by map_peer_memory (also after its memory was freed); one call per
+  /// map_peer_memory call. Error(invalid_state) if there is none.
   void unmap_peer_memory(void* mapped, int remote_device);
   std::size_t live_mappings() const;
 
@@ -122,7 +126,8 @@ class PeerMemory {
 
   struct Mapping {
     int local_device = -1;
-    std::size_t count = 0;
+    std::size_t count = 0;  // map_peer_memory calls not yet ended by unmap_peer_memory
+    std::size_t bytes = 0;  // the largest range mapped (for error messages)
     std::weak_ptr<detail::DeviceBackend> backend;  // of the devices the ids named then
   };
   struct Measured {
