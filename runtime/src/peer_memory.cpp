@@ -107,14 +107,13 @@ void PeerMemory::disable_peer_access(int src, int dst) {
   };
   std::vector<Listed> listed;
   std::size_t live = 0;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, value] : mappings_) {
-      if (key.second != src || value.local_device != dst || value.backend.lock() != p.src.backend)
-        continue;
-      live += value.count;
-      if (listed.size() < listed_max) listed.push_back({key.first, value.bytes, value.count});
-    }
+  // Held until access is off: a map_peer_memory of another thread, which checks access under the
+  // same lock, then either comes first (and refuses this call) or sees access disabled.
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, value] : mappings_) {
+    if (key.second != src || value.local_device != dst || value.backend.lock() != p.src.backend) continue;
+    live += value.count;
+    if (listed.size() < listed_max) listed.push_back({key.first, value.bytes, value.count});
   }
   if (live != 0) {
     std::string list;
@@ -278,6 +277,7 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
                 "local and remote device are the same; the memory is accessible without a mapping");
   if (bytes == 0) throw Error(errc::invalid_argument, call, local_device, "cannot map 0 bytes");
   p.src.backend->check_device_range(p.src.ordinal, local, bytes, call, "local memory", local_device);
+  std::lock_guard lock(mutex_);  // access checked and mapping recorded as one step (disable_peer_access)
   if (!p.src.backend->peer_access_enabled(p.dst.ordinal, p.src.ordinal)) {
     const bool supported = p.src.backend->link(p.dst.ordinal, p.src.ordinal).peer_access_supported;
     throw Error(supported ? errc::invalid_state : errc::peer_access_unsupported, call, remote_device,
@@ -287,7 +287,6 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
                                      ", " + std::to_string(local_device) + ") first"
                                : " is not supported by the topology; memory cannot be mapped, copy it instead"));
   }
-  std::lock_guard lock(mutex_);
   auto& entry = mappings_[{local, remote_device}];
   if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, 0, p.src.backend};
   ++entry.count;
