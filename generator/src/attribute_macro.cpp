@@ -49,6 +49,22 @@ SpellingMacro macroSpelling(clang::SourceLocation loc, const clang::SourceManage
   return {};
 }
 
+/// Reports the arguments of the attribute at `nameLoc` as taken from macro `name` (`where` says
+/// how), with the fix, and `note` at the token in the definition that makes them so.
+void reportFromMacro(Diagnoser& diagnoser, clang::SourceLocation nameLoc, const std::string& name,
+                     const std::string& where, clang::SourceLocation noteLoc,
+                     const std::string& note) {
+  diagnoser.error(nameLoc,
+                  "the arguments of [[ringkernel::message]] are read as written in the definition "
+                  "of macro '" + name + "', where " + where + " (macros are not expanded there), "
+                  "so the arguments given to '" + name + "' cannot be read",
+                  "write the attribute with its arguments literally, "
+                  "[[ringkernel::message(key = value, ...)]], or put the whole attribute with "
+                  "literal arguments in one macro, e.g. "
+                  "#define PING_MESSAGE [[ringkernel::message(id = 8)]]");
+  diagnoser.note(noteLoc, note);
+}
+
 }  // namespace
 
 bool reportArgumentsFromMacroParameters(clang::SourceLocation nameLoc,
@@ -60,22 +76,25 @@ bool reportArgumentsFromMacroParameters(clang::SourceLocation nameLoc,
   if (preprocessor == nullptr || !nameLoc.isMacroID()) return false;
   const SpellingMacro macro = macroSpelling(nameLoc, sm, langOpts, *preprocessor);
   if (macro.info == nullptr || !macro.info->isFunctionLike()) return false;
+  const std::string name = macro.name.str();
   for (const clang::Token& token : tokens) {
     if (!token.is(clang::tok::raw_identifier)) continue;
+    const llvm::StringRef identifier = token.getRawIdentifier();
+    // `__VA_OPT__(...)` is no parameter, but whether its text is there depends on the use.
+    if (macro.info->isVariadic() && identifier == "__VA_OPT__") {
+      reportFromMacro(diagnoser, nameLoc, name,
+                      "they depend on the variadic arguments through '__VA_OPT__'",
+                      token.getLocation(),
+                      "'__VA_OPT__' in macro '" + name +
+                          "' depends on the variadic arguments of each use");
+      return true;
+    }
     for (const clang::IdentifierInfo* parameter : macro.info->params()) {
-      if (parameter->getName() != token.getRawIdentifier()) continue;
-      const std::string name = macro.name.str();
+      if (parameter->getName() != identifier) continue;
       const std::string param = parameter->getName().str();
-      diagnoser.error(nameLoc,
-                      "the arguments of [[ringkernel::message]] are read as written in the "
-                      "definition of macro '" + name + "', where they come from its parameter '" +
-                          param + "' (macros are not expanded there), so the arguments given to '" +
-                          name + "' cannot be read",
-                      "write the attribute with its arguments literally, "
-                      "[[ringkernel::message(key = value, ...)]], or put the whole attribute with "
-                      "literal arguments in one macro, e.g. "
-                      "#define PING_MESSAGE [[ringkernel::message(id = 8)]]");
-      diagnoser.note(token.getLocation(), "'" + param + "' is a parameter of macro '" + name + "'");
+      reportFromMacro(diagnoser, nameLoc, name, "they come from its parameter '" + param + "'",
+                      token.getLocation(),
+                      "'" + param + "' is a parameter of macro '" + name + "'");
       return true;
     }
   }

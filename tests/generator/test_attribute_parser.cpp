@@ -227,6 +227,29 @@ TEST(AttributeErrors, VariadicMacroArgumentsAsAttributeArgumentsIsAnError) {
   EXPECT_EQ(run.printed.find("unknown key"), std::string::npos) << run.printed;
 }
 
+// `__VA_OPT__(...)` is no parameter, but whether its text is there depends on the use's variadic
+// arguments; it was read as the key '__VA_OPT__' ("unknown key '__VA_OPT__'" at the definition).
+TEST(AttributeErrors, VaOptInMacroArgumentsIsAnError) {
+  for (const std::string definition :
+       {"#define RK(...) ringkernel::message(__VA_OPT__(id = 8))\nstruct [[RK(x)]] Ping",
+        "#define RK(...) [[ringkernel::message __VA_OPT__((id = 8))]]\nstruct RK(x) Ping",
+        "#define RK(n, ...) struct [[ringkernel::message(id = 1 __VA_OPT__(, causal))]] n\nRK(Ping, x)"}) {
+    const std::string source = definition + " { int a; };\n";
+    const auto run = runFrontendOn(source);
+    EXPECT_TRUE(hasError(run, positionOf(source, "RK(", 2),
+                         {"read as written in the definition of macro 'RK'", "'__VA_OPT__'",
+                          "arguments given to 'RK'", "macros are not expanded"},
+                         "write the attribute with its arguments literally"))
+        << source;
+    EXPECT_TRUE(hasNote(run, positionOf(source, "__VA_OPT__"),
+                        "'__VA_OPT__' in macro 'RK' depends on the variadic arguments of each use"))
+        << run.printed;
+    EXPECT_EQ(run.printed.find("unknown key"), std::string::npos) << run.printed;
+    EXPECT_EQ(run.printed.find("expected '('"), std::string::npos) << run.printed;
+    EXPECT_TRUE(run.result.headers.empty() || run.result.headers.front().messages.empty());
+  }
+}
+
 // A function-like macro whose body spells the arguments literally is read as before, also when the
 // attribute's name comes in as a macro argument (then it is written at the use, arguments and all).
 TEST(AttributeOptions, FunctionLikeMacroWithLiteralArguments) {
