@@ -25,7 +25,8 @@ void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message) {
 }
 
 RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
-    : options_(new clang::DiagnosticOptions()),
+    : out_(out),
+      options_(new clang::DiagnosticOptions()),
       printer_(std::make_unique<clang::TextDiagnosticPrinter>(out, options_.get())) {
   options_->ShowColors = out.has_colors();
 }
@@ -63,6 +64,20 @@ std::string misspeltOwnAttribute(const clang::Diagnostic& info) {
   return text.take_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }).str();
 }
 
+/// The header being parsed, for an error clang reports without a location (such as a UTF-16 byte
+/// order mark in it); empty for a diagnostic with a location, one that is no error, "too many
+/// errors" (about the count, not a place) and one before a header is open (command-line flags).
+std::string mainFileOf(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) {
+  if (level < clang::DiagnosticsEngine::Error || info.getLocation().isValid() ||
+      !info.hasSourceManager() || info.getID() == clang::diag::fatal_too_many_errors) {
+    return {};
+  }
+  const clang::SourceManager& sources = info.getSourceManager();
+  if (sources.getMainFileID().isInvalid()) return {};
+  const clang::OptionalFileEntryRef file = sources.getFileEntryRefForID(sources.getMainFileID());
+  return file ? file->getName().str() : std::string();
+}
+
 }  // namespace
 
 void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
@@ -79,12 +94,16 @@ void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Lev
     return;
   }
   record(level, info);
+  if (info.getID() == clang::diag::err_unsupported_bom && level >= clang::DiagnosticsEngine::Error) {
+    record(clang::DiagnosticsEngine::Note,
+           clang::Diagnostic(info.getDiags(), "fix: save the header as UTF-8 (with or without "
+                                              "its byte order mark, EF BB BF)"));
+  }
 }
 
 void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
                                          const clang::Diagnostic& info) {
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);  // counts errors and warnings
-  printer_->HandleDiagnostic(level, info);
 
   RecordedDiagnostic record;
   record.level = level;
@@ -92,13 +111,26 @@ void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
   info.FormatDiagnostic(text);
   record.message = text.str().str();
   if (info.getLocation().isValid() && info.hasSourceManager()) {
+    placedFile_.clear();
     clang::PresumedLoc presumed = info.getSourceManager().getPresumedLoc(info.getLocation());
     if (presumed.isValid()) {
       record.file = presumed.getFilename();
       record.line = presumed.getLine();
       record.column = presumed.getColumn();
     }
+  } else if (level != clang::DiagnosticsEngine::Note) {
+    placedFile_ = mainFileOf(level, info);  // empty: printed without a location, as clang does
   }
+  if (!placedFile_.empty() && !info.getLocation().isValid()) {
+    // The location clang's printer would print before "error:" (it prints none here).
+    if (options_->ShowColors) out_.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+    out_ << placedFile_ << ":1:1: ";
+    if (options_->ShowColors) out_.resetColor();
+    record.file = placedFile_;
+    record.line = 1;
+    record.column = 1;
+  }
+  printer_->HandleDiagnostic(level, info);
   recorded_.push_back(std::move(record));
 }
 

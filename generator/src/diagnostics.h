@@ -46,7 +46,9 @@ struct RecordedDiagnostic {
 };
 
 /// Prints diagnostics like clang does (to `out`) and records them. Shared by every translation
-/// unit of one run.
+/// unit of one run. An error clang reports without a location while a header is parsed (a UTF-16
+/// byte order mark: the file cannot be read, so there is no place in it) is printed and recorded at
+/// the header's line 1, column 1, and so are the notes that follow it.
 class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
  public:
   explicit RecordingDiagnosticConsumer(llvm::raw_ostream& out);
@@ -62,9 +64,11 @@ class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
  private:
   void record(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info);
 
+  llvm::raw_ostream& out_;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options_;
   std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
   std::vector<RecordedDiagnostic> recorded_;
+  std::string placedFile_;  // the header the last location-less error was placed in; else empty
 };
 
 }  // namespace ringkernel::gen

@@ -7,12 +7,14 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "cli_harness.h"
 
 namespace {
 
 using namespace ringkernel::gen::testing;
+using namespace std::string_literals;
 using Result = CliResult;
 
 constexpr const char* kGoodHeader =
@@ -113,6 +115,30 @@ TEST_F(CliTest, WithoutRemoveStaleOutputsAFailedRunModifiesNothing) {
   EXPECT_EQ(runGenerator(args).status, 1);
   ASSERT_TRUE(fs::exists(path("out/messages.rk.h")));
   EXPECT_EQ(fs::last_write_time(path("out/messages.rk.h")), before);
+}
+
+// clang reports a UTF-16 byte order mark without a location (the file cannot be read, so there is
+// no place in it): the error said neither file:line:col nor how to fix it.
+TEST_F(CliTest, Utf16ByteOrderMarkIsAnErrorAtTheHeader) {
+  const std::string good = write("good.h", kGoodHeader);
+  for (const auto& [name, bom, encoding] : {std::tuple{"le.h", "\xFF\xFE", "UTF-16 (LE)"},
+                                            std::tuple{"be.h", "\xFE\xFF", "UTF-16 (BE)"}}) {
+    const std::string bad = write(name, std::string(bom) + "s\0t\0r\0u\0c\0t\0"s);
+    const Result result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                       quote(path("out.d")) + " --stamp " + quote(path("stamp")) +
+                                       " " + quote(good) + " " + quote(bad));
+    EXPECT_EQ(result.status, 1) << result.output;
+    EXPECT_NE(result.output.find(bad + ":1:1: fatal error: " + encoding + " byte order mark detected"),
+              std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find(bad + ":1:1: note: fix: save the header as UTF-8"), std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.find("\nfatal error:"), std::string::npos) << result.output;
+    EXPECT_EQ(result.output.rfind("fatal error:", 0), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(path("out"))) << "no output may be created on error";
+    EXPECT_FALSE(fs::exists(path("out.d")));
+    EXPECT_FALSE(fs::exists(path("stamp")));
+  }
 }
 
 TEST_F(CliTest, BadAttributeOptionExitsOne) {
