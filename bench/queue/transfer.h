@@ -144,6 +144,21 @@ std::chrono::steady_clock::time_point start_consumer(std::thread& consumer, Body
 /// reload the message (inlined or not, from memory or registers) moved its rate by up to 4x.
 inline constexpr std::size_t outbox_size = 16, ahead = 8;
 
+/// The producer's outbox: one page-aligned heap block per type, the same for every contender,
+/// zeroed for each use. Where the outbox sits moves the queue API's rate against the bare ring's
+/// although both run the same instructions: SPSC `Msg64A`, queue API / ring rate 0.83-0.91 with the
+/// outbox on each loop's stack frame, 0.80-0.95 in one static block, 0.95-1.04 (mean 0.99, eight
+/// runs at four page offsets) in a heap block (bench/RESULTS.md); the peers' rates moved within the
+/// noise. A producer's messages usually come from heap memory. Why is not established (this VM has
+/// no hardware counters): loads from the outbox held back behind slot stores that wait for cross-core
+/// line transfers, and what the compiler can prove about the outbox's address, are the candidates.
+template <class Block>
+Block& outbox_block() {
+  static Block* const block = new (std::align_val_t{4096}) Block;  // lives as long as the process
+  *block = Block{};
+  return *block;
+}
+
 /// Moves `n` messages with push(const M&) -> bool / pop(M&) -> bool, one per call, from the
 /// calling thread to a consumer thread on consumer_cpu; returns the seconds it took.
 template <class M, class Push, class Pop>
@@ -159,7 +174,7 @@ double move_once(Push push, const Pop& pop_shared, std::uint64_t n, polls& p) {
     p.empty += waits;
   });
   unsigned waits = 0;
-  std::array<M, outbox_size> outbox{};
+  auto& outbox = outbox_block<std::array<M, outbox_size>>();
   for (std::uint64_t i = 0; i < ahead; ++i) outbox[i].words[0] = i;
   for (std::uint64_t i = 0; i < n; ++i) {
     outbox[(i + ahead) % outbox_size].words[0] = i + ahead;
@@ -189,7 +204,7 @@ double move_once_batched(PushN push_n, const PopN& pop_shared, std::uint64_t n, 
     p.empty += waits;
   });
   unsigned waits = 0;
-  std::array<std::array<M, batch>, 2> outbox{};  // one batch numbered while the other goes out
+  auto& outbox = outbox_block<std::array<std::array<M, batch>, 2>>();  // one numbered, one going out
   for (std::size_t k = 0; k < batch; ++k) outbox[0][k].words[0] = k;
   for (std::uint64_t i = 0, b = 0; i < n; i += batch, ++b) {
     auto& in = outbox[b % 2];
