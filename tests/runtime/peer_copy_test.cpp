@@ -140,6 +140,15 @@ TEST(PeerTopology, NoneAllAndPairsSelectTheRightPath) {
   }
 }
 
+// One small copy per figure: the tests check where figures go, not what they are.
+MeasureOptions quick_measure() {
+  MeasureOptions o;
+  o.bandwidth_bytes = 1 << 16;
+  o.bandwidth_repetitions = 1;
+  o.latency_repetitions = 1;
+  return o;
+}
+
 TEST(PeerMeasure, MeasuredFiguresReplaceEstimates) {
   const auto ids = test::use_host_devices(2, HostTopology::all);
   PeerMemory peers;
@@ -164,10 +173,7 @@ TEST(PeerMeasure, MeasuredFiguresReplaceEstimates) {
 TEST(PeerMeasure, FiguresCountOnlyForThePathTheyWereMeasuredOn) {
   const auto ids = test::use_host_devices(2, HostTopology::all);
   PeerMemory peers;
-  MeasureOptions o;
-  o.bandwidth_bytes = 1 << 16;
-  o.bandwidth_repetitions = 1;
-  o.latency_repetitions = 1;
+  const MeasureOptions o = quick_measure();
   const auto staged = peers.measure(ids[0], ids[1], o);
   EXPECT_EQ(staged.path, CopyPath::host_staged);
   EXPECT_TRUE(peers.capability(ids[0], ids[1]).bandwidth_gbps.measured);
@@ -186,10 +192,7 @@ TEST(PeerMeasure, FiguresCountOnlyForThePathTheyWereMeasuredOn) {
 TEST(PeerMeasure, EachPathKeepsItsOwnMeasurement) {
   const auto ids = test::use_host_devices(2, HostTopology::all);
   PeerMemory peers;
-  MeasureOptions o;
-  o.bandwidth_bytes = 1 << 16;
-  o.bandwidth_repetitions = 1;
-  o.latency_repetitions = 1;
+  const MeasureOptions o = quick_measure();
   peers.enable_peer_access(ids[0], ids[1]);
   const auto direct = peers.measure(ids[0], ids[1], o);
   ASSERT_EQ(direct.path, CopyPath::direct_peer);
