@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "attribute_macro.h"
+#include "integer_literal.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace ringkernel::gen {
@@ -133,48 +133,10 @@ class ArgumentParser {
     return parseFormat(value);
   }
 
-  /// Integer literal (decimal, hex, octal, binary, digit separators, u/l suffixes). A value with
-  /// more than 64 significant bits is returned as 2^64 (every caller only needs to know that it is
-  /// too large), so that a huge literal costs linear time.
-  static std::optional<llvm::APInt> integerValue(const clang::Token& token) {
-    if (!token.is(clang::tok::numeric_constant)) return std::nullopt;
-    std::string digits;
-    for (char c : text(token)) {
-      if (c != '\'') digits.push_back(c);
-    }
-    llvm::StringRef spelling(digits);
-    while (!spelling.empty() && (spelling.back() == 'u' || spelling.back() == 'U' ||
-                                 spelling.back() == 'l' || spelling.back() == 'L' ||
-                                 spelling.back() == 'z' || spelling.back() == 'Z')) {
-      spelling = spelling.drop_back();
-    }
-    unsigned radix = 10;
-    if (spelling.starts_with_insensitive("0x")) radix = 16;
-    else if (spelling.starts_with_insensitive("0b")) radix = 2;
-    else if (spelling.size() > 1 && spelling.front() == '0') radix = 8;
-    llvm::StringRef body = radix == 16 || radix == 2 ? spelling.drop_front(2)
-                           : radix == 8              ? spelling.drop_front()
-                                                     : spelling;
-    if (body.empty() && radix != 8) return std::nullopt;
-    for (char c : body) {
-      const unsigned digit = llvm::isDigit(c) ? static_cast<unsigned>(c - '0')
-                             : llvm::isHexDigit(c) ? static_cast<unsigned>(llvm::hexDigitValue(c))
-                                                   : radix;
-      if (digit >= radix) return std::nullopt;
-    }
-    body = body.ltrim('0');
-    // 64 bits need at most 64 binary, 22 octal, 20 decimal or 16 hexadecimal digits.
-    const std::size_t maxDigits = radix == 2 ? 64 : radix == 8 ? 22 : radix == 10 ? 20 : 16;
-    if (body.size() > maxDigits) return llvm::APInt::getOneBitSet(65, 64);
-    llvm::APInt result(65, 0);
-    if (!body.empty() && body.getAsInteger(radix, result)) return std::nullopt;
-    return result.zextOrTrunc(65);
-  }
-
   bool parseId(const clang::Token& value) {
     const char* fix = "write a non-zero integer up to 0xFFFFFFFF, e.g. id = 0x4001, or omit id to "
                       "use the FNV-1a hash of the qualified name";
-    auto number = integerValue(value);
+    auto number = integerLiteralValue(value);
     if (!number) {
       return fail(value.getLocation(), "bad value " + quoted(text(value)) + " for 'id': expected "
                                            "an unsigned 32-bit integer literal" + macroHint(value),
@@ -193,7 +155,7 @@ class ArgumentParser {
 
   bool parsePriority(const clang::Token& value) {
     const char* fix = "write an integer from 0 to 255 (default 128)";
-    auto number = integerValue(value);
+    auto number = integerLiteralValue(value);
     if (!number) {
       return fail(value.getLocation(), "bad value " + quoted(text(value)) +
                                            " for 'priority': expected an integer from 0 to 255" +
