@@ -20,8 +20,9 @@ namespace ringkernel::gen {
 /// Every unknown key, bad value, duplicate key and syntax error is reported at its own
 /// file:line:col through `diagnoser`. `preprocessor` (may be null) finds the macro whose body
 /// spells the attribute, so that arguments taken from that macro's parameters are reported as such
-/// (attribute_macro.h) instead of being read as the parameter names. Returns false if anything was
-/// reported.
+/// (attribute_macro.h) instead of being read as the parameter names, and expands the object-like
+/// macros that values of id, kernel and priority name (attribute_value_macro.h). Returns false if
+/// anything was reported.
 bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
                                     const clang::LangOptions& langOpts,
                                     const clang::Preprocessor* preprocessor, Diagnoser& diagnoser,

@@ -265,13 +265,6 @@ DECLARE(struct [[ringkernel::message(id = 11, causal)]] InArgument { int a; };)
   EXPECT_TRUE(run.message("InArgument").options.causal);
 }
 
-TEST(AttributeErrors, MacroAsIdValueSaysMacrosAreNotExpanded) {
-  const std::string source = "#define MY_ID 0x42\nstruct [[ringkernel::message(id = MY_ID)]] Bad { int a; };\n";
-  const auto run = runFrontendOn(source);
-  EXPECT_TRUE(hasError(run, positionOf(source, "MY_ID", 2), {"bad value 'MY_ID' for 'id'", "macros are not expanded"},
-                       "non-zero"));
-}
-
 // A huge literal used to be parsed digit by digit into an ever wider APInt (quadratic: 20,000
 // digits took 28 s) and was echoed whole in the diagnostic.
 TEST(AttributeErrors, HugeIdLiteralIsRejectedQuicklyAndShortened) {
