@@ -3,6 +3,7 @@
 // style: many large copies for bandwidth, many tiny synchronised copies for latency).
 #include <algorithm>
 #include <chrono>
+#include <string>
 
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
@@ -26,20 +27,31 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
   m.path = copy_peer_async(to.data(), dst, from.data(), src, bytes, stream).path;
   stream.synchronize();
 
+  // Every copy must take the warm-up's path: figures of two paths (peer access changed by another
+  // thread meanwhile) would be filed under one.
+  CopyPath other = m.path;
+  const auto copy = [&](std::size_t n) {
+    const CopyPath p = copy_peer_async(to.data(), dst, from.data(), src, n, stream).path;
+    if (p != m.path) other = p;
+  };
   auto t0 = clock::now();
-  for (int i = 0; i < o.bandwidth_repetitions; ++i)
-    copy_peer_async(to.data(), dst, from.data(), src, o.bandwidth_bytes, stream);
+  for (int i = 0; i < o.bandwidth_repetitions; ++i) copy(o.bandwidth_bytes);
   stream.synchronize();
   const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
   m.bandwidth_gbps = static_cast<double>(o.bandwidth_bytes) * o.bandwidth_repetitions / seconds / 1e9;
 
   t0 = clock::now();
   for (int i = 0; i < o.latency_repetitions; ++i) {
-    copy_peer_async(to.data(), dst, from.data(), src, o.latency_bytes, stream);
+    copy(o.latency_bytes);
     stream.synchronize();
   }
   m.latency_us =
       std::chrono::duration<double, std::micro>(clock::now() - t0).count() / o.latency_repetitions;
+  if (other != m.path)
+    throw Error(errc::invalid_state, call, src,
+                "peer access between devices " + std::to_string(src) + " and " + std::to_string(dst) +
+                    " changed while measuring (copies went " + to_string(m.path) + ", then " +
+                    to_string(other) + "); nothing was recorded: measure again once it stays put");
 
   std::lock_guard lock(mutex_);
   measured_[{src, dst, m.path}] = Measured{m, stream.backend()};  // the other path keeps its own

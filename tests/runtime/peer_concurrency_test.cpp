@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <thread>
 
 #include "host_fixture.h"
@@ -69,6 +70,44 @@ TEST(PeerConcurrency, NoLiveMappingWithoutPeerAccess) {
   EXPECT_GT(refused_map.load() + refused_disable.load(), 0u);
   RecordProperty("mapped", std::to_string(mapped.load()));
   RecordProperty("disabled", std::to_string(disabled.load()));
+}
+
+// Peer access toggled by another thread while measure() copies: the figures would mix two paths
+// and be filed under the warm-up's. measure() refuses such a run and records nothing.
+TEST(PeerConcurrency, MeasureRefusesAPathChangeMidway) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  MeasureOptions o;
+  o.bandwidth_bytes = 1 << 16;
+  o.bandwidth_repetitions = 4;
+  o.latency_repetitions = 400;
+  std::atomic<bool> stop{false};
+  std::thread toggler([&] {
+    while (!stop.load()) {
+      peers.enable_peer_access(ids[0], ids[1]);
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      peers.disable_peer_access(ids[0], ids[1]);
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+    }
+  });
+  int refused = 0, measured = 0;
+  for (int attempt = 0; attempt < 50 && refused == 0; ++attempt) {
+    try {
+      peers.measure(ids[0], ids[1], o);
+      ++measured;
+    } catch (const Error& e) {
+      ++refused;
+      EXPECT_EQ(e.code(), errc::invalid_state);
+      EXPECT_NE(std::string(e.what()).find("changed while measuring (copies went "), std::string::npos) << e.what();
+    }
+  }
+  stop.store(true);
+  toggler.join();
+  EXPECT_GT(refused, 0) << measured << " measurements over a toggling path were all accepted";
+  // Whatever was accepted came from one path; a refused run left no figures behind (checked
+  // above by the error) and the next quiet measurement is accepted.
+  peers.disable_peer_access(ids[0], ids[1]);
+  EXPECT_EQ(peers.measure(ids[0], ids[1], o).path, CopyPath::host_staged);
 }
 
 }  // namespace

@@ -113,6 +113,7 @@ class PeerMemory {
   /// Measure copy bandwidth and latency from src to dst through this PeerMemory (the path the
   /// current peer-access state selects); later capability() calls report these figures while
   /// copies take that path. Replaces an earlier measurement of the pair on that path only.
+  /// Error(invalid_state), nothing recorded, if peer access changes while it copies.
   LinkMeasurement measure(int src, int dst, const MeasureOptions& options = {});
 
  private:
