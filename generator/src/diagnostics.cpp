@@ -29,6 +29,9 @@ RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
       options_(new clang::DiagnosticOptions()),
       printer_(std::make_unique<clang::TextDiagnosticPrinter>(out, options_.get())) {
   options_->ShowColors = out.has_colors();
+  // As clang prints them (its driver's default): after #line, and <command line> for a -D macro; the
+  // recorded locations are presumed ones too.
+  options_->ShowPresumedLoc = true;
 }
 
 RecordingDiagnosticConsumer::~RecordingDiagnosticConsumer() = default;

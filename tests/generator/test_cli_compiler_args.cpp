@@ -24,6 +24,20 @@ TEST_F(CliTest, CompilerArgumentsAfterDoubleDash) {
   EXPECT_NE(with.status, 2) << with.output;
 }
 
+// Printed locations are the ones clang itself prints (presumed: after #line, and <command line> for
+// a -D macro), the same as the recorded ones; they were the physical ones (<built-in>:481:9).
+TEST_F(CliTest, PrintedLocationsFollowLineDirectivesAndNameTheCommandLine) {
+  const std::string header = write("loc.h", "#line 100 \"virtual.h\"\n"
+                                            "struct [[ringkernel::message(kernel = K)]] A { int x; };\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- -DK=Add");
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("virtual.h:100:39: error: bad value 'K' (expands to 'Add')"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("<command line>:1:9: note: expanded from macro 'K'"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("<built-in>"), std::string::npos) << result.output;
+}
+
 TEST_F(CliTest, CompileArgsFileLinesAreArgumentsAsWritten) {
   // One argument per line, not shell words: a directory with a space, a definition with quotes.
   write("with space/sized.h", "#define SIZE 3\n");
