@@ -3,6 +3,7 @@
 // the argument tokens of scoped plugin attributes, so they are lexed here from the source buffer.
 #pragma once
 
+#include "constant_lookup.h"
 #include "diagnostics.h"
 #include "model.h"
 
@@ -21,11 +22,13 @@ namespace ringkernel::gen {
 /// file:line:col through `diagnoser`. `preprocessor` (may be null) finds the macro whose body
 /// spells the attribute, so that arguments taken from that macro's parameters are reported as such
 /// (attribute_macro.h) instead of being read as the parameter names, and expands the object-like
-/// macros that values of id, kernel and priority name (attribute_value_macro.h). Returns false if
+/// macros that values of id, kernel and priority name (attribute_value_macro.h). Names of constants
+/// as values of id and priority are looked up in `constants` (constant_lookup.h). Returns false if
 /// anything was reported.
 bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
                                     const clang::LangOptions& langOpts,
-                                    const clang::Preprocessor* preprocessor, Diagnoser& diagnoser,
+                                    const clang::Preprocessor* preprocessor,
+                                    const ConstantScope& constants, Diagnoser& diagnoser,
                                     MessageOptions& options);
 
 }  // namespace ringkernel::gen

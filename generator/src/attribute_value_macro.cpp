@@ -89,6 +89,16 @@ std::string macroPath(const std::vector<ValueMacroExpansion::Step>& chain) {
   return chain.size() > 1 ? text + ")" : text;
 }
 
+/// `a::b`, `::a`, `::a::b`: identifiers and '::' alternating, more than one token.
+bool isQualifiedName(llvm::ArrayRef<clang::Token> tokens) {
+  if (tokens.size() < 2 || tokens.back().isNot(clang::tok::identifier)) return false;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const bool nameHere = (tokens.size() - i) % 2 == 1;  // counted from the last, a name
+    if (tokens[i].isNot(nameHere ? clang::tok::identifier : clang::tok::coloncolon)) return false;
+  }
+  return true;
+}
+
 ValueMacroExpansion unusable(ValueMacroExpansion& result, std::string problem) {
   result.kind = ValueMacroExpansion::Kind::Unusable;
   result.problem = std::move(problem);
@@ -138,12 +148,25 @@ ValueMacroExpansion expandValueMacro(const clang::Token& name, clang::SourceLoca
     }
     const llvm::ArrayRef<clang::Token> body = info->tokens();
     const llvm::ArrayRef<clang::Token> inner = withoutParentheses(body);
+    if (isQualifiedName(inner)) {
+      for (const clang::Token& token : inner) {
+        clang::Token raw;
+        if (clang::Lexer::getRawToken(sm.getSpellingLoc(token.getLocation()), raw, sm, langOpts)) {
+          return unusable(result, "the expansion of " + macroPath(result.chain) +
+                                      " cannot be read from the source text");
+        }
+        result.qualifiedName.push_back(raw);
+      }
+      result.kind = ValueMacroExpansion::Kind::Token;
+      result.token = result.qualifiedName.front();
+      return result;
+    }
     if (inner.size() != 1) {
       const std::string expansion = spelled(body, sm, langOpts);
       return unusable(result,
                       macroPath(result.chain) + (body.empty() ? " expands to nothing"
                                                               : " expands to " + quotedText(expansion) +
-                                                                    ", which is not a single literal"));
+                                                                    ", which is not a single literal or name"));
     }
     clang::Token raw;
     if (clang::Lexer::getRawToken(sm.getSpellingLoc(inner.front().getLocation()), raw, sm, langOpts)) {

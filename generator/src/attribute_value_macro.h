@@ -3,8 +3,8 @@
 // `kernel = MY_KERNEL`, `priority = MY_PRIORITY`). attribute_parser.cpp reads the arguments as
 // written in the source text; for these keys a value that names a macro is replaced here by what the
 // macro expands to where the attribute is, through further object-like macros, as long as that is
-// one token (optionally in balanced parentheses). The key's parser then checks that token as if it
-// had been written there. Anything else (an expression, nothing, a function-like macro, a macro
+// one token (optionally in balanced parentheses) or a qualified name. The key's parser then checks
+// that token or name as if it had been written there. Anything else (an expression, nothing, a function-like macro, a macro
 // that refers back to itself) is reported as unusable: the generator does not evaluate expressions.
 #pragma once
 
@@ -40,6 +40,9 @@ struct ValueMacroExpansion {
   };
   Kind kind = Kind::NotAMacro;
   clang::Token token = emptyToken();  // Kind::Token: the token the value stands for
+  /// Kind::Token from an expansion that is a qualified name (`a::b`, `::a`, tokens identifier and
+  /// '::' only): its raw-lexed tokens (`token` is the first).
+  std::vector<clang::Token> qualifiedName;
   std::vector<Step> chain;       // the macros expanded, outermost (the one written) first
   bool functionLike = false;     // Kind::Unusable: the written name is a function-like macro
   std::string problem;           // Kind::Unusable: e.g. "macro 'ID' expands to '1 + 2', ..."

@@ -17,6 +17,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
@@ -129,7 +130,7 @@ bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records,
 /// The steps take the header's annotated records in declaration order; whatever they did not take
 /// (everything after a record that is not complete yet, see completeNow) is built at the end, so the
 /// model is the one a single pass after the parse builds.
-class HeaderConsumer : public clang::ASTConsumer {
+class HeaderConsumer : public clang::SemaConsumer {
  public:
   HeaderConsumer(HeaderModel& model, ModelListener* listener, std::string header,
                  const clang::Preprocessor& preprocessor)
@@ -142,6 +143,17 @@ class HeaderConsumer : public clang::ASTConsumer {
     context_ = &context;
     diagnoser_.emplace(context.getDiagnostics());
     builder_.emplace(context, *diagnoser_, &preprocessor_, listener_, header_);
+    builder_->setSema(sema_);
+  }
+
+  /// Sema looks up the constants that attribute values name (constant_lookup.h).
+  void InitializeSema(clang::Sema& sema) override {
+    sema_ = &sema;
+    if (builder_) builder_->setSema(sema_);
+  }
+  void ForgetSema() override {
+    sema_ = nullptr;
+    if (builder_) builder_->setSema(nullptr);
   }
 
   void HandleTagDeclDefinition(clang::TagDecl* tag) override {
@@ -182,6 +194,7 @@ class HeaderConsumer : public clang::ASTConsumer {
       if (listener_ != nullptr) listener_->discard(header_);
       builder_.reset();
       builder_.emplace(context, *diagnoser_, &preprocessor_);
+      builder_->setSema(sema_);
       builder_->build(selectRoots(annotated, *diagnoser_), model_);
       return;
     }
@@ -200,6 +213,7 @@ class HeaderConsumer : public clang::ASTConsumer {
   std::string header_;
   const clang::Preprocessor& preprocessor_;  // finds the macros that spell attributes
   clang::ASTContext* context_ = nullptr;
+  clang::Sema* sema_ = nullptr;
   std::optional<Diagnoser> diagnoser_;
   std::optional<ModelBuilder> builder_;
   bool stepping_ = true;

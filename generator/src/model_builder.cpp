@@ -154,7 +154,8 @@ bool ModelBuilder::buildMessage(const clang::CXXRecordDecl& record, MessageModel
   if (const clang::AnnotateAttr* annotation = messageAnnotation(record)) {
     ok = parseMessageAttributeArguments(annotation->getRange().getEnd(),
                                         context_.getSourceManager(), context_.getLangOpts(),
-                                        preprocessor_, diagnoser_, model.options);
+                                        preprocessor_, ConstantScope{sema_, record.getDeclContext()},
+                                        diagnoser_, model.options);
   }
   ok = validator_.checkRecord(record, model.qualifiedName) && ok;
   if (!Validator::hasConcreteLayout(record)) return false;

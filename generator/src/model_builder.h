@@ -21,6 +21,7 @@ class CXXRecordDecl;
 class EnumDecl;
 class FieldDecl;
 class Preprocessor;
+class Sema;
 }  // namespace clang
 
 namespace ringkernel::gen {
@@ -49,6 +50,9 @@ class ModelBuilder {
   /// Hands every record built so far to the listener now (not only in whole batches), so that it
   /// works on them while the header-wide checks run; later records continue the same sequence.
   void handOver() { publish(/*all=*/true); }
+  /// The parse's Sema, which looks up the constants that values of id and priority name; without
+  /// it (null) such a name is an error.
+  void setSema(clang::Sema* sema) { sema_ = sema; }
 
  private:
   enum class State { Building, Done, Failed };
@@ -64,6 +68,7 @@ class ModelBuilder {
   clang::ASTContext& context_;
   Diagnoser& diagnoser_;
   const clang::Preprocessor* preprocessor_;
+  clang::Sema* sema_ = nullptr;
   Validator validator_;
   std::map<const clang::CXXRecordDecl*, State> states_;
   std::map<const clang::CXXRecordDecl*, std::size_t> messageIndex_;

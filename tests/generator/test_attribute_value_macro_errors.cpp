@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // Errors for values of id, kernel and priority written as names: at the use, with a note at every
-// macro definition the value came through; expansions that are no single literal; names that are
-// no macro (constants are not evaluated). direction and format words are never expanded.
+// macro definition the value came through; expansions that are no single literal or name; names
+// that are no macro (kernel does not evaluate constants). direction and format words are never
+// expanded. Names of constants for id and priority: test_attribute_value_constant*.cpp.
 #include <gtest/gtest.h>
 
 #include "value_macro_support.h"
@@ -51,7 +52,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Not a single literal: what it expands to, that only one literal is read, the fix.
         BadMacro{"#define ID 0x4000 + 1\n", "id", "ID",
                  {"bad value 'ID' for 'id'", "macro 'ID' expands to '0x4000 + 1', which is not a single literal",
-                  "only an unsigned 32-bit integer literal, or an object-like macro that expands to a single one",
+                  "only an unsigned 32-bit integer literal, the name of an enumerator or integral constant, or "
+                  "an object-like macro that expands to a single one of these",
                   "does not evaluate expressions"},
                  "define the macro as a literal (#define ID 0x4001) or write the literal (id = 0x4001)", {"ID"}},
         BadMacro{"#define ID\n", "id", "ID", {"macro 'ID' expands to nothing"}, "#define ID 0x4001", {"ID"}},
@@ -78,7 +80,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadMacro{"#define ID \"7\"\n", "id", "ID",
                  {"bad value 'ID' (expands to '\"7\"') for 'id'", "expected an unsigned 32-bit integer literal"},
                  "non-zero", {"ID"}},
-        BadMacro{"#define ID kId\n", "id", "ID", {"bad value 'ID' (expands to 'kId') for 'id'"}, "non-zero", {"ID"}},
+        BadMacro{"#define ID kId\n", "id", "ID", {"bad value 'ID' (expands to 'kId') for 'id'", "no enumerator or constant named 'kId'"},
+                 "non-zero", {"ID"}},
         BadMacro{"#define PRIO 256\n", "priority", "PRIO", {"bad value 'PRIO' (expands to '256')", "out of range 0-255"},
                  "0 to 255", {"PRIO"}},
         BadMacro{"#define K 5\n", "kernel", "K", {"bad value 'K' (expands to '5') for 'kernel'", "expected a string literal"},
@@ -86,28 +89,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadMacro{"#define K \"a b\"\n", "kernel", "K",
                  {"bad value 'K' (expands to '\"a b\"') for 'kernel'", "not a valid kernel name"}, "letters", {"K"}}));
 
-// A named constant or enumerator is no macro: the error says what is accepted and why it is not
-// read (it used to say only that macros are not expanded, which no longer holds).
-TEST(ValueMacroErrors, ConstantsAreNotEvaluated) {
-  const std::string source = R"(constexpr unsigned kId = 0x4001;
-enum Priority { kHigh = 200 };
-constexpr const char* kKernel = "Telemetry";
-struct [[ringkernel::message(id = kId, priority = kHigh, kernel = kKernel)]] Bad { int a; };
+// A name as the value of kernel is no macro: the error says what is accepted and that constants
+// are not evaluated for kernel (id and priority do evaluate them: test_attribute_value_constants.cpp).
+TEST(ValueMacroErrors, KernelConstantsAreNotEvaluated) {
+  const std::string source = R"(constexpr const char* kKernel = "Telemetry";
+#define KERNEL_NAME kKernel
+struct [[ringkernel::message(kernel = kKernel)]] Bad { int a; };
+struct [[ringkernel::message(kernel = KERNEL_NAME)]] Worse { int a; };
 )";
   const auto run = runFrontendOn(source);
-  EXPECT_EQ(errorCount(run), 3u) << run.printed;
-  EXPECT_TRUE(hasError(run, valueAt(source, "id", "kId"),
-                       {"bad value 'kId' for 'id': expected an unsigned 32-bit integer literal, or an "
-                        "object-like macro that expands to one", "'kId' is no macro at this point",
-                        "constants and enumerators are not evaluated"},
-                       "or name an object-like macro defined as the literal before the attribute "
-                       "(#define MY_ID 0x4001)"));
-  EXPECT_TRUE(hasError(run, valueAt(source, "priority", "kHigh"),
-                       {"bad value 'kHigh' for 'priority'", "or an object-like macro"},
-                       "(#define MY_PRIORITY 200)"));
+  EXPECT_EQ(errorCount(run), 2u) << run.printed;
   EXPECT_TRUE(hasError(run, valueAt(source, "kernel", "kKernel"),
-                       {"bad value 'kKernel' for 'kernel': expected a string literal, or an object-like"},
+                       {"bad value 'kKernel' for 'kernel': expected a string literal, or an object-like",
+                        "'kKernel' is no macro at this point",
+                        "does not evaluate constants for 'kernel' (only id and priority"},
                        "(#define MY_KERNEL \"Add\")"));
+  EXPECT_TRUE(hasError(run, valueAt(source, "kernel", "KERNEL_NAME"),
+                       {"bad value 'KERNEL_NAME' (expands to 'kKernel') for 'kernel'",
+                        "does not evaluate constants for 'kernel'"},
+                       "kernel = \"Add\""));
+  EXPECT_TRUE(notesExpansion(run, source, "KERNEL_NAME"));
   EXPECT_EQ(run.printed.find("macros are not expanded"), std::string::npos) << run.printed;
 }
 
