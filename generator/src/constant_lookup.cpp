@@ -78,6 +78,7 @@ std::string describe(const clang::NamedDecl* declaration) {
   if (llvm::isa<clang::NamespaceDecl, clang::NamespaceAliasDecl>(declaration)) return "a namespace";
   if (llvm::isa<clang::VarTemplateDecl>(declaration)) return "a variable template";
   if (llvm::isa<clang::VarDecl>(declaration)) return "a variable";
+  if (llvm::isa<clang::FieldDecl, clang::IndirectFieldDecl>(declaration)) return "a non-static data member";
   return std::string("a declaration of kind '") + declaration->getDeclKindName() + "'";
 }
 
@@ -115,16 +116,6 @@ ConstantValue failure(std::string problem, std::string fix) {
 /// constant that clang can evaluate.
 ConstantValue evaluate(const clang::NamedDecl* declaration, const std::string& spelled, Lookup& lookup) {
   const std::string name = quote(spelled);
-  const clang::DeclContext* owner = declaration->getDeclContext();
-  if (llvm::isa<clang::EnumDecl>(owner)) owner = owner->getParent();
-  if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(owner->getRedeclContext())) {
-    ConstantValue member = failure(name + " is a member of class " +
-                                       quote(record->getQualifiedNameAsString()) +
-                                       "; ringkernel-gen reads only enumerators and constants "
-                                       "declared at namespace scope",
-                                   "declare the constant or the enumeration at namespace scope");
-    return about(std::move(member), declaration, spelled);
-  }
   ConstantValue result;
   result.declaration = declaration;
   if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(declaration)) {

@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // Errors for values of id and priority written as names (test_attribute_value_constants.cpp): at
 // the use, saying why the name is no usable constant (not found, declared after the struct,
-// ambiguous, not a constant, not integral, a class member, out of range with its value), with a fix
+// ambiguous, not a constant, not integral, a non-static data member, out of range with its value), with a fix
 // and a note at the declaration; nothing is built.
 #include <gtest/gtest.h>
 
@@ -79,10 +79,8 @@ INSTANTIATE_TEST_SUITE_P(
                 {"bad value 'kPrio' (= 256) for 'priority': out of range 0-255"}, "", "kPrio"},
         BadName{"#define PRIO kNeg\nconstexpr int kNeg = -3;\n", "priority", "PRIO",
                 {"bad value 'PRIO' (expands to 'kNeg', = -3) for 'priority': negative"}, "", "kNeg ="},
-        BadName{"struct Ids { static constexpr unsigned kId = 5; };\n", "id", "Ids::kId",
-                {"'Ids::kId' is a member of class 'Ids'", "only enumerators and constants declared at namespace scope"},
-                "at namespace scope", "kId"},
-        BadName{"struct Ids { enum E { kA = 5 }; };\n", "id", "Ids::kA", {"is a member of class 'Ids'"}, "", "kA"},
+        BadName{"struct Ids { unsigned kId = 5; };\n", "id", "Ids::kId",
+                {"'Ids::kId' is a non-static data member, not an enumerator or a constant"}, "", "kId"},
         BadName{"constexpr unsigned kId = 1;\nnamespace a { constexpr unsigned kDup = 1; }\n"
                 "namespace b { constexpr unsigned kDup = 2; }\nusing namespace a;\nusing namespace b;\n",
                 "id", "kDup", {"bad value 'kDup' for 'id': 'kDup' is ambiguous"}, "qualify the name", "",},
@@ -100,18 +98,18 @@ TEST(ConstantErrorsInScope, OwnMembersAreNotInScope) {
   EXPECT_TRUE(hasError(run, valueAt(source, "id", "kOwn"), {"no enumerator or constant named 'kOwn'"}));
 }
 
-// An enclosing class's member is found (as in C++) and refused, not skipped for an outer name.
-TEST(ConstantErrorsInScope, EnclosingClassMemberIsAnError) {
+// An enclosing class's non-static member is found (as in C++) and refused, not skipped for an outer name.
+TEST(ConstantErrorsInScope, EnclosingClassDataMemberIsAnError) {
   const std::string source = R"(constexpr unsigned kId = 1;
 struct [[ringkernel::message]] Outer {
-  static constexpr unsigned kId = 2;
+  unsigned kId = 2;
   struct [[ringkernel::message(id = kId)]] Inner { int x; };
   Inner inner;
 };
 )";
   const auto run = runFrontendOn(source);
   EXPECT_EQ(errorCount(run), 1u) << run.printed;
-  EXPECT_TRUE(hasError(run, valueAt(source, "id", "kId"), {"'kId' is a member of class 'Outer'"}));
+  EXPECT_TRUE(hasError(run, valueAt(source, "id", "kId"), {"'kId' is a non-static data member"}));
 }
 
 // Declared only after the struct: not found, as in C++ (the model may be built while clang parses,

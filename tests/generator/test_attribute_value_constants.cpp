@@ -45,6 +45,25 @@ struct [[ringkernel::message(id = kWide)]] Wide { int x; };
   EXPECT_EQ(run.message("Wide").typeId, 0xFFFFFFFFu);
 }
 
+// Static constexpr data members and enumerations inside classes are constants as at namespace scope;
+// a class's earlier members are in scope for a message nested in it, as in C++.
+TEST(AttributeValueConstants, ClassConstantsAndNestedEnumerations) {
+  const auto run = runFrontendOn(R"(constexpr unsigned kId = 1;
+struct Ids { static constexpr unsigned kOrder = 0x4100; enum Kind : unsigned { kFill = 0x4101 }; };
+struct [[ringkernel::message(id = Ids::kOrder)]] Order { int x; };
+struct [[ringkernel::message(id = Ids::kFill)]] Fill { int x; };
+struct [[ringkernel::message(id = 0x4200)]] Outer {
+  static constexpr unsigned kId = 0x4201;
+  struct [[ringkernel::message(id = kId)]] Inner { int x; };
+  Inner inner;
+};
+)");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("Order").typeId, 0x4100u);
+  EXPECT_EQ(run.message("Fill").typeId, 0x4101u);
+  EXPECT_EQ(run.message("Outer::Inner").typeId, 0x4201u);
+}
+
 // Unqualified names are found in the enclosing namespaces outward (inline namespaces, using
 // declarations and directives as clang's lookup gives them), the innermost declaration first;
 // qualified names, also from the global namespace, through namespace aliases and type aliases.
