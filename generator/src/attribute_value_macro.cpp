@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "attribute_value.h"  // quotedForDiagnostic
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
@@ -71,12 +72,6 @@ llvm::ArrayRef<clang::Token> withoutParentheses(llvm::ArrayRef<clang::Token> tok
     tokens = tokens.drop_front().drop_back();
   }
   return tokens;
-}
-
-std::string quotedText(const std::string& text) {
-  constexpr std::size_t kShown = 48;
-  if (text.size() <= kShown) return "'" + text + "'";
-  return "'" + text.substr(0, kShown) + "...'";
 }
 
 /// "macro 'A'" or, past the first, "macro 'A' (through 'B', 'C')": the macro written and the ones
@@ -165,7 +160,7 @@ ValueMacroExpansion expandValueMacro(const clang::Token& name, clang::SourceLoca
       const std::string expansion = spelled(body, sm, langOpts);
       return unusable(result,
                       macroPath(result.chain) + (body.empty() ? " expands to nothing"
-                                                              : " expands to " + quotedText(expansion) +
+                                                              : " expands to " + quotedForDiagnostic(expansion) +
                                                                     ", which is not a single literal or name"));
     }
     clang::Token raw;
