@@ -16,14 +16,43 @@ namespace {
 
 constexpr int max_host_devices = 64;
 
-[[noreturn]] void fail(const char* variable, std::string_view text, const std::string& why) {
-  throw Error(errc::configuration, variable, no_device,
-              "\"" + std::string(text) + "\": " + why);
+// The user's text in double quotes, with `"` and `\` escaped and control characters spelled as
+// escapes (\r, \n, \t, \xNN), so a message stays on one line and shows what the variable held.
+std::string quoted(std::string_view text) {
+  std::string q = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"': q += "\\\""; break;
+      case '\\': q += "\\\\"; break;
+      case '\n': q += "\\n"; break;
+      case '\r': q += "\\r"; break;
+      case '\t': q += "\\t"; break;
+      default:
+        if (byte < 0x20 || byte == 0x7f) {
+          constexpr char hex[] = "0123456789abcdef";
+          q += "\\x";
+          q += hex[byte >> 4];
+          q += hex[byte & 0xf];
+        } else {
+          q += c;
+        }
+    }
+  }
+  return q + "\"";
 }
 
+[[noreturn]] void fail(const char* variable, std::string_view text, const std::string& why) {
+  throw Error(errc::configuration, variable, no_device, quoted(text) + ": " + why);
+}
+
+// White space around a value (and around each pair) is not part of it: blanks, and the line breaks a
+// value read from a file keeps (CRLF).
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -40,9 +69,9 @@ std::pair<int, int> parse_pair(std::string_view token, std::string_view whole) {
   if (dash == std::string_view::npos || !parse_int(token.substr(0, dash), a) ||
       !parse_int(token.substr(dash + 1), b))
     fail("RINGKERNEL_HOST_TOPOLOGY", whole,
-         "expected all, none or pairs like 0-1,2-3 but found \"" + std::string(token) + "\"");
+         "expected all, none or pairs like 0-1,2-3 but found " + quoted(token));
   if (a < 0 || b < 0 || a >= max_host_devices || b >= max_host_devices)
-    fail("RINGKERNEL_HOST_TOPOLOGY", whole, "pair \"" + std::string(token) + "\" has a negative or too large ordinal");
+    fail("RINGKERNEL_HOST_TOPOLOGY", whole, "pair " + quoted(trim(token)) + " has a negative or too large ordinal");
   return {static_cast<int>(a), static_cast<int>(b)};
 }
 
@@ -142,7 +171,13 @@ HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string
     fail("RINGKERNEL_HOST_NATIVE_ATOMICS", native_atomics,
          "expected 1 (links have native atomics) or 0 (they have none)");
   }
-  detail::validate_host_config(config, "RINGKERNEL_HOST_TOPOLOGY");
+  // Only the pairs can be invalid here (the count and the memory were checked above): say so with
+  // the variable's text, as for every other bad value.
+  try {
+    detail::validate_host_config(config, "RINGKERNEL_HOST_TOPOLOGY");
+  } catch (const Error& e) {
+    fail("RINGKERNEL_HOST_TOPOLOGY", topology, e.detail());
+  }
   return config;
 }
 

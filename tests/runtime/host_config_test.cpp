@@ -73,6 +73,39 @@ TEST(HostConfig, RejectsBadValuesNamingVariableAndText) {
   EXPECT_EQ(e.code(), errc::configuration);
 }
 
+// Values from a file written on Windows (CRLF) or a heredoc keep their line break; it is white space
+// around the value like blanks (it was an error: "4\r" is no device count).
+TEST(HostConfig, IgnoresSurroundingLineBreaks) {
+  const auto c = HostBackendConfig::parse("4\r\n", "\n0-1 ,\t2-3\r", "\v64M\f", "0\r\n");
+  EXPECT_EQ(c.device_count, 4);
+  EXPECT_TRUE(c.linked(2, 3));
+  EXPECT_EQ(c.memory_per_device, std::size_t{64} << 20);
+  EXPECT_FALSE(c.native_atomics);
+}
+
+// The text is quoted in the message with control characters escaped: a raw carriage return made the
+// terminal overwrite the start of the line, a newline split the message.
+TEST(HostConfig, ErrorsEscapeControlCharactersOfTheText) {
+  auto e = capture([] { HostBackendConfig::parse("4\r5", ""); });
+  EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_DEVICES: bad configuration: \"4\\r5\": expected a device count from 0 to 64");
+  e = capture([] { HostBackendConfig::parse("2", "0-1,x\ny\x1b"); });
+  EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_TOPOLOGY: bad configuration: \"0-1,x\\ny\\x1b\": expected all, "
+                         "none or pairs like 0-1,2-3 but found \"x\\ny\\x1b\"");
+  e = capture([] { HostBackendConfig::parse("2", "", "1\"G\\"); });
+  EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_MEMORY: bad configuration: \"1\\\"G\\\\\": expected a positive "
+                         "byte count with optional K, M or G suffix (at most 1 PiB)");
+}
+
+// A pair the device count or the other pairs make invalid is reported with the variable's text, as
+// every other bad value is (the text was missing).
+TEST(HostConfig, PairErrorsQuoteTheTopology) {
+  auto e = capture([] { HostBackendConfig::parse("2", "0-1, 0-5"); });
+  EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_TOPOLOGY: bad configuration: \"0-1, 0-5\": pair 0-5 names a "
+                         "device outside the 2 host devices (ordinals 0..1)");
+  e = capture([] { HostBackendConfig::parse("3", "0-1,1-0"); });
+  EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_TOPOLOGY: bad configuration: \"0-1,1-0\": pair 1-0 is listed twice");
+}
+
 TEST(HostConfig, ParsesNativeAtomics) {
   EXPECT_TRUE(HostBackendConfig::parse("2", "", "", "").native_atomics);
   EXPECT_TRUE(HostBackendConfig::parse("2", "", "", " 1 ").native_atomics);
