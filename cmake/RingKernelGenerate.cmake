@@ -33,6 +33,13 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: unknown argument(s): ${arg_UNPARSED_ARGUMENTS}\n"
       "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
   endif()
+  # REGISTRY or OUTPUT_DIR given last without its value would otherwise be dropped silently.
+  foreach(keyword IN ITEMS REGISTRY OUTPUT_DIR)
+    if(keyword IN_LIST arg_KEYWORDS_MISSING_VALUES)
+      message(FATAL_ERROR "${where}: ${keyword} needs a value\n"
+        "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
+    endif()
+  endforeach()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "${where}: '${target}' is not a target; create it (add_library/add_executable) first")
   endif()
