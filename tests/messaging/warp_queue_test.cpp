@@ -220,4 +220,47 @@ TEST(WarpQueue, PushBatchOrdersStagedValuesBeforeItAndItsReadsBeforeTheNextStagi
   EXPECT_EQ(drain(owned.ring()), seqs_of(6, 0, 80));
 }
 
+// A kernel routing each lane's message to the queue of its destination: the lanes of one warp_push
+// pass different rings. Each ring gets its own claim on its own index (before, the lowest lane's
+// ring was claimed for every lane, and the other lanes wrote slots of their rings at positions
+// their indices never handed out: ring A stalled at its first unpublished slot, ring B showed empty
+// with messages in it).
+TEST(WarpQueue, LanesPassingDifferentRingsEachClaimOnTheirOwnRing) {
+  OwnedRing a(64), b(64), c(4);
+  std::vector<char> pushed(32, 0);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    const unsigned lane = warp.lane();
+    const Ring& ring = lane % 3 == 0 ? a.ring() : lane % 3 == 1 ? b.ring() : c.ring();  // c: room for 4 of 10
+    pushed[lane] = ringkernel::detail::warp_push_on(warp, ring, make_msg(lane, 0));
+  });
+  std::vector<long> want_a, want_b, want_c;
+  for (unsigned l = 0; l < 32; ++l) {
+    (l % 3 == 0 ? want_a : l % 3 == 1 ? want_b : want_c).push_back(static_cast<long>(l) * 1000);
+    EXPECT_EQ(pushed[l] != 0, l % 3 != 2 || l < 12) << "lane " << l;  // c's first four lanes only
+  }
+  want_c.resize(4);
+  EXPECT_EQ(a.ring().size(), want_a.size());
+  EXPECT_EQ(b.ring().size(), want_b.size());
+  EXPECT_EQ(c.ring().size(), 4u);
+  // Popped by one warp whose lanes ask the three rings in turn: each ring's messages in order.
+  for (std::uint32_t q = 0; q < 3; ++q) ASSERT_TRUE(a.ring().try_push(make_msg(100, q)));
+  std::vector<long> got(32, -2);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    const unsigned lane = warp.lane();
+    const Ring& ring = lane % 2 == 0 ? a.ring() : b.ring();
+    Msg m{};
+    const bool ok = ringkernel::detail::warp_pop_on(warp, ring, m);
+    got[lane] = ok ? (intact(m) ? static_cast<long>(m.producer) * 1000 + m.seq : -3) : -1;
+  });
+  std::vector<long> from_a, from_b;
+  for (unsigned l = 0; l < 32; ++l) (l % 2 == 0 ? from_a : from_b).push_back(got[l]);
+  std::vector<long> expect_a = want_a, expect_b = want_b;
+  for (std::uint32_t q = 0; q < 3; ++q) expect_a.push_back(100'000 + q);  // 11 + 3 < 16 lanes: the rest get none
+  expect_a.resize(16, -1);
+  expect_b.resize(16, -1);
+  EXPECT_EQ(from_a, expect_a);
+  EXPECT_EQ(from_b, expect_b);
+  EXPECT_EQ(drain(c.ring()), want_c);
+}
+
 }  // namespace

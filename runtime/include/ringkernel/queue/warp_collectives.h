@@ -4,7 +4,9 @@
 // in the tests, on host threads playing the lanes of a warp (tests/messaging/simulated_warp.h).
 //
 // A Warp type provides, for the calling lane (`mask` is always the group of the operation: read
-// once by active() in the single-message operations, the caller's mask in the batch operations):
+// once by active() in the single-message operations, the caller's mask in the batch operations;
+// the single-message operations run one claim per ring among those lanes, each over the whole
+// group, the lanes of other rings taking part with neutral values):
 //   unsigned active() const;                          the lanes executing this call together now
 //   unsigned lane() const;                            the calling lane's id, 0..31
 //   template <class V> V shfl(unsigned mask, V v, int src) const;  lane src's v, to every lane
@@ -61,13 +63,8 @@ struct warp_group {
   unsigned rank;    // this lane's position among the participants
   int leader;       // the lowest participating lane
 
-  /// The lanes executing together now (active(), read once): for operations that are correct with
-  /// any grouping of the lanes (see the top of this file).
-  template <class Warp>
-  RINGKERNEL_WARP_FUNCTION static warp_group of(const Warp& warp) noexcept {
-    return of_lanes(warp, warp.active());
-  }
-  /// The lanes of `mask`, as the caller states them (non-empty, containing the calling lane).
+  /// The lanes of `mask`, as the caller states them (non-empty; a lane outside it gets the rank
+  /// of its position among them, which means nothing).
   template <class Warp>
   RINGKERNEL_WARP_FUNCTION static warp_group of_lanes(const Warp& warp, unsigned mask) noexcept {
     const unsigned lane = warp.lane();

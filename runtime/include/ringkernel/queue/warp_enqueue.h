@@ -13,7 +13,9 @@
 //   The group is whoever __activemask() reports at the call, and that is safe here: however the
 //   lanes happen to arrive (all together, or in several groups under independent thread
 //   scheduling), each lane's own message is claimed once, by the group it arrived in; only how
-//   many lanes share a claim depends on it. These calls order no memory between lanes.
+//   many lanes share a claim depends on it. Lanes may pass different rings (each lane's message to
+//   the queue of its destination): the group then makes one claim per ring, each on that ring's
+//   own index. These calls order no memory between lanes.
 //   warp_push_batch / warp_pop_batch: the lanes of `mask` cooperate on ONE array of messages, so
 //   the group must be exactly the lanes the caller means, never __activemask() (lanes that split
 //   under independent thread scheduling would each move the whole array): the caller states the
@@ -29,6 +31,8 @@
 // Scope: use mpmc_ring<T, atomic_scope::device> for a ring in device memory that only kernels of
 // that GPU touch, atomic_scope::system for pinned host memory or peer memory.
 #pragma once
+
+#include <cstdint>
 
 #include "ringkernel/config.h"
 #include "ringkernel/queue/mpmc_ring.h"
@@ -74,11 +78,26 @@ struct warp_claim_result {
   bool claimed;
 };
 
+/// The lanes of `active` still `pending` that pass the same ring (the same memory) as the lowest
+/// pending lane. Every lane of `active` calls it.
+template <class Warp>
+RINGKERNEL_WARP_FUNCTION unsigned same_ring_lanes(const Warp& warp, unsigned active, unsigned pending,
+                                                  const void* ring_memory) noexcept {
+  const auto mine = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(ring_memory));
+  const unsigned long long first = warp.shfl(active, mine, lowest_lane(pending));
+  return warp.ballot(active, ((pending >> warp.lane()) & 1u) != 0 && mine == first);
+}
+
+/// The claim of the lanes of `group` (those of `active` that pass this ring), made by all lanes of
+/// `active` together: every collective is over `active`; lanes outside `group` vote "not ready",
+/// touch no memory, and their result means nothing.
 template <class Warp, class Ring, class Counter>
-RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ring& ring, Counter counter,
-                                                      std::uint64_t lag) noexcept {
-  const warp_group g = warp_group::of(warp);
-  const unsigned active = g.active, lane = g.lane;
+RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim_group(const Warp& warp, unsigned active, unsigned group,
+                                                            const Ring& ring, Counter counter,
+                                                            std::uint64_t lag) noexcept {
+  const warp_group g = warp_group::of_lanes(warp, group);  // rank and leader within the group
+  const unsigned lane = g.lane;
+  const bool member = ((group >> lane) & 1u) != 0;
   const int leader = g.leader;
   // The leader's view of the index: loaded once, then what a lost CAS found there (one round trip
   // fewer per lost attempt), reloaded only when a slot shows the index has moved on.
@@ -87,8 +106,9 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ri
   for (;;) {
     first = warp.shfl(active, first, leader);
     const unsigned long long pos = first + g.rank;
-    const std::int64_t d = position_diff(Ring::seq(ring.slot_at(pos)).load(order::acquire), pos + lag);
-    const unsigned claim = ready_prefix(active, warp.ballot(active, d == 0));
+    std::int64_t d = 1;  // lanes of another ring: never ready in this claim
+    if (member) d = position_diff(Ring::seq(ring.slot_at(pos)).load(order::acquire), pos + lag);
+    const unsigned claim = ready_prefix(group, warp.ballot(active, member && d == 0));
     if (claim == 0) {
       // The leader's own slot decides: behind (full / empty) ends the attempt; ahead means another
       // party took `first` since it was read: look again.
@@ -104,6 +124,24 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ri
     }
     if (warp.shfl(active, won, leader) != 0) return {pos, ((claim >> lane) & 1u) != 0};
   }
+}
+
+/// The claims of the active lanes: one per ring among them (lanes may pass different rings, e.g.
+/// a kernel that routes each lane's message to the queue of its destination), lowest lane's ring
+/// first; with one ring (the usual case) one claim, at the cost of one shuffle and one ballot.
+template <class Warp, class Ring, class Counter>
+RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ring& ring, Counter counter,
+                                                      std::uint64_t lag) noexcept {
+  const unsigned active = warp.active();  // read once: every round below is over these lanes
+  const unsigned lane = warp.lane();
+  warp_claim_result mine{0, false};
+  for (unsigned pending = active; pending != 0;) {
+    const unsigned group = same_ring_lanes(warp, active, pending, ring.control());
+    const warp_claim_result r = warp_claim_group(warp, active, group, ring, counter, lag);
+    if (((group >> lane) & 1u) != 0) mine = r;
+    pending &= ~group;
+  }
+  return mine;
 }
 
 /// A run of positions claimed by one warp for a batch: [first, first + count).
@@ -228,18 +266,19 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, unsigned m
 
 namespace ringkernel {
 
-/// Called by any lanes of a warp, converged or not, each with its own message: the lanes that
-/// execute the call together (__activemask()) share one claim. Returns whether this lane's message
-/// was pushed (false: the ring was full at its position; lanes are served in lane order). No mask
-/// is needed, because no lane's outcome depends on which other lanes took part; it orders no
-/// memory between lanes.
+/// Called by any lanes of a warp, converged or not, each with its own message and ring: the lanes
+/// that execute the call together (__activemask()) and pass the same ring share one claim (lanes
+/// with different rings: one claim per ring). Returns whether this lane's message was pushed
+/// (false: the ring was full at its position; lanes are served in lane order). No mask is needed,
+/// because no lane's outcome depends on which other lanes took part; it orders no memory between
+/// lanes.
 template <class T, atomic_scope Scope>
 __device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
   return detail::warp_push_on(detail::cuda_warp{}, ring, value);
 }
 
-/// Every lane that executes the call asks for one message (grouped as for warp_push); lanes ranked
-/// below the number available get one, in lane order.
+/// Every lane that executes the call asks for one message from its ring (grouped as for
+/// warp_push); lanes ranked below the number available in their ring get one, in lane order.
 template <class T, atomic_scope Scope>
 __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
   return detail::warp_pop_on(detail::cuda_warp{}, ring, out);
