@@ -6,6 +6,8 @@
 // which aborts, saying why, when the lanes that met called different collectives or a mask other
 // than exactly the lanes that met. sync(mask) is __syncwarp(mask): it also waits for lanes of the
 // mask that are lagging behind (lag_behind below), and aborts when a lane of the mask has returned.
+// running(mask) is __ballot_sync(mask, true): it waits for the lagging lanes of the mask too, and
+// leaves out those that have returned or never ran (exited lanes, which the intrinsics allow).
 //
 // Independent thread scheduling: lanes the program considers converged may reach a call in
 // separate groups. simulated_warp::lag_behind(group) lets the lanes of `group` step out of the warp
@@ -56,13 +58,14 @@ class warp_rendezvous {
  public:
   /// Which collective a lane called: the lanes of one round must all call the same one (on a GPU,
   /// lanes meeting in different collectives is undefined behaviour or a hang).
-  enum class collective : std::uint8_t { active, shfl, ballot, reduce_min, sync };
+  enum class collective : std::uint8_t { active, shfl, ballot, reduce_min, sync, running };
   static const char* name(collective c) {
     switch (c) {
       case collective::active: return "active";
       case collective::shfl: return "shfl";
       case collective::ballot: return "ballot";
       case collective::reduce_min: return "reduce_min";
+      case collective::running: return "running";
       default: return "sync";
     }
   }
@@ -140,15 +143,15 @@ class warp_rendezvous {
   }
 
  private:
-  // Completes the pending round if every running lane has arrived and, for a sync, every lane of
-  // its mask is among them (lanes of the mask that lag behind will come; one that returned never
-  // will: abort). Under mutex_.
+  // Completes the pending round if every running lane has arrived and, for a sync or a running,
+  // every lane of its mask is among them (lanes of the mask that lag behind will come; one that
+  // returned never will: a sync aborts, a running completes without it). Under mutex_.
   void try_complete_round() {
     const unsigned arrived = arrived_.load(std::memory_order_relaxed);
     if (arrived == 0 || arrived != alive_.load(std::memory_order_relaxed)) return;
     const int first = __builtin_ffs(static_cast<int>(arrived)) - 1;
     const auto what = called_[static_cast<unsigned>(first)].load(std::memory_order_relaxed);
-    unsigned wanted = 0;  // sync: the lanes its masks name
+    unsigned wanted = 0;  // sync, running: the lanes their masks name
     for (unsigned l = 0; l < 32; ++l) {
       const auto other = called_[l].load(std::memory_order_relaxed);
       if (((arrived >> l) & 1u) == 0) continue;
@@ -159,9 +162,15 @@ class warp_rendezvous {
       }
       wanted |= static_cast<unsigned>(deposited_[l].load(std::memory_order_relaxed));
     }
-    if (static_cast<collective>(what) == collective::sync && (wanted & ~arrived) != 0) {
-      const unsigned gone = wanted & ~arrived & ~lagging_.load(std::memory_order_relaxed);
-      if (gone == 0) return;  // waits for lanes lagging behind
+    const auto kind = static_cast<collective>(what);
+    if ((kind == collective::sync || kind == collective::running) && (wanted & ~arrived) != 0) {
+      const unsigned lagging = wanted & ~arrived & lagging_.load(std::memory_order_relaxed);
+      const unsigned gone = wanted & ~arrived & ~lagging;
+      if (gone == 0 || (lagging != 0 && kind == collective::running)) return;  // waits for lanes lagging behind
+      if (kind == collective::running) {  // the lanes still missing have exited: it completes without them
+        complete_round();
+        return;
+      }
       std::fprintf(stderr, "simulated_warp: sync over mask %#x, but lanes %#x have returned or never ran\n", wanted,
                    gone);
       std::abort();
@@ -244,6 +253,13 @@ class simulated_warp {
   }
   void sync(unsigned mask) const {
     check(mask, rendezvous_->exchange(lane_, collective::sync, mask).lanes, "sync");
+  }
+  /// __ballot_sync(mask, true): the lanes of `mask` that met; lanes of the mask that have returned
+  /// (or never ran) are left out, lanes outside the mask must not be there.
+  unsigned running(unsigned mask) const {
+    const unsigned met = rendezvous_->exchange(lane_, collective::running, mask).lanes;
+    check(mask, met | mask, "running");
+    return met;
   }
 
   /// This lane and the other lanes of `group` (each calls this) reach their next collective only

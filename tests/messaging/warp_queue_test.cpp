@@ -263,4 +263,32 @@ TEST(WarpQueue, LanesPassingDifferentRingsEachClaimOnTheirOwnRing) {
   EXPECT_EQ(drain(c.ring()), want_c);
 }
 
+// Lanes of the mask that have exited: lanes that returned before the call, and in a partial warp
+// (a block whose size is not a multiple of 32) lanes that never ran. The batch calls leave them
+// out (__ballot_sync over the mask). Before, they were counted in: on a GPU each claim took
+// positions for their ranks that no lane checked, filled or published (the ring stalled there for
+// good, and a slot still being read could be overwritten); here the entry sync aborted.
+TEST(WarpQueue, BatchCallsLeaveOutTheLanesOfTheirMaskThatHaveExited) {
+  OwnedRing owned(128);
+  const std::vector<Msg> values = messages_of(7, 50);
+  std::vector<unsigned> pushed(32, 99);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    if (warp.lane() < 8 || warp.lane() % 2 != 0) return;  // lanes 0-7 and the odd ones leave
+    if (warp.lane() >= 24) warp.lag_behind(0x5500'0000u);  // and some of the rest come late
+    pushed[warp.lane()] = ringkernel::detail::warp_push_batch_on(warp, 0xffff'ffffu, owned.ring(), values.data(), 50);
+  });
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(pushed[l], l >= 8 && l % 2 == 0 ? 50u : 99u) << "lane " << l;
+  std::vector<Msg> out(50);
+  std::vector<unsigned> popped(32, 99);
+  Stream stream;
+  run_warp(0x0000'0fffu, [&](const simulated_warp& warp) {  // lanes 12-31 never run
+    popped[warp.lane()] = ringkernel::detail::warp_pop_batch_on(warp, 0xffff'ffffu, owned.ring(), out.data(), 50);
+    if (warp.lane() == 11) stream.assign(out.begin(), out.begin() + popped[11]);
+  });
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(popped[l], l < 12 ? 50u : 99u) << "lane " << l;
+  ASSERT_EQ(stream.size(), 50u);
+  for (std::uint32_t q = 0; q < 50; ++q) EXPECT_TRUE(intact(stream[q]) && stream[q].seq == q) << q;
+  EXPECT_EQ(owned.ring().size(), 0u);
+}
+
 }  // namespace

@@ -13,15 +13,21 @@
 //   unsigned ballot(unsigned mask, bool p) const;     the lanes whose p is true
 //   unsigned reduce_min(unsigned mask, unsigned v) const;  the smallest v over the lanes
 //   void sync(unsigned mask) const;                   __syncwarp: execution and memory barrier
-// shfl, ballot and reduce_min exchange register values only: they order no memory access (the
-// host simulation hides them from ThreadSanitizer's happens-before for that reason). Every lane
-// of `mask` makes the same sequence of calls.
+//   unsigned running(unsigned mask) const;            the lanes of mask that have not exited
+//                                                     (__ballot_sync(mask, true): waits for the
+//                                                     others, as __syncwarp does; an exited lane,
+//                                                     or one past the end of a partial warp, is
+//                                                     simply left out, as the intrinsics allow)
+// shfl, ballot, reduce_min and running exchange register values only: they order no memory access
+// (the host simulation hides them from ThreadSanitizer's happens-before for that reason). Every
+// lane of `mask` that has not exited makes the same sequence of calls.
 // active() (__activemask()) only reports which lanes happen to execute together: under independent
 // thread scheduling (Volta and later) lanes the program considers converged may arrive in separate
 // groups, so it must not decide who takes part in an operation whose result depends on the whole
 // group (the CUDA Programming Guide says as much). The single-message operations may use it (each
 // lane's own message is handled once, by whichever group the lane arrived in); the batch operations
-// take the participating lanes from the caller (warp_group::of_lanes) and meet with sync(mask).
+// take the participating lanes from the caller (its mask, less the lanes that have exited:
+// running(mask)) and meet with sync(mask).
 #pragma once
 
 #include "ringkernel/config.h"
@@ -105,6 +111,7 @@ struct cuda_warp {
 #endif
   }
   __device__ void sync(unsigned mask) const noexcept { __syncwarp(mask); }
+  __device__ unsigned running(unsigned mask) const noexcept { return __ballot_sync(mask, true); }
 };
 
 }  // namespace ringkernel::detail

@@ -220,6 +220,11 @@ RINGKERNEL_WARP_FUNCTION bool warp_pop_on(const Warp& warp, const mpmc_ring<T, S
 template <class Warp, class T, atomic_scope Scope>
 RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope>& ring,
                                                      const T* values, unsigned n) noexcept {
+  // Lanes of the mask that have exited (returned early, or past the end of a partial warp) are
+  // left out: counted in, their share of each claim would be claimed for nobody to check, fill or
+  // publish, and the ring would stall at the first such slot (or a slot still being read would be
+  // overwritten).
+  mask = warp.running(mask);
   warp.sync(mask);  // every lane of the mask is here, and the values they staged are visible to all
   const warp_group g = warp_group::of_lanes(warp, mask);
   const unsigned lanes = g.lanes, rank = g.rank;
@@ -242,6 +247,7 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned 
 template <class Warp, class T, atomic_scope Scope>
 RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope>& ring,
                                                     T* out, unsigned n) noexcept {
+  mask = warp.running(mask);  // without the lanes of the mask that have exited (see warp_push_batch_on)
   warp.sync(mask);  // every lane of the mask is here (and done with `out`, if it read it before)
   const warp_group g = warp_group::of_lanes(warp, mask);
   const unsigned lanes = g.lanes, rank = g.rank;
@@ -288,9 +294,11 @@ __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
 // intrinsics, whose order of arguments they follow (the mask first):
 //  - every lane of `mask` calls, with the same arguments (mask, ring, array, n); the calling lane
 //    is in `mask`; lanes outside it do not call (they may call with a mask of their own, a
-//    disjoint one). Lanes of the mask need not arrive converged: the call begins with
-//    __syncwarp(mask), which waits for all of them. Decide whether to call with a warp-uniform
-//    value (e.g. __any_sync / __shfl_sync over the mask), or some lanes would wait in vain;
+//    disjoint one). Lanes of the mask that have exited (returned early, or past the end of a
+//    block whose size is not a multiple of 32) are left out: the others do the batch alone. Lanes
+//    of the mask need not arrive converged: the call begins with __ballot_sync(mask, true) and
+//    __syncwarp, which wait for all of them. Decide whether to call with a warp-uniform value
+//    (e.g. __any_sync / __shfl_sync over the mask), or some lanes would wait in vain;
 //  - that entry __syncwarp also orders every lane's earlier accesses to the array before the
 //    call's own: the values a warp stages in shared or global memory just before warp_push_batch
 //    are visible to whichever lane copies them, and reads of a previous warp_pop_batch's `out`
