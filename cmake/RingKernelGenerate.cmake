@@ -33,11 +33,16 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: unknown argument(s): ${arg_UNPARSED_ARGUMENTS}\n"
       "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
   endif()
-  # REGISTRY or OUTPUT_DIR given last without its value would otherwise be dropped silently.
-  foreach(keyword IN ITEMS REGISTRY OUTPUT_DIR)
-    if(keyword IN_LIST arg_KEYWORDS_MISSING_VALUES)
-      message(FATAL_ERROR "${where}: ${keyword} needs a value\n"
-        "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
+  # REGISTRY or OUTPUT_DIR without a value (given last, or with "" such as an unset "${VAR}") would
+  # otherwise be dropped silently: cmake_parse_arguments leaves both cases undefined, so look at ARGV.
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE 1 ${last})
+    if(ARGV${i} STREQUAL "REGISTRY" OR ARGV${i} STREQUAL "OUTPUT_DIR")
+      math(EXPR next "${i} + 1")
+      if(next GREATER last OR "${ARGV${next}}" STREQUAL "")
+        message(FATAL_ERROR "${where}: ${ARGV${i}} needs a value\n"
+          "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
+      endif()
     endif()
   endforeach()
   if(NOT TARGET ${target})
