@@ -96,7 +96,12 @@ void kernel_to_kernel(P2PTransferMode mode) {
     EXPECT_EQ(e.code(), ringkernel::errc::unsupported) << e.what();
   }
 
+  // The receiver spins until the sender runs: both are loaded before either starts (CUDA_PRELOAD,
+  // cuda_check.h), each on its own device, so no lazy load waits for a running kernel.
+  CUDA_CHECK(cudaSetDevice(src.ordinal));
+  CUDA_PRELOAD(send_all);
   CUDA_CHECK(cudaSetDevice(dst.ordinal));
+  CUDA_PRELOAD(receive_all);
   std::uint32_t* next = nullptr;
   unsigned* counters = nullptr;  // [0] received, [1] errors
   CUDA_CHECK(cudaMalloc(&next, threads * sizeof *next));
