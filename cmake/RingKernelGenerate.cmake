@@ -36,7 +36,10 @@ function(ringkernel_generate_messages target)
   # REGISTRY or OUTPUT_DIR without a value (given last, or with "" such as an unset "${VAR}") would
   # otherwise be dropped silently: cmake_parse_arguments leaves both cases undefined, so look at ARGV.
   math(EXPR last "${ARGC} - 1")
-  foreach(i RANGE 1 ${last})
+  foreach(i RANGE 1 ${last})  # a call with only <target> runs i = 1, 0: skip 0, the target
+    if(i EQUAL 0)
+      continue()
+    endif()
     if(ARGV${i} STREQUAL "REGISTRY" OR ARGV${i} STREQUAL "OUTPUT_DIR")
       math(EXPR next "${i} + 1")
       if(next GREATER last OR "${ARGV${next}}" STREQUAL "")
