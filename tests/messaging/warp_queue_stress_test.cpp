@@ -292,4 +292,41 @@ TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
   expect_exactly_once_in_order(streams, {0, 1, 2, 3, 4}, n);
 }
 
+// Producer warps whose lanes route their messages to two rings (even lanes to one, odd lanes to
+// the other), as a kernel sends each lane's message to its destination's queue: every warp_push
+// makes one claim per ring. Each ring has its own consumer warp.
+TEST(WarpQueue, LanesRoutingToTwoRingsDeliverEveryMessageOnceInOrder) {
+  OwnedRing even(8, near_wrap), odd(16);
+  const std::vector<unsigned> masks = {0x0000'ffffu, 0x00ff'00ffu};
+  std::vector<std::uint32_t> even_ids, odd_ids;
+  for (std::uint32_t w = 0; w < masks.size(); ++w) {
+    for (std::uint32_t id : ids_of(masks[w], 32 * w)) (id % 2 == 0 ? even_ids : odd_ids).push_back(id);
+  }
+  const std::uint64_t even_total = even_ids.size() * std::uint64_t{per_lane};
+  const std::uint64_t odd_total = odd_ids.size() * std::uint64_t{per_lane};
+  std::atomic<std::uint64_t> even_taken{0}, odd_taken{0};
+  std::vector<Stream> even_streams(1), odd_streams(1);
+  std::vector<std::function<void()>> parties;
+  for (std::uint32_t w = 0; w < masks.size(); ++w) {
+    parties.emplace_back([&, w] {
+      const auto deadline = give_up();
+      run_warp(masks[w], [&](const simulated_warp& warp) {
+        const Ring& ring = warp.lane() % 2 == 0 ? even.ring() : odd.ring();
+        for (std::uint32_t next = 0; next < per_lane && !deadline.passed();) {
+          if (ringkernel::detail::warp_push_on(warp, ring, make_msg(32 * w + warp.lane(), next))) ++next;
+        }
+      });
+    });
+  }
+  parties.emplace_back([&] { even_streams[0] = consumer_warp(even.ring(), 0x0000'000fu, even_taken, even_total); });
+  parties.emplace_back([&] { odd_streams[0] = consumer_warp(odd.ring(), 0x0000'0f00u, odd_taken, odd_total); });
+  run_parties(parties);
+  EXPECT_EQ(even_streams[0].size(), even_total);
+  EXPECT_EQ(odd_streams[0].size(), odd_total);
+  expect_exactly_once_in_order(even_streams, even_ids, per_lane);
+  expect_exactly_once_in_order(odd_streams, odd_ids, per_lane);
+  EXPECT_EQ(even.ring().size(), 0u);
+  EXPECT_EQ(odd.ring().size(), 0u);
+}
+
 }  // namespace
