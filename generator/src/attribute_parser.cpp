@@ -8,6 +8,7 @@
 
 #include "attribute_macro.h"
 #include "attribute_value.h"
+#include "spelling_suggestion.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -82,7 +83,7 @@ class ArgumentParser {
     static const std::vector<llvm::StringRef> known = {"id",       "kernel", "direction",
                                                        "priority", "causal", "format"};
     if (llvm::find(known, name) == known.end()) {
-      return fail(key.getLocation(), "unknown key " + quoted(name) + " in " + kAttribute,
+      return fail(key.getLocation(), "unknown key " + quoted(name) + " in " + kAttribute + didYouMean(name, known),
                   std::string("valid keys are ") + kValidKeys);
     }
     auto [previous, inserted] = seen_.emplace(name.str(), key.getLocation());
@@ -125,8 +126,9 @@ class ArgumentParser {
         {"bidirectional", Direction::Bidirectional}};
     auto found = value.is(clang::tok::raw_identifier) ? values.find(text(value)) : values.end();
     if (found == values.end()) {
+      static const std::vector<llvm::StringRef> names = {"input", "output", "kernel_to_kernel", "bidirectional"};
       return fail(value.getLocation(),
-                  "bad value " + quoted(text(value)) + " for 'direction'",
+                  "bad value " + quoted(text(value)) + " for 'direction'" + suggestion(value, names),
                   "write one of input, output, kernel_to_kernel, bidirectional");
     }
     options_.direction = found->second;
@@ -139,7 +141,8 @@ class ArgumentParser {
       options_.format = spelling == "map" ? WireFormat::Map : WireFormat::Array;
       return true;
     }
-    return fail(value.getLocation(), "bad value " + quoted(spelling) + " for 'format'",
+    return fail(value.getLocation(),
+                "bad value " + quoted(spelling) + " for 'format'" + suggestion(value, {"array", "map"}),
                 "write one of array, map");
   }
 
@@ -149,8 +152,14 @@ class ArgumentParser {
       options_.causal = spelling == "true";
       return true;
     }
-    return fail(value.getLocation(), "bad value " + quoted(spelling) + " for 'causal'",
+    return fail(value.getLocation(),
+                "bad value " + quoted(spelling) + " for 'causal'" + suggestion(value, {"true", "false"}),
                 "write `causal` alone, or causal = true / causal = false");
+  }
+
+  /// "; did you mean ...?" when the value is a word that misspells one of `words`.
+  static std::string suggestion(const clang::Token& value, llvm::ArrayRef<llvm::StringRef> words) {
+    return value.is(clang::tok::raw_identifier) ? didYouMean(value.getRawIdentifier(), words) : "";
   }
 
   const std::vector<clang::Token>& tokens_;

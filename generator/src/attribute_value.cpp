@@ -38,12 +38,19 @@ struct Value {
   bool fromMacro() const { return macro.kind == ValueMacroExpansion::Kind::Token; }
 };
 
-/// `[::] identifier (:: identifier)*` from tokens[position], or the single token there.
+/// `[::] identifier (:: identifier)*` from tokens[position], a negative number (`- literal`, an
+/// error the caller reports as one value), or the single token there.
 std::vector<clang::Token> writtenTokens(const std::vector<clang::Token>& tokens, std::size_t& position) {
   const auto nameAt = [&](std::size_t i) {
     return i < tokens.size() && tokens[i].is(clang::tok::raw_identifier);
   };
   std::vector<clang::Token> result;
+  if (tokens[position].is(clang::tok::minus) && position + 1 < tokens.size() &&
+      tokens[position + 1].is(clang::tok::numeric_constant)) {
+    result = {tokens[position], tokens[position + 1]};
+    position += 2;
+    return result;
+  }
   if (tokens[position].is(clang::tok::coloncolon) && nameAt(position + 1)) {
     result.push_back(tokens[position++]);
   }
@@ -140,7 +147,7 @@ class ValueReader {
 
   /// `value` quoted for an error: as written and, from a macro or a constant, what it stands for.
   static std::string shown(const Value& value) {
-    if (!value.fromMacro() && !value.name) return quoted(text(value.token));
+    if (!value.fromMacro() && !value.name) return quoted(value.written);
     std::string details;
     if (value.fromMacro()) {
       details = "expands to " + quoted(value.name ? value.name->spelled() : text(value.token).str());
@@ -207,6 +214,10 @@ class ValueReader {
         return std::nullopt;
       }
       return value.constant.value.zext(std::max(value.constant.value.getBitWidth(), 65u));
+    }
+    if (value.token.is(clang::tok::minus) && value.written.size() > 1) {
+      failValue(value, "bad value " + shown(value) + " for '" + key_.str() + "': negative", fix);
+      return std::nullopt;
     }
     auto number = integerLiteralValue(value.token);
     if (!number) {

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "frontend_harness.h"
+#include "spelling_suggestion.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -125,11 +126,19 @@ INSTANTIATE_TEST_SUITE_P(
     Grammar, AttributeErrors,
     ::testing::Values(
         BadOption{"bogus = 1", "bogus", {"unknown key 'bogus'"}, "valid keys are id, kernel"},
+        BadOption{"priorty = 1", "priorty", {"unknown key 'priorty'", "; did you mean 'priority'?"}, "valid keys"},
+        BadOption{"ID = 1", "ID", {"unknown key 'ID'", "; did you mean 'id'?"}, "valid keys"},
+        BadOption{"direction = inptu", "inptu", {"for 'direction'; did you mean 'input'?"}, "input, output"},
+        BadOption{"format = Map", "Map", {"for 'format'; did you mean 'map'?"}, "array, map"},
+        BadOption{"causal = ture", "ture", {"for 'causal'; did you mean 'true'?"}, "causal = true"},
         BadOption{"id = 1, id = 2", "id = 2", {"duplicate key 'id'"}, "only once"},
         BadOption{"causal, causal", "causal", {"duplicate key 'causal'"}, "only once", 2},
         BadOption{"id = 0", "0", {"'id'", "type id 0 is reserved"}, "non-zero"},
         BadOption{"id = 0x100000000", "0x1", {"'id'", "does not fit in 32 bits"}, "0xFFFFFFFF"},
-        BadOption{"id = -1", "-", {"bad value '-' for 'id'"}, "non-zero"},
+        BadOption{"id = -1", "-", {"bad value '-1' for 'id': negative"}, "non-zero"},
+        BadOption{"priority = -3", "-", {"bad value '-3' for 'priority': negative"}, "0 to 255"},
+        BadOption{"kernel = -1", "-", {"bad value '-1' for 'kernel'", "expected a string literal"}, "kernel ="},
+        BadOption{"id = -", "-", {"bad value '-' for 'id'"}, "non-zero"},
         BadOption{"id = \"7\"", "\"7\"", {"for 'id'", "unsigned 32-bit integer"}, "non-zero"},
         BadOption{"id = 1.5", "1.5", {"bad value '1.5' for 'id'"}, "non-zero"},
         BadOption{"id = 09", "09", {"bad value '09' for 'id'"}, "non-zero"},
@@ -153,6 +162,29 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"id = 1,", ")", {"expected an option after ','"}, "trailing"},
         BadOption{"= 3", "=", {"expected an option name"}, "id, kernel, direction"},
         BadOption{"id = (1)", "(", {"bad value '(' for 'id'"}, "non-zero"}));
+
+// A suggestion only for a likely typo: a word far from every candidate gets none.
+TEST(AttributeErrors, SuggestsOnlyNearSpellings) {
+  const auto run = runFrontendOn(
+      "struct [[ringkernel::message(bogus = 1)]] A { int a; };\n"
+      "struct [[ringkernel::message(direction = sideways)]] B { int a; };\n"
+      "struct [[ringkernel::message(format = xml)]] C { int a; };\n"
+      "struct [[ringkernel::message(format = binary)]] D { int a; };\n");
+  EXPECT_EQ(errorCount(run), 4u) << run.printed;
+  EXPECT_EQ(run.printed.find("did you mean"), std::string::npos) << run.printed;
+}
+
+TEST(ClosestSpelling, NearestUniqueCandidateWithinAThirdOfTheWord) {
+  const std::vector<llvm::StringRef> words = {"cat", "car", "priority"};
+  EXPECT_EQ(closestSpelling("priorty", words), "priority");
+  EXPECT_EQ(closestSpelling("PRIORITY", words), "priority");  // case alone
+  EXPECT_EQ(closestSpelling("prioirty", words), "priority");  // two neighbours swapped: one edit
+  EXPECT_EQ(closestSpelling("przozity", words), "priority");  // 3 edits in 8 letters
+  EXPECT_EQ(closestSpelling("pzzozzty", words), std::nullopt);  // 4 edits in 8 letters: too far
+  EXPECT_EQ(closestSpelling("cax", words), std::nullopt);       // as near to cat as to car
+  EXPECT_EQ(closestSpelling("cat", words), std::nullopt);       // a candidate itself
+  EXPECT_EQ(closestSpelling("", words), std::nullopt);
+}
 
 TEST(AttributeErrors, ReportsEveryErrorOfOneList) {
   const std::string source =
