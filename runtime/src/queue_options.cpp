@@ -9,10 +9,16 @@
 
 namespace ringkernel::detail {
 
-void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer) {
+void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer,
+                            std::uint64_t max_capacity) {
   if (!is_power_of_two(o.capacity)) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
                 "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
+  }
+  if (o.capacity > max_capacity) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                "capacity " + std::to_string(o.capacity) + " is too large: the ring's bytes would exceed what "
+                "std::size_t counts (at most " + std::to_string(max_capacity) + " slots of this message type)");
   }
   if (multi_consumer && o.capacity < 2) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,

@@ -135,6 +135,15 @@ TEST(P2PMessageQueue, BadOptionsAreRefusedBeforePeerAccessIsEnabled) {
     EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
     EXPECT_NE(std::string(e.what()).find("drop_oldest"), std::string::npos) << e.what();
   }
+  // A capacity whose bytes overflow std::size_t (it crashed in the ring's initialisation).
+  try {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.capacity = std::size_t{1} << 62});
+    FAIL() << "capacity 2^62 accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("P2PQueueOptions: capacity 4611686018427387904 is too large"),
+              std::string::npos) << e.what();
+  }
   EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1])) << "nothing changed by a refused construction";
 }
 

@@ -249,6 +249,33 @@ TEST(SpscQueue, RejectsDropOldestAndBadCapacities) {
   EXPECT_EQ(one.try_send(2).status, SendStatus::full);
 }
 
+// A capacity whose bytes std::size_t cannot count: bytes_for wrapped, the queue allocated a few
+// hundred bytes and initialize (MPMC) or the first sends (SPSC) wrote far past them.
+TEST(MessageQueue, RefusesACapacityWhoseBytesOverflow) {
+  using Mpmc = ringkernel::MpmcQueue<Tagged>;
+  using Spsc = ringkernel::SpscQueue<Tagged>;
+  for (const std::uint64_t capacity : {std::uint64_t{1} << 62, std::uint64_t{1} << 63}) {
+    for (const bool spsc : {false, true}) {
+      SCOPED_TRACE(std::string(spsc ? "SpscQueue" : "MpmcQueue") + ", capacity " + std::to_string(capacity));
+      try {
+        const QueueOptions options{.capacity = static_cast<std::size_t>(capacity), .policy = FullPolicy::reject};
+        if (spsc) {
+          Spsc q(options);
+        } else {
+          Mpmc q(options);
+        }
+        FAIL() << "accepted";
+      } catch (const ringkernel::Error& e) {
+        EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+        EXPECT_NE(std::string(e.what()).find("capacity " + std::to_string(capacity) + " is too large"),
+                  std::string::npos) << e.what();
+      }
+    }
+  }
+  static_assert(Mpmc::ring_type::max_capacity < (std::uint64_t{1} << 62));
+  static_assert(Mpmc::ring_type::bytes_for(Mpmc::ring_type::max_capacity) >= Mpmc::ring_type::max_capacity);
+}
+
 TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
   using Msg = ringkernel::KernelMessage<Tagged>;
   ringkernel::MpmcQueue<Msg> q(QueueOptions{.capacity = 16, .detailed_statistics = true});

@@ -214,7 +214,7 @@ class BasicMessageQueue {
 
   /// Throws Error (invalid_argument / unsupported) for options no queue on this ring type accepts.
   static void validate(const QueueOptions& o) {
-    detail::validate_queue_options(o, Ring::multi_producer, Ring::multi_consumer);
+    detail::validate_queue_options(o, Ring::multi_producer, Ring::multi_consumer, Ring::max_capacity);
   }
 
  private:

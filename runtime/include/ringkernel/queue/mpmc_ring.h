@@ -50,7 +50,11 @@ class mpmc_ring {
   static constexpr bool multi_producer = true;
   static constexpr bool multi_consumer = true;
 
-  /// Bytes of memory a ring of `capacity` slots needs (alignment: queue_line_bytes).
+  /// The most slots whose memory a std::size_t can count (queues refuse more: bytes_for would wrap).
+  static constexpr std::uint64_t max_capacity = (SIZE_MAX - sizeof(detail::ring_control)) / sizeof(slot_type);
+
+  /// Bytes of memory a ring of `capacity` slots needs (alignment: queue_line_bytes); capacity at
+  /// most max_capacity.
   RINGKERNEL_HOST_DEVICE static constexpr std::size_t bytes_for(std::uint64_t capacity) noexcept {
     return sizeof(detail::ring_control) + static_cast<std::size_t>(capacity) * sizeof(slot_type);
   }

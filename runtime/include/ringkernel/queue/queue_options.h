@@ -26,9 +26,10 @@ struct QueueOptions {
 namespace detail {
 
 /// Throws Error (invalid_argument / unsupported, naming BasicMessageQueue) for options that no queue
-/// on a ring with these sides accepts: capacity, policy, memory without a device, and the users of
-/// each side against the memory (check_ring_side).
-void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer);
+/// on a ring with these sides accepts: capacity (a power of two, at most the ring's max_capacity),
+/// policy, memory without a device, and the users of each side against the memory (check_ring_side).
+void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer,
+                            std::uint64_t max_capacity);
 
 }  // namespace detail
 }  // namespace ringkernel

@@ -37,6 +37,10 @@ class spsc_ring {
   static constexpr bool multi_producer = false;
   static constexpr bool multi_consumer = false;
 
+  /// The most slots whose memory a std::size_t can count (queues refuse more: bytes_for would wrap).
+  static constexpr std::uint64_t max_capacity = (SIZE_MAX - sizeof(detail::ring_control)) / sizeof(T);
+
+  /// Bytes of memory a ring of `capacity` slots needs; capacity at most max_capacity.
   RINGKERNEL_HOST_DEVICE static constexpr std::size_t bytes_for(std::uint64_t capacity) noexcept {
     return sizeof(detail::ring_control) + static_cast<std::size_t>(capacity) * sizeof(T);
   }
