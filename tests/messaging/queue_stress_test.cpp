@@ -197,4 +197,52 @@ TEST(QueueStress, ClearAndShutdownWithMessagesInFlight) {
   EXPECT_EQ(s.rejected_full + s.rejected_closed, producers * per_producer - sent);
 }
 
+// statistics() while senders evict (drop_oldest), a thread clears and a consumer receives: a
+// snapshot's `received` is never below the receives that had returned before it was taken (an
+// eviction or clear counted before its pop reached the tail index would make it so, or wrap it
+// past `sent`), and the identity holds exactly once everything has returned.
+TEST(QueueStress, StatisticsDuringEvictionsAndClearsNeverUndercountReceives) {
+  Mpmc q(QueueOptions{.capacity = 16, .policy = FullPolicy::drop_oldest, .start_position = near_wrap});
+  std::atomic<std::uint64_t> received{0};
+  std::atomic<bool> done{false};
+  std::thread consumer([&] {
+    Tagged m{};
+    while (!done.load()) {
+      if (q.try_receive(m) == ReceiveStatus::ok) received.fetch_add(1);
+    }
+  });
+  std::thread clearer([&] {
+    while (!done.load()) {
+      q.clear();
+      std::this_thread::yield();
+    }
+  });
+  std::uint64_t snapshots = 0, undercounts = 0, beyond_sent = 0;
+  std::thread observer([&] {
+    while (!done.load()) {
+      const std::uint64_t before = received.load();
+      const auto s = q.statistics();
+      ++snapshots;
+      undercounts += s.received < before;
+      beyond_sent += s.received > s.sent;
+    }
+  });
+  std::vector<std::thread> senders;
+  for (unsigned p = 0; p < 2; ++p) {
+    senders.emplace_back([&, p] {
+      for (std::uint64_t i = 0; i < 50 * per_producer; ++i) ASSERT_TRUE(q.send(Tagged{p, 0, i}).ok());
+    });
+  }
+  for (auto& t : senders) t.join();
+  done = true;
+  for (auto* t : {&consumer, &clearer, &observer}) t->join();
+  EXPECT_GT(snapshots, 0u);
+  EXPECT_EQ(undercounts, 0u) << "of " << snapshots << " snapshots";
+  EXPECT_EQ(beyond_sent, 0u) << "of " << snapshots << " snapshots";
+  const auto s = q.statistics();
+  EXPECT_EQ(s.sent, 2 * 50 * per_producer);
+  EXPECT_EQ(s.received, received.load());
+  EXPECT_EQ(s.sent, s.received + s.dropped_oldest + s.cleared + q.count());
+}
+
 }  // namespace

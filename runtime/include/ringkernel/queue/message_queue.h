@@ -168,8 +168,11 @@ class BasicMessageQueue {
     host_consumer("BasicMessageQueue::clear");
     std::size_t removed = 0;
     T scratch[16];
-    while (const std::size_t n = ring_.try_pop_batch(scratch, 16)) removed += n;
-    stats_.cleared.fetch_add(removed, std::memory_order_relaxed);
+    // Counted per batch: a statistics() snapshot taken meanwhile is off by at most one batch.
+    while (const std::size_t n = ring_.try_pop_batch(scratch, 16)) {
+      removed += n;
+      stats_.cleared.fetch_add(n, std::memory_order_release);  // after the pops: see statistics()
+    }
     return removed;
   }
 
@@ -188,8 +191,12 @@ class BasicMessageQueue {
 
   QueueStatistics statistics() const {
     QueueStatistics s;
-    s.dropped_oldest = stats_.dropped_oldest.load(std::memory_order_relaxed);
-    s.cleared = stats_.cleared.load(std::memory_order_relaxed);
+    // The two counters of messages taken other than by receiving are read before the tail, with
+    // acquire (their increments release, after the pops): every pop they count is in the tail read
+    // below, so `received` is never below the true figure (nor wraps), at most above it by pops not
+    // yet counted.
+    s.dropped_oldest = stats_.dropped_oldest.load(std::memory_order_acquire);
+    s.cleared = stats_.cleared.load(std::memory_order_acquire);
     s.dropped_newest = stats_.dropped_newest.load(std::memory_order_relaxed);
     s.rejected_full = stats_.rejected_full.load(std::memory_order_relaxed);
     s.timed_out = stats_.timed_out.load(std::memory_order_relaxed);
@@ -276,7 +283,7 @@ class BasicMessageQueue {
         T oldest;
         if (ring_.try_pop(oldest)) {
           ++evicted;
-          stats_.dropped_oldest.fetch_add(1, std::memory_order_relaxed);
+          stats_.dropped_oldest.fetch_add(1, std::memory_order_release);  // after the pop: see statistics()
           if (on_evict_) on_evict_(oldest);
         }
         return SendStatus::ok;
