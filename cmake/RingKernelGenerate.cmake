@@ -211,6 +211,7 @@ function(ringkernel_generate_messages target)
       COMMAND RingKernel::gen registry
               --name "${arg_REGISTRY}"
               --output-dir "${out}"
+              --remove-stale-outputs
               --template-dir "${template_dir}"
               ${manifests}
       COMMAND "${CMAKE_COMMAND}" -E touch "${reg}.stamp"

@@ -173,7 +173,7 @@ int runRegistryCommand(const CommandLine& commandLine, const char* argv0) {
   const std::string templateDir = findTemplateDir(commandLine.templateDir, argv0, error);
   if (templateDir.empty()) return usageError(error);
   return runRegistry(commandLine.registryName, commandLine.outputDir, commandLine.inputs,
-                     templateDir);
+                     templateDir, commandLine.removeStaleOutputs);
 }
 
 }  // namespace

@@ -66,6 +66,11 @@ struct RegistryOptions {
                                    cl::sub(registryCommand())};
   cl::list<std::string> manifests{cl::Positional, cl::OneOrMore, cl::value_desc("a.rk.json"),
                                   cl::desc("<a.rk.json>..."), cl::sub(registryCommand())};
+  cl::opt<bool> removeStaleOutputs{
+      "remove-stale-outputs",
+      cl::desc("On input errors, delete the <name>.registry.rk.h an earlier run left, so a failed "
+               "build keeps nothing stale"),
+      cl::sub(registryCommand())};
 };
 
 GenerateOptions& generateOptions() {
@@ -97,6 +102,7 @@ bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   commandLine.outputDir = options.outputDir;
   commandLine.templateDir = options.templateDir;
   commandLine.inputs.assign(options.manifests.begin(), options.manifests.end());
+  commandLine.removeStaleOutputs = options.removeStaleOutputs;
   return true;
 }
 

@@ -22,11 +22,11 @@ struct CommandLine {
   std::vector<std::string> inputs;  // headers (generate) or manifests (registry)
   std::string outputDir;
   std::string templateDir;
+  bool removeStaleOutputs = false;  // on input errors, delete what an earlier run wrote
   // generate only
   std::string depfile;
   std::string targetTriple;
   std::string stamp;
-  bool removeStaleOutputs = false;
   // registry only
   std::string registryName;
 

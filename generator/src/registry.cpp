@@ -139,7 +139,8 @@ bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry&
 }
 
 int runRegistry(const std::string& name, const std::string& outputDir,
-                const std::vector<std::string>& manifests, const std::string& templateDir) {
+                const std::vector<std::string>& manifests, const std::string& templateDir,
+                bool removeStale) {
   if (name.empty() || name.find_first_of("/\\") != std::string::npos || cppIdentifier(name).empty()) {
     std::cerr << "ringkernel-gen registry: error: --name '" << name
               << "' must be a non-empty file name without path separators\n";
@@ -181,6 +182,14 @@ int runRegistry(const std::string& name, const std::string& outputDir,
     diagnostics.push_back("ringkernel-gen registry: error: " + error);
   }
   for (const std::string& line : diagnostics) std::cerr << line << "\n";
+  if (!diagnostics.empty() && removeStale && std::filesystem::exists(path)) {
+    std::error_code ec;
+    if (std::filesystem::remove(path, ec)) {
+      std::cerr << "ringkernel-gen registry: removed stale " << path << "\n";
+    } else {
+      std::cerr << "ringkernel-gen registry: warning: cannot remove stale " << path << ": " << ec.message() << "\n";
+    }
+  }
   return diagnostics.empty() ? 0 : 1;
 }
 

@@ -274,4 +274,27 @@ TEST_F(CliTest, RegistryMergesManifests) {
   EXPECT_TRUE(fs::exists(path("out/app.registry.rk.h")));
 }
 
+// A registry step that fails (here: two headers give one type id) leaves no registry header of an
+// earlier run behind when asked to, as the per-header step does; without the option it keeps it.
+TEST_F(CliTest, FailedRegistryRemovesItsStaleHeaderOnRequest) {
+  const std::string a = write("a.h", "struct [[ringkernel::message(id = 7)]] A { int x; };\n");
+  const std::string b = write("b.h", "struct [[ringkernel::message(id = 8)]] B { int x; };\n");
+  const std::string registry = "registry --name app --output-dir " + quote(path("out")) + " " +
+                               quote(path("out/a.rk.json")) + " " + quote(path("out/b.rk.json"));
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(a) + " " + quote(b)).status, 0);
+  ASSERT_EQ(runGenerator(registry).status, 0);
+  ASSERT_TRUE(fs::exists(path("out/app.registry.rk.h")));
+
+  write("b.h", "struct [[ringkernel::message(id = 7)]] B { int x; };\n");
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(b)).status, 0);
+  const Result kept = runGenerator(registry);
+  EXPECT_EQ(kept.status, 1) << kept.output;
+  EXPECT_TRUE(fs::exists(path("out/app.registry.rk.h"))) << "removed without --remove-stale-outputs";
+
+  const Result removed = runGenerator(registry + " --remove-stale-outputs");
+  EXPECT_EQ(removed.status, 1) << removed.output;
+  EXPECT_NE(removed.output.find("removed stale"), std::string::npos) << removed.output;
+  EXPECT_FALSE(fs::exists(path("out/app.registry.rk.h")));
+}
+
 }  // namespace
