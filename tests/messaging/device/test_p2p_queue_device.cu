@@ -18,6 +18,7 @@
 #include "ringkernel/queue/warp_enqueue.h"
 
 #include "cuda_check.h"
+#include "queue_device_support.h"
 
 namespace {
 
@@ -39,9 +40,7 @@ constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
   const ringkernel::DeviceInfo src = cuda_devices[0];                                             \
   const ringkernel::DeviceInfo dst = cuda_devices[1]
 
-// Spinning kernels give up after 20 s (the host waits up to 10 s per message and would otherwise
-// leave them spinning, and the queue's destructor waiting for them, when a check fails).
-constexpr std::uint64_t kernel_budget_us = 20'000'000;
+using queue_device_test::kernel_budget_us;  // the host waits up to 10 s per message
 
 __global__ void send_all(Ring ring) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;

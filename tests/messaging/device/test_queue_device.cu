@@ -19,6 +19,7 @@
 #include "ringkernel/queue/warp_enqueue.h"
 
 #include "cuda_check.h"
+#include "queue_device_support.h"
 
 namespace {
 
@@ -34,18 +35,7 @@ using SystemRing = mpmc_ring<Tagged, atomic_scope::system>;
 using DeviceRing = mpmc_ring<Tagged, atomic_scope::device>;
 using SpscRing = ringkernel::spsc_ring<Tagged, atomic_scope::system>;
 
-int cuda_device_or_skip() {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  return cuda.empty() ? -1 : cuda.front().id;
-}
-#define REQUIRE_CUDA_DEVICE(id)                                                     \
-  const int id = cuda_device_or_skip();                                             \
-  if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
-
-// Every spinning kernel gives up after this long, before the host's own 30 s deadlines: a failed
-// host-side check returns while kernels still spin, and the queues' destructors would then wait
-// for them forever (freeing pinned or device memory waits for outstanding kernels).
-constexpr std::uint64_t kernel_budget_us = 20'000'000;
+using queue_device_test::kernel_budget_us;
 
 // The batch calls below are collective over the full warp (mask 0xffffffff: blockDim is a multiple
 // of 32 and lanes leave only together), so every lane must make each call or none: whether to go

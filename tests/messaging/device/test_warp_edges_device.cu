@@ -14,11 +14,11 @@
 
 #include "messaging_messages.rk.h"
 #include "ringkernel/deadline.h"
-#include "ringkernel/device.h"
 #include "ringkernel/queue/queue_storage.h"
 #include "ringkernel/queue/warp_enqueue.h"
 
 #include "cuda_check.h"
+#include "queue_device_support.h"
 
 namespace {
 
@@ -26,15 +26,7 @@ using messaging_test::Tagged;
 using ringkernel::QueueMemory;
 using DeviceRing = ringkernel::mpmc_ring<Tagged, ringkernel::atomic_scope::device>;
 
-int cuda_device_or_skip() {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  return cuda.empty() ? -1 : cuda.front().id;
-}
-#define REQUIRE_CUDA_DEVICE(id)                                                     \
-  const int id = cuda_device_or_skip();                                             \
-  if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
-
-constexpr std::uint64_t kernel_budget_us = 20'000'000;
+using queue_device_test::kernel_budget_us;
 constexpr unsigned full_warp = 0xffffffffu;
 
 // Blocks of 48 threads: warp 0 loses lanes 24..31 at once (they return), warp 1 is a partial warp
