@@ -18,12 +18,30 @@
 #define RINGKERNEL_CODEC_INLINE inline
 #endif
 
+// The same for the lambdas the codec unrolls with (written after the lambda's parameter list).
+#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
+#define RINGKERNEL_CODEC_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define RINGKERNEL_CODEC_LAMBDA_INLINE
+#endif
+
 // On the entry points: inline every call (generated visit_fields included), so the writer/reader
 // state lives in registers instead of being reloaded after every byte store (char stores alias it).
 #if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
 #define RINGKERNEL_CODEC_FLATTEN __attribute__((flatten))
 #else
 #define RINGKERNEL_CODEC_FLATTEN
+#endif
+
+// The message fold (encode_message, decode_message and the generated visit_fields they call, see
+// RINGKERNEL_GEN_VISIT_INLINE): GCC's flatten inlines it, transitively; clang's flatten (up to 22
+// at least) inlines only the entry point's direct calls, so clang needs it forced (clang-19 code ran
+// at half GCC's speed without). Not forced for GCC: that changes GCC's inlining order, and cost 10
+// more instructions per decode of a 64-byte message (measured). Test codec.inlining checks both.
+#if defined(__clang__) && !defined(__CUDA_ARCH__)
+#define RINGKERNEL_CODEC_FOLD_INLINE inline __attribute__((always_inline))
+#else
+#define RINGKERNEL_CODEC_FOLD_INLINE inline
 #endif
 
 namespace ringkernel::detail {

@@ -17,9 +17,9 @@
 namespace ringkernel::detail {
 
 template <class T, class Writer>
-RINGKERNEL_HOST_DEVICE void encode_message(const T& msg, Writer& w) noexcept;
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE void encode_message(const T& msg, Writer& w) noexcept;
 template <class T>
-RINGKERNEL_HOST_DEVICE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept;
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept;
 
 /// Arrays of up to this many elements are encoded and decoded as straight-line code.
 inline constexpr std::size_t unroll_limit = 8;
@@ -49,7 +49,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Wri
   } else if constexpr (shape == wire_shape::array) {
     w.write_array_header(static_cast<std::uint32_t>(std::extent_v<F>));
     if constexpr (std::extent_v<F> <= unroll_limit) {
-      for_each_index([&](auto i) { encode_value(v[decltype(i)::value], w); }, std::make_index_sequence<std::extent_v<F>>{});
+      for_each_index([&](auto i) RINGKERNEL_CODEC_LAMBDA_INLINE { encode_value(v[decltype(i)::value], w); }, std::make_index_sequence<std::extent_v<F>>{});
     } else {
       for (std::size_t i = 0; i < std::extent_v<F>; ++i) encode_value(v[i], w);
     }
@@ -107,7 +107,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status decode_value(msgpack
     if constexpr (std::extent_v<F> <= unroll_limit) {
       codec_status status = codec_status::ok;
       for_each_index(
-          [&](auto i) {
+          [&](auto i) RINGKERNEL_CODEC_LAMBDA_INLINE {
             if (status == codec_status::ok) status = decode_value(r, out[decltype(i)::value], depth + 1);
           },
           std::make_index_sequence<std::extent_v<F>>{});

@@ -103,7 +103,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool copy_str_zero_filled(char (&
     std::uint64_t nul = 0;  // non-zero once a NUL was seen inside the string
     if (readable >= words * 8) {
       for_each_index(
-          [&](auto k) {
+          [&](auto k) RINGKERNEL_CODEC_LAMBDA_INLINE {
             constexpr std::size_t first = decltype(k)::value * 8;
             const std::size_t kept = length <= first ? 0 : length - first >= 8 ? 8 : length - first;
             const std::uint64_t keep = low_bytes_mask(kept);
@@ -114,7 +114,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool copy_str_zero_filled(char (&
           std::make_index_sequence<words>{});
     } else {
       for_each_index(
-          [&](auto k) {
+          [&](auto k) RINGKERNEL_CODEC_LAMBDA_INLINE {
             constexpr std::size_t first = decltype(k)::value * 8;
             std::uint64_t word = 0;
             if (first + 8 <= length) {

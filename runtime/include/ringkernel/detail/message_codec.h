@@ -45,7 +45,7 @@ struct named_field_encoder {
 };
 
 template <class T, class Writer>
-RINGKERNEL_HOST_DEVICE void encode_message(const T& msg, Writer& w) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE void encode_message(const T& msg, Writer& w) noexcept {
   using traits = message_traits<T>;
   if constexpr (traits::format == wire_format::map) {
     w.write_map_header(static_cast<std::uint32_t>(traits::field_count));
@@ -109,7 +109,7 @@ struct keyed_field_decoder {
 };
 
 template <class T>
-RINGKERNEL_HOST_DEVICE codec_status decode_array_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_array_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
   using traits = message_traits<T>;
   // What encoders write, a fixarray of exactly the fields, is one byte compare; anything else goes
   // through the general header (other widths, extra elements, errors).
@@ -134,7 +134,7 @@ RINGKERNEL_HOST_DEVICE codec_status decode_array_message(msgpack_reader& r, T& m
 }
 
 template <class T>
-RINGKERNEL_HOST_DEVICE codec_status decode_map_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_map_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
   using traits = message_traits<T>;
   const msgpack_reader::mark start = r.position();
   std::uint32_t count = 0;
@@ -185,7 +185,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void copy_fields(const T& source,
 }
 
 template <class T>
-RINGKERNEL_HOST_DEVICE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
   if constexpr (message_traits<T>::format == wire_format::map) {
     return decode_map_message(r, msg, depth);
   } else {
