@@ -34,10 +34,11 @@
 #endif
 
 // The message fold (encode_message, decode_message and the generated visit_fields they call, see
-// RINGKERNEL_GEN_VISIT_INLINE): GCC's flatten inlines it, transitively; clang's flatten (up to 22
-// at least) inlines only the entry point's direct calls, so clang needs it forced (clang-19 code ran
-// at half GCC's speed without). Not forced for GCC: that changes GCC's inlining order, and cost 10
-// more instructions per decode of a 64-byte message (measured). Test codec.inlining checks both.
+// RINGKERNEL_GEN_VISIT_INLINE): GCC's flatten inlines it, transitively; clang 19's flatten inlines
+// only the entry point's direct calls (LLVM changed that later, llvm/llvm-project#188615), so clang
+// needs it forced (clang-19 code ran at half GCC's speed without). Not forced for GCC: that changes
+// GCC's inlining order, and cost 10 more instructions per decode of a 64-byte message (measured).
+// Test codec.inlining checks both.
 #if defined(__clang__) && !defined(__CUDA_ARCH__)
 #define RINGKERNEL_CODEC_FOLD_INLINE inline __attribute__((always_inline))
 #else
