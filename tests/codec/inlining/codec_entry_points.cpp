@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
 // Test codec.inlining: one out-of-line encode and decode per test message (every field kind, both
-// wire formats, nested messages, short and long arrays). check_codec_inlining.cmake compiles this
+// wire formats, nested messages, short and long arrays). tests/check_inlined.cmake compiles this
 // file with each compiler at -O2 and requires that nothing of ringkernel's is left out of line
 // but the entry points themselves and the skipping of unknown values: the codec's speed rests on
 // each message becoming one straight-line function (clang-19 code that kept generated

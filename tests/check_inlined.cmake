@@ -1,22 +1,24 @@
 # Copyright RingKernel authors.
-# Test codec.inlining (label unit): compiles codec_entry_points.cpp with each compiler in COMPILERS
-# at -O2 and fails when the object defines any function of namespace ringkernel other than the
-# entry points encode/decode and msgpack_reader's skip_value/skip_item (unknown values, a cold
-# path): everything else (the message fold, generated visit_fields, the field codecs and their
-# unrolling lambdas) must be inlined into one function per message.
-# Usage: cmake -DCOMPILERS=<c++>[,<c++>...] -DSOURCE=codec_entry_points.cpp -DINCLUDES=<dir>[,<dir>...]
-#        -DNM=<nm> -DWORK=<dir> -P check_codec_inlining.cmake
+# Inlining checks (tests codec.inlining and messaging.queue_fast_path_inlined, label unit): compiles
+# SOURCE with each compiler in COMPILERS at -O2 and fails when the object defines a function whose
+# mangled name matches OUTLINED (and not ALLOWED): the hot paths named there must have been inlined
+# into their callers. ENTRY (a regex) must match at least ENTRY_COUNT defined functions, so that a
+# source that compiled to nothing cannot pass.
+# Usage: cmake -DCOMPILERS=<c++>[,<c++>...] -DSOURCE=<file.cpp> -DINCLUDES=<dir>[,<dir>...] -DNM=<nm>
+#        -DWORK=<dir> -DENTRY=<regex> -DENTRY_COUNT=<n> -DOUTLINED=<regex> [-DALLOWED=<regex>]
+#        [-DHINT=<where to look when it fails>] -P check_inlined.cmake
 cmake_minimum_required(VERSION 3.25)
 
 string(REPLACE "," ";" COMPILERS "${COMPILERS}")
 string(REPLACE "," ";" INCLUDES "${INCLUDES}")
 list(TRANSFORM INCLUDES PREPEND "-I")
+get_filename_component(stem "${SOURCE}" NAME_WE)
 file(MAKE_DIRECTORY "${WORK}")
 set(failures "")
 set(index 0)
 foreach(compiler IN LISTS COMPILERS)
   math(EXPR index "${index} + 1")
-  set(object "${WORK}/codec_entry_points.${index}.o")
+  set(object "${WORK}/${stem}.${index}.o")
   execute_process(COMMAND "${compiler}" -std=c++20 -O2 ${INCLUDES} -c "${SOURCE}" -o "${object}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -31,15 +33,14 @@ foreach(compiler IN LISTS COMPILERS)
   set(outlined "")
   foreach(line IN LISTS functions)
     string(REGEX REPLACE "^[0-9a-f]+ [TtWw] " "" name "${line}")
-    if(name MATCHES "^_Z[0-9]+(en|de)code_")
+    if(name MATCHES "${ENTRY}")
       math(EXPR entry_points "${entry_points} + 1")
-    elseif(name MATCHES "10ringkernel" AND NOT name MATCHES "^_ZN10ringkernel6(en|de)codeI"
-           AND NOT name MATCHES "14msgpack_reader(10skip_value|9skip_item)[EI]")
+    elseif(name MATCHES "${OUTLINED}" AND NOT (ALLOWED AND name MATCHES "${ALLOWED}"))
       list(APPEND outlined "${name}")
     endif()
   endforeach()
-  if(entry_points LESS 16)
-    list(APPEND failures "${compiler}: ${entry_points} of the 16 encode_*/decode_* functions in ${object}")
+  if(entry_points LESS ENTRY_COUNT)
+    list(APPEND failures "${compiler}: ${entry_points} of the ${ENTRY_COUNT} functions matching '${ENTRY}' in ${object}")
   endif()
   foreach(name IN LISTS outlined)
     execute_process(COMMAND c++filt "${name}" OUTPUT_VARIABLE readable ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
@@ -49,10 +50,9 @@ foreach(compiler IN LISTS COMPILERS)
     list(APPEND failures "${compiler} -O2: not inlined: ${readable}")
   endforeach()
   list(LENGTH outlined count)
-  message(STATUS "${compiler} -O2: ${entry_points} entry points, ${count} codec functions left out of line")
+  message(STATUS "${compiler} -O2: ${entry_points} entry points, ${count} functions left out of line")
 endforeach()
 if(failures)
   list(JOIN failures "\n  " text)
-  message(FATAL_ERROR "codec functions left out of line (each message must encode and decode as one "
-                      "function; see RINGKERNEL_CODEC_INLINE in ringkernel/detail/byte_ops.h):\n  ${text}")
+  message(FATAL_ERROR "${SOURCE}: functions left out of line. ${HINT}\n  ${text}")
 endif()
