@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // Test messaging.queue_fast_path_inlined: the queue API's non-blocking calls inline into their
 // callers with each compiler at -O2 (tests/check_inlined.cmake fails on an out-of-line try_send or
-// try_receive). clang++ 19 refused them by cost, and the queue API ran at ~0.72x the bare ring
+// try_receive). clang++ 19 refused them by cost, and the queue API ran at 0.72-0.79x the ring
 // (bench/RESULTS.md); RINGKERNEL_QUEUE_FAST_PATH in ringkernel/queue/message_queue.h forces them.
 #include <cstdint>
 

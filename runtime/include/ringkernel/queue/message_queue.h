@@ -45,7 +45,7 @@
 #include "ringkernel/wall_clock.h"
 
 // try_send / try_receive: clang's inliner refused them (cost 350 against its -O2 threshold of 225:
-// the slow path is inlined into them) and the queue API ran at ~0.8x the bare ring with clang++ 19;
+// the slow path is inlined into them) and the queue API ran at 0.72-0.79x the bare ring with clang 19;
 // GCC inlines the fast path and outlines the rest by itself.
 #if defined(__clang__)
 #define RINGKERNEL_QUEUE_FAST_PATH [[clang::always_inline]]
