@@ -28,7 +28,7 @@ template <class F, class Writer>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Writer& w) noexcept {
   constexpr wire_shape shape = shape_of<F>();
   static_assert(shape != wire_shape::unsupported,
-                "field type is not supported by the MessagePack codec (DESIGN.md §4)");
+                "field type is not supported by the MessagePack codec (docs/wire-format.md, section 3)");
   if constexpr (shape == wire_shape::boolean) {
     w.write_bool(v);
   } else if constexpr (shape == wire_shape::integer) {
@@ -64,7 +64,7 @@ template <class F>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status decode_value(msgpack_reader& r, F& out, std::uint32_t depth) noexcept {
   constexpr wire_shape shape = shape_of<F>();
   static_assert(shape != wire_shape::unsupported,
-                "field type is not supported by the MessagePack codec (DESIGN.md §4)");
+                "field type is not supported by the MessagePack codec (docs/wire-format.md, section 3)");
   if constexpr (shape == wire_shape::boolean) {
     return r.read_bool(out);
   } else if constexpr (shape == wire_shape::integer) {

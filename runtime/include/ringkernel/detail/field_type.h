@@ -82,7 +82,7 @@ template <class F>
 RINGKERNEL_HOST_DEVICE constexpr std::size_t max_value_size() noexcept {
   constexpr wire_shape shape = shape_of<F>();
   static_assert(shape != wire_shape::unsupported,
-                "field type is not supported by the MessagePack codec (DESIGN.md §4)");
+                "field type is not supported by the MessagePack codec (docs/wire-format.md, section 3)");
   if constexpr (shape == wire_shape::boolean) {
     return 1;
   } else if constexpr (shape == wire_shape::integer) {
