@@ -203,18 +203,6 @@ class msgpack_reader {
   /// (MaxDepth bounds the budget and sizes the explicit stack: no recursion).
   template <std::uint32_t MaxDepth>
   RINGKERNEL_HOST_DEVICE codec_status skip_value(std::uint32_t depth_budget) noexcept {
-    // On a copy: skip_item is not inlined, and passing it this reader's address would keep the
-    // reader in memory in every decoder skip_value is inlined into (clang then stored the position
-    // after every field of a message: 460 instead of 394 instructions per Order128 decode).
-    msgpack_reader copy = *this;
-    const codec_status status = copy.skip_value_in_place<MaxDepth>(depth_budget);
-    pos_ = copy.pos_;
-    return status;
-  }
-
- private:
-  template <std::uint32_t MaxDepth>
-  RINGKERNEL_HOST_DEVICE codec_status skip_value_in_place(std::uint32_t depth_budget) noexcept {
     std::uint64_t pending[MaxDepth + 1];  // values still to skip per open container; [0]: the value
     std::uint32_t level = 0;
     pending[0] = 1;
@@ -235,6 +223,7 @@ class msgpack_reader {
     }
   }
 
+ private:
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool need(std::size_t n) const noexcept {
     return static_cast<std::size_t>(end_ - pos_) >= n;
   }
