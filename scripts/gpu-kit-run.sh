@@ -22,6 +22,8 @@
 #   - CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream (times copies against a running
 #     kernel) and CudaBackend.CudaErrorsNameTheCallAndTheDevice (provokes cudaErrorMemoryAllocation,
 #     which memcheck reports as an error, so the run would fail with exit code 99).
+#   The tests whose kernels wait for the test's host thread stay in: should a tool make launches
+#   block until the kernel ends, they skip, saying so (queue_device_support.h probes it once, in 2 s).
 #   Set it to '' to run every test, or to any other filter.
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)

@@ -1,12 +1,17 @@
 // Copyright RingKernel authors.
-// What the queue gpu tests share: skipping, with the reason, where there is no CUDA device, and the
-// time after which their spinning kernels give up.
+// What the queue gpu tests share: skipping, with the reason, where there is no CUDA device or where
+// kernel launches do not return before the kernel ends, and the time after which their spinning
+// kernels give up.
 #pragma once
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <string>
 
+#include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
 
 namespace queue_device_test {
@@ -22,9 +27,64 @@ inline int cuda_device_or_skip() {
 /// for them forever (freeing pinned or device memory waits for outstanding kernels).
 inline constexpr std::uint64_t kernel_budget_us = 20'000'000;
 
+namespace detail {
+// Waits (at most budget_us) for the host to set flags[0]; flags[1] = 1 if it saw it, 2 if not.
+static __global__ void launch_probe(unsigned* flags, std::uint64_t budget_us) {
+  const auto give_up = ringkernel::deadline::after_us(budget_us);
+  while (reinterpret_cast<volatile unsigned*>(flags)[0] == 0) {
+    if (give_up.passed()) {
+      flags[1] = 2;
+      return;
+    }
+  }
+  flags[1] = 1;
+}
+
+// Empty when a launch returns while its kernel runs (or the probe hit a CUDA error, which the
+// test's own calls then report); else why the host cannot talk to a running kernel.
+inline std::string probe_asynchronous_launches() {
+  unsigned* flags = nullptr;  // pinned, mapped (unified addressing): [0] host -> kernel, [1] kernel -> host
+  if (cudaHostAlloc(&flags, 2 * sizeof *flags, cudaHostAllocPortable) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};  // not a reason to skip: the test's own CUDA calls report the error
+  }
+  flags[0] = flags[1] = 0;
+  cudaStream_t s = nullptr;
+  std::string why;
+  cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  if (e == cudaSuccess) {
+    launch_probe<<<1, 1, 0, s>>>(flags, 2'000'000);
+    e = cudaGetLastError();
+    std::atomic_ref<unsigned>(flags[0]).store(1, std::memory_order_release);  // after the launch returned
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess && std::atomic_ref<unsigned>(flags[1]).load(std::memory_order_acquire) != 1) {
+      why = "a kernel launch returned only after the kernel had ended (compute-sanitizer may serialise "
+            "launches so): a kernel that waits for this host thread cannot run here";
+    }
+    (void)cudaStreamDestroy(s);
+  }
+  (void)cudaFreeHost(flags);  // a CUDA error is no reason to skip: the test's own calls report it
+  (void)cudaGetLastError();
+  return why;
+}
+}  // namespace detail
+
+/// Empty when kernels run while the host goes on after their launch (checked once per process,
+/// with a 2 s kernel); else why not. Tests whose kernels wait for the test's host thread skip
+/// then, instead of spending the kernels' 20 s budget and the host's own deadlines to fail.
+inline const std::string& asynchronous_launches_or_why() {
+  static const std::string why = detail::probe_asynchronous_launches();
+  return why;
+}
+
 }  // namespace queue_device_test
 
 /// Declares `id`, the first CUDA device, or skips the test saying why.
 #define REQUIRE_CUDA_DEVICE(id)                                                     \
   const int id = queue_device_test::cuda_device_or_skip();                          \
   if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
+
+/// Skips, saying why, where a kernel launch does not return before the kernel ends (see above).
+#define REQUIRE_ASYNCHRONOUS_LAUNCHES()                                                            \
+  if (const std::string& why_not_ = queue_device_test::asynchronous_launches_or_why(); !why_not_.empty()) \
+  GTEST_SKIP() << why_not_

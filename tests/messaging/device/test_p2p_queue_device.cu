@@ -165,6 +165,7 @@ TEST(P2PQueueDevice, AdaptiveReportsTheModeThePairAllows) {
 
 TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
   REQUIRE_TWO_CUDA_DEVICES(src, dst);
+  REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   ringkernel::PeerMemory peers;
   // host_staged: the ring is pinned host memory, so a host thread can be the receiving end.
   P2PMessageQueue<Tagged> q(peers, src.id, dst.id,

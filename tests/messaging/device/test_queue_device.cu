@@ -246,6 +246,7 @@ __global__ void batch_to_host(SystemRing ring, std::uint32_t batch, std::uint32_
 
 TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
   REQUIRE_CUDA_DEVICE(dev);
+  REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   constexpr std::uint32_t producers = 64, batch = 100, batches = 16;
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 512, .memory = QueueMemory::pinned, .device = dev,
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
@@ -284,6 +285,7 @@ __global__ void spsc_echo(SpscRing in, SpscRing out, std::uint32_t count) {
 
 TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
   REQUIRE_CUDA_DEVICE(dev);
+  REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   constexpr std::uint32_t count = 20000;  // many laps of a 64-slot ring
   ringkernel::SpscQueue<Tagged> in(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
                                                 .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
@@ -309,6 +311,7 @@ TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
 
 TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
   REQUIRE_CUDA_DEVICE(dev);
+  REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   constexpr std::uint32_t count = 4096;
   // One agent per side: host-native atomics are not needed (PCIe machines have none).
   ringkernel::MpmcQueue<Tagged> in(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev,
@@ -337,6 +340,7 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
 
 TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
   REQUIRE_CUDA_DEVICE(dev);
+  REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   constexpr std::uint32_t threads = 2048, per_thread = 16;
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev,
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
