@@ -1,21 +1,22 @@
 // Copyright RingKernel authors.
 // One atomic view over a plain 64-bit word, the same on host and device, so that a word placed in
 // mapped pinned memory or device memory can be updated by host threads and CUDA threads alike:
-//   - CUDA translation units (__CUDACC__, host and device passes): cuda::atomic_ref<T, scope>;
-//   - other host translation units: std::atomic_ref<T> (the scope is ignored: host atomics are
-//     always system-wide).
-// The word itself is an ordinary aligned std::uint64_t: no std::atomic object lives in shared
-// memory, so the layout is identical for every compiler that touches it.
+//   - device code (nvcc's device pass): cuda::atomic_ref<T, scope>;
+//   - host code, in every translation unit (g++/clang++ ones and nvcc's host pass alike):
+//     std::atomic_ref<T> (the scope is ignored: host atomics are always system-wide).
+// The class is one pointer to the word and its host code is the same whichever compiler builds
+// the translation unit, so an inline function the linker keeps from a .cu file serves the .cpp
+// files too (and the reverse). The word itself is an ordinary aligned std::uint64_t: no
+// std::atomic object lives in shared memory, so the layout is identical for every compiler.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "ringkernel/config.h"
 
 #if defined(__CUDACC__)
 #include <cuda/atomic>
-#else
-#include <atomic>
 #endif
 
 // ThreadSanitizer does not model std::atomic_thread_fence: relaxed operations ordered by a fence
@@ -79,7 +80,7 @@ inline constexpr cuda::thread_scope cuda_scope_of =
     S == atomic_scope::block ? cuda::thread_scope_block
     : S == atomic_scope::device ? cuda::thread_scope_device
                                 : cuda::thread_scope_system;
-RINGKERNEL_HOST_DEVICE constexpr cuda::std::memory_order to_memory_order(order o) noexcept {
+RINGKERNEL_HOST_DEVICE constexpr cuda::std::memory_order to_cuda_order(order o) noexcept {
   switch (o) {
     case order::relaxed: return cuda::std::memory_order_relaxed;
     case order::acquire: return cuda::std::memory_order_acquire;
@@ -88,8 +89,9 @@ RINGKERNEL_HOST_DEVICE constexpr cuda::std::memory_order to_memory_order(order o
     default: return cuda::std::memory_order_seq_cst;
   }
 }
-#else
-constexpr std::memory_order to_memory_order(order o) noexcept {
+#endif
+
+constexpr std::memory_order to_std_order(order o) noexcept {
   switch (o) {
     case order::relaxed: return std::memory_order_relaxed;
     case order::acquire: return std::memory_order_acquire;
@@ -98,7 +100,6 @@ constexpr std::memory_order to_memory_order(order o) noexcept {
     default: return std::memory_order_seq_cst;
   }
 }
-#endif
 
 /// Failure order of a compare-exchange whose success order is `o` (no release part on failure).
 RINGKERNEL_HOST_DEVICE constexpr order failure_order(order o) noexcept {
@@ -109,53 +110,72 @@ RINGKERNEL_HOST_DEVICE constexpr order failure_order(order o) noexcept {
 /// (release) it, it synchronises as C++'s fence rules say (one fence for many relaxed operations).
 template <atomic_scope Scope>
 RINGKERNEL_HOST_DEVICE inline void atomic_fence(order o) noexcept {
-#if defined(__CUDACC__)
-  cuda::atomic_thread_fence(to_memory_order(o), cuda_scope_of<Scope>);
+#if defined(__CUDA_ARCH__)
+  cuda::atomic_thread_fence(to_cuda_order(o), cuda_scope_of<Scope>);
 #else
 #if defined(RINGKERNEL_TSAN_FENCE_MODEL)
   tsan_fence_model::fence(o != order::release && o != order::relaxed, o != order::acquire && o != order::relaxed);
 #endif
-  std::atomic_thread_fence(to_memory_order(o));
+  std::atomic_thread_fence(to_std_order(o));
 #endif
 }
 
-/// Atomic operations on a std::uint64_t that must be 8-byte aligned.
+/// Atomic operations on a std::uint64_t that must be 8-byte aligned. Each operation is one
+/// cuda::atomic_ref operation at `Scope` in device code and one std::atomic_ref operation in host
+/// code (see the top of this file).
 template <atomic_scope Scope = atomic_scope::system>
 class atomic_word {
  public:
-  RINGKERNEL_HOST_DEVICE explicit atomic_word(std::uint64_t& word) noexcept : ref_(word) {
-#if defined(RINGKERNEL_TSAN_FENCE_MODEL)
-    word_ = &word;
-#endif
-  }
+  RINGKERNEL_HOST_DEVICE explicit atomic_word(std::uint64_t& word) noexcept : word_(&word) {}
 
   RINGKERNEL_HOST_DEVICE std::uint64_t load(order o) const noexcept {
-    const std::uint64_t v = ref_.load(to_memory_order(o));
+#if defined(__CUDA_ARCH__)
+    return device_ref().load(to_cuda_order(o));
+#else
+    const std::uint64_t v = host_ref().load(to_std_order(o));
     tsan_loaded();
     return v;
+#endif
   }
   RINGKERNEL_HOST_DEVICE void store(std::uint64_t v, order o) const noexcept {
+#if defined(__CUDA_ARCH__)
+    device_ref().store(v, to_cuda_order(o));
+#else
     tsan_storing();
-    ref_.store(v, to_memory_order(o));
+    host_ref().store(v, to_std_order(o));
+#endif
   }
   RINGKERNEL_HOST_DEVICE std::uint64_t fetch_add(std::uint64_t v, order o) const noexcept {
+#if defined(__CUDA_ARCH__)
+    return device_ref().fetch_add(v, to_cuda_order(o));
+#else
     tsan_storing();
-    const std::uint64_t before = ref_.fetch_add(v, to_memory_order(o));
+    const std::uint64_t before = host_ref().fetch_add(v, to_std_order(o));
     tsan_loaded();
     return before;
+#endif
   }
   /// Weak CAS: may fail spuriously; on failure `expected` holds the current value.
   RINGKERNEL_HOST_DEVICE bool compare_exchange_weak(std::uint64_t& expected, std::uint64_t desired, order o) const noexcept {
+#if defined(__CUDA_ARCH__)
+    return device_ref().compare_exchange_weak(expected, desired, to_cuda_order(o), to_cuda_order(failure_order(o)));
+#else
     tsan_storing();
-    const bool done = ref_.compare_exchange_weak(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+    const bool done = host_ref().compare_exchange_weak(expected, desired, to_std_order(o), to_std_order(failure_order(o)));
     tsan_loaded();
     return done;
+#endif
   }
   RINGKERNEL_HOST_DEVICE bool compare_exchange_strong(std::uint64_t& expected, std::uint64_t desired, order o) const noexcept {
+#if defined(__CUDA_ARCH__)
+    return device_ref().compare_exchange_strong(expected, desired, to_cuda_order(o), to_cuda_order(failure_order(o)));
+#else
     tsan_storing();
-    const bool done = ref_.compare_exchange_strong(expected, desired, to_memory_order(o), to_memory_order(failure_order(o)));
+    const bool done =
+        host_ref().compare_exchange_strong(expected, desired, to_std_order(o), to_std_order(failure_order(o)));
     tsan_loaded();
     return done;
+#endif
   }
   /// Raises the word to at least `v` (a CAS loop); returns the value before.
   RINGKERNEL_HOST_DEVICE std::uint64_t fetch_max(std::uint64_t v, order o) const noexcept {
@@ -166,21 +186,22 @@ class atomic_word {
   }
 
  private:
+#if defined(__CUDACC__)
+  __device__ cuda::atomic_ref<std::uint64_t, cuda_scope_of<Scope>> device_ref() const noexcept {
+    return cuda::atomic_ref<std::uint64_t, cuda_scope_of<Scope>>(*word_);
+  }
+#endif
+  std::atomic_ref<std::uint64_t> host_ref() const noexcept { return std::atomic_ref<std::uint64_t>(*word_); }
   // The fence model for ThreadSanitizer (top of this file); nothing in other builds.
 #if defined(RINGKERNEL_TSAN_FENCE_MODEL)
   void tsan_loaded() const noexcept { tsan_fence_model::loaded(word_); }
   void tsan_storing() const noexcept { tsan_fence_model::storing(word_); }
-  std::uint64_t* word_;
 #else
-  RINGKERNEL_HOST_DEVICE void tsan_loaded() const noexcept {}
-  RINGKERNEL_HOST_DEVICE void tsan_storing() const noexcept {}
+  void tsan_loaded() const noexcept {}
+  void tsan_storing() const noexcept {}
 #endif
 
-#if defined(__CUDACC__)
-  cuda::atomic_ref<std::uint64_t, cuda_scope_of<Scope>> ref_;
-#else
-  std::atomic_ref<std::uint64_t> ref_;
-#endif
+  std::uint64_t* word_;
 };
 
 }  // namespace ringkernel::detail
