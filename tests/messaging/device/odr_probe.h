@@ -3,16 +3,19 @@
 // (odr_probe.cu), one by the host compiler (odr_probe.cpp). Each explicitly instantiates
 // odr_probes<Unit> with its own Unit: a function per runtime class that host code of both kinds of
 // translation unit shares (atomic words, rings, queues, the P2P queue, the clock, the stamper, the
-// envelope), taking the class in its signature and calling a member, so that link-time
-// optimisation compares the two definitions of every class (GCC's -Wodr). A class whose members
-// differ between nvcc and g++ translation units (atomic_word once held a cuda::atomic_ref in one and
-// a std::atomic_ref in the other) fails the link.
+// envelope and its codec, the MessagePack reader, deadlines), taking the class in its signature and
+// calling a member, so that link-time optimisation compares the two definitions of every class
+// (GCC's -Wodr). A class whose members differ between nvcc and g++ translation units (atomic_word
+// once held a cuda::atomic_ref in one and a std::atomic_ref in the other) fails the link.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "messaging_messages.rk.h"
+#include "ringkernel/codec.h"
+#include "ringkernel/deadline.h"
+#include "ringkernel/envelope_codec.h"
 #include "ringkernel/hlc.h"
 #include "ringkernel/kernel_message.h"
 #include "ringkernel/message_stamper.h"
@@ -45,13 +48,21 @@ struct odr_probes {
   static bool envelopes(const ringkernel::KernelMessage<Tick>& a, const ringkernel::KernelMessage<Tagged>& b) {
     return a == a && b == b;
   }
+  static ringkernel::codec_result envelope_codec(const std::uint8_t* in, std::size_t size,
+                                                 ringkernel::KernelMessage<Tick>& m) {
+    return ringkernel::decode_envelope(in, size, m);
+  }
+  static std::size_t reader(ringkernel::detail::msgpack_reader& r) { return r.offset(); }
+  static bool deadline(const ringkernel::deadline& d) { return d.passed(); }
   /// Every probe's address, so that none is dropped before the link compares the classes.
   static std::uintptr_t all() {
     const void* probes[] = {reinterpret_cast<const void*>(&system_word), reinterpret_cast<const void*>(&device_word),
                             reinterpret_cast<const void*>(&spsc),        reinterpret_cast<const void*>(&mpmc),
                             reinterpret_cast<const void*>(&spsc_queue),  reinterpret_cast<const void*>(&mpmc_queue),
                             reinterpret_cast<const void*>(&p2p_queue),   reinterpret_cast<const void*>(&clock),
-                            reinterpret_cast<const void*>(&stamper),     reinterpret_cast<const void*>(&envelopes)};
+                            reinterpret_cast<const void*>(&stamper),     reinterpret_cast<const void*>(&envelopes),
+                            reinterpret_cast<const void*>(&envelope_codec), reinterpret_cast<const void*>(&reader),
+                            reinterpret_cast<const void*>(&deadline)};
     std::uintptr_t sum = 0;
     for (const void* p : probes) sum ^= reinterpret_cast<std::uintptr_t>(p);
     return sum;
