@@ -295,6 +295,29 @@ TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
   EXPECT_LE(s.latency.p99_us, s.latency.max_us + s.latency.max_us / 8 + 1);
 }
 
+TEST(QueueStatistics, MessagesStampedAheadOfTheReceiversClockAreCountedApartFromTheLatency) {
+  // A sender whose clock runs ahead (a device's %globaltimer against the host's clock, say) stamps
+  // times in the receiver's future: those are counted, not folded into the figures as 0 us.
+  using Msg = ringkernel::KernelMessage<Tagged>;
+  ringkernel::MpmcQueue<Msg> q(QueueOptions{.capacity = 16, .detailed_statistics = true});
+  ringkernel::MessageStamper stamper(1);
+  for (std::uint64_t i = 0; i < 6; ++i) {
+    auto m = Msg::create_data(1, 2, Tagged{1, 0, i});
+    ASSERT_TRUE(stamper.stamp(m));
+    // Even: an hour in the receiver's future; odd: two milliseconds in its past.
+    m.header.timestamp_us += i % 2 == 0 ? 3'600'000'000 : -2000;
+    ASSERT_TRUE(q.send(m).ok());
+  }
+  Msg m{};
+  for (int i = 0; i < 6; ++i) ASSERT_EQ(q.receive(m), ReceiveStatus::ok);
+  const auto latency = q.statistics().latency;
+  EXPECT_EQ(latency.stamped_ahead, 3u);
+  EXPECT_EQ(latency.samples, 3u);
+  EXPECT_GE(latency.mean_us, 2000.0) << "the future stamps must not pull the mean towards 0";
+  EXPECT_GE(latency.p50_us, 2000u);
+  EXPECT_LT(latency.max_us, 3'600'000'000u);
+}
+
 TYPED_TEST(QueueBasics, HighWaterMarkIsSeenAtSendsWhileNobodyReceives) {
   TypeParam q(QueueOptions{.capacity = 8, .policy = FullPolicy::reject, .detailed_statistics = true});
   for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(q.try_send(i).ok());

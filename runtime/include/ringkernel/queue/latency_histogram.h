@@ -46,9 +46,13 @@ class latency_histogram {
     }
   }
 
+  /// A message stamped later than the receiver's clock read: counted, kept out of the figures.
+  void record_stamped_ahead() noexcept { stamped_ahead_.fetch_add(1, std::memory_order_relaxed); }
+
   /// A summary of everything recorded so far (concurrent recording may be partly included).
   LatencyStatistics summary() const noexcept {
     LatencyStatistics s;
+    s.stamped_ahead = stamped_ahead_.load(std::memory_order_relaxed);
     std::array<std::uint64_t, bucket_count> counts{};
     for (std::size_t b = 0; b < bucket_count; ++b) {
       counts[b] = counts_[b].load(std::memory_order_relaxed);
@@ -79,6 +83,7 @@ class latency_histogram {
   std::atomic<std::uint64_t> samples_{0};
   std::atomic<std::uint64_t> sum_{0};
   std::atomic<std::uint64_t> max_{0};
+  std::atomic<std::uint64_t> stamped_ahead_{0};
 };
 
 }  // namespace ringkernel::detail

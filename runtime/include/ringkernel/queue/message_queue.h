@@ -358,7 +358,11 @@ class BasicMessageQueue {
       const auto sent_at = m.header.timestamp_us;
       if (sent_at <= 0) return;  // never stamped: no latency to report
       const auto now = static_cast<std::int64_t>(wall_clock_us());
-      latency_.record(now > sent_at ? static_cast<std::uint64_t>(now - sent_at) : 0);
+      if (now >= sent_at) {
+        latency_.record(static_cast<std::uint64_t>(now - sent_at));
+      } else {
+        latency_.record_stamped_ahead();  // the clocks disagree: no latency to report
+      }
     } else {
       (void)m;
     }

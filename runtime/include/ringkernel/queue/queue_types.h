@@ -75,6 +75,10 @@ struct LatencyStatistics {
   std::uint64_t p50_us = 0;
   std::uint64_t p99_us = 0;
   std::uint64_t max_us = 0;
+  // Messages whose stamp was later than the receiver's clock at receipt: the sender's clock runs
+  // ahead of the receiver's (a device's %globaltimer against the host's system_clock, say) or the
+  // receiver's clock stepped back. Not in the figures above, which would otherwise show 0 for them.
+  std::uint64_t stamped_ahead = 0;
 };
 
 struct QueueStatistics {
