@@ -2,7 +2,11 @@
 // PeerMemory on the host backend: sizes, offsets, path selection per topology, invalid arguments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <sstream>
+#include <string>
+#include <utility>
 
 #include "host_fixture.h"
 #include "ringkernel/error.h"
@@ -77,6 +81,55 @@ TEST(PeerCopyLarge, TwoHundredFiftySixMiBHostStagedAndDirect) {
   std::vector<std::uint8_t> out(n);
   c.download(out.data(), n);
   EXPECT_TRUE(out == data);
+}
+
+// The buffer form of copy_peer_async copies exactly the range at the offsets, ordered on the
+// stream: work queued after it (a download into host memory) sees the copied bytes.
+TEST(PeerCopyAsync, BufferFormCopiesTheRangeInStreamOrder) {
+  const auto ids = test::use_host_devices(3, HostTopology::pairs, {{0, 1}});
+  PeerMemory peers(PeerMemoryOptions{64});  // small staging chunks: several per copy
+  peers.enable_peer_access(ids[0], ids[1]);
+  const std::size_t n = 1000, src_off = 3, dst_off = 17;
+  const auto data = pattern(n + src_off, 5);
+  struct Case { int src, dst; CopyPath path; std::size_t chunks; };
+  for (const Case c : {Case{ids[0], ids[1], CopyPath::direct_peer, 1}, Case{ids[2], ids[1], CopyPath::host_staged, 16}}) {
+    DeviceBuffer src(c.src, n + src_off), dst(c.dst, n + dst_off + 8);
+    src.upload(data.data(), data.size());
+    const auto guard = pattern(dst.size(), 11);
+    dst.upload(guard.data(), guard.size());
+    Stream stream(c.dst);
+    const CopyResult r = peers.copy_peer_async(dst, dst_off, src, src_off, n, stream);
+    EXPECT_EQ(r.path, c.path);
+    EXPECT_EQ(r.bytes, n);
+    EXPECT_EQ(r.chunks, c.chunks);
+    std::vector<std::uint8_t> got(dst.size());
+    stream.copy_async(got.data(), dst.data(), got.size());
+    stream.synchronize();
+    auto expected = guard;
+    std::copy(data.begin() + src_off, data.end(), expected.begin() + dst_off);
+    EXPECT_EQ(got, expected) << to_string(c.path);
+  }
+}
+
+TEST(PeerTopology, CellsOutsideTheMatrixAreOutOfRange) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  const TopologyMatrix m = peers.topology();
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m.at(1, 0).src, ids[1]);
+  for (const auto& [row, column] : {std::pair<std::size_t, std::size_t>{2, 0}, {0, 2}, {7, 7}}) {
+    try {
+      (void)m.at(row, column);
+      ADD_FAILURE() << "cell (" << row << ", " << column << ") of a 2x2 matrix accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::out_of_range);
+      EXPECT_NE(std::string(e.what()).find("cell (" + std::to_string(row) + ", " + std::to_string(column) +
+                                           ") of a 2x2 matrix"), std::string::npos) << e.what();
+    }
+  }
+  std::ostringstream printed;
+  printed << m;
+  EXPECT_EQ(printed.str(), m.to_string());
 }
 
 TEST(PeerTopology, NoneAllAndPairsSelectTheRightPath) {

@@ -87,11 +87,37 @@ TEST_F(PeerErrors, StreamsEventsAndAccessControl) {
   EXPECT_RK_ERROR(e1.record(s0), errc::invalid_argument, "cannot be recorded on a stream of device");
   EXPECT_RK_ERROR(s0.copy_async(b.data(), a.data(), 4), errc::unsupported, "PeerMemory::copy_peer_async");
   EXPECT_RK_ERROR(peers.enable_peer_access(ids[0], ids[0]), errc::invalid_argument, "same device");
+  EXPECT_RK_ERROR(peers.disable_peer_access(ids[0], ids[0]), errc::invalid_argument, "same device");
   EXPECT_RK_ERROR(peers.enable_peer_access(ids[1], ids[2]), errc::peer_access_unsupported, "no direct link");
   EXPECT_RK_ERROR(PeerMemory{PeerMemoryOptions{0}}, errc::invalid_argument, "staging_chunk_bytes");
   Stream moved(ids[0]);
   Stream taker = std::move(moved);
   EXPECT_RK_ERROR(moved.synchronize(), errc::invalid_state, "moved from");
+}
+
+// The stream-ordered buffer form checks its ranges against the buffers like copy_peer does,
+// before anything is queued.
+TEST_F(PeerErrors, BufferFormOfCopyPeerAsyncChecksRanges) {
+  DeviceBuffer a(ids[0], 100), b(ids[1], 100);
+  Stream s(ids[0]);
+  EXPECT_RK_ERROR(peers.copy_peer_async(b, 0, a, 60, 41, s), errc::out_of_range,
+                  "PeerMemory::copy_peer_async (device " + std::to_string(ids[0]) +
+                      "): out of range: source range [60, 60 + 41) exceeds the buffer of 100 bytes");
+  EXPECT_RK_ERROR(peers.copy_peer_async(b, 90, a, 0, 11, s), errc::out_of_range,
+                  "destination range [90, 90 + 11) exceeds the buffer of 100 bytes");
+  DeviceBuffer moved(ids[0], 8);
+  DeviceBuffer taker = std::move(moved);
+  EXPECT_RK_ERROR(peers.copy_peer_async(b, 0, moved, 0, 4, s), errc::invalid_state,
+                  "the source buffer owns no memory");
+  Stream elsewhere(ids[2]);
+  EXPECT_RK_ERROR(peers.copy_peer_async(b, 0, a, 0, 4, elsewhere), errc::invalid_argument,
+                  "the stream is on device " + std::to_string(ids[2]));
+  // Nothing to copy between empty buffers: the path the pair would take, no bytes, no chunks.
+  DeviceBuffer empty0(ids[0], 0), empty1(ids[1], 0);
+  const CopyResult none = peers.copy_peer_async(empty1, 0, empty0, 0, 0, s);
+  EXPECT_EQ(none.bytes, 0u);
+  EXPECT_EQ(none.chunks, 0u);
+  EXPECT_EQ(none.path, CopyPath::host_staged) << "peer access is not enabled between the pair";
 }
 
 TEST_F(PeerErrors, MappingRules) {

@@ -43,6 +43,8 @@ TEST(StreamMisuse, StreamsAndEventsOfAnotherConfigurationAreRefused) {
   EXPECT_RK_ERROR(stream.copy_async(old_buffer.data(), host.data(), 16), errc::invalid_argument,
                   "a host device of an earlier host configuration");
   EXPECT_RK_ERROR(old_event.record(stream), errc::unsupported, "belong to different backends");
+  EXPECT_RK_ERROR(stream.wait(old_event), errc::unsupported,
+                  "event of device " + std::to_string(before[0]) + " belongs to another backend (or an older host configuration)");
   old_stream.copy_async(old_buffer.data(), host.data(), 16);  // the old objects still work together
   old_event.record(old_stream);
   old_event.synchronize();
@@ -66,6 +68,40 @@ TEST(StreamMisuse, MovedFromStreamsAndEventsNameTheCall) {
   EXPECT_EQ(gone.device(), -1);  // NOLINT(bugprone-use-after-move)
   EXPECT_RK_ERROR(taker.wait(gone), errc::invalid_state, "Stream::wait: invalid state: the event was moved from");
   EXPECT_RK_ERROR(gone.synchronize(), errc::invalid_state, "Event::synchronize");
+}
+
+// Move assignment hands the stream or event over; the source owns nothing afterwards and says so;
+// assigning an object to itself leaves it working.
+TEST(StreamMisuse, MoveAssignmentHandsOverAndEmptiesTheSource) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  DeviceBuffer a(ids[0], 16);
+  const std::vector<std::uint8_t> ones(16, 1);
+  Stream source(ids[0]);
+  Stream target(ids[1]);
+  target = std::move(source);
+  EXPECT_EQ(source.device(), -1);  // NOLINT(bugprone-use-after-move): the moved-from state is the test
+  EXPECT_EQ(target.device(), ids[0]);
+  EXPECT_RK_ERROR(source.synchronize(), errc::invalid_state, "Stream::synchronize: invalid state: the stream was moved");
+  EXPECT_RK_ERROR(source.copy_async(a.data(), ones.data(), 16), errc::invalid_state, "the stream was moved");
+  target.copy_async(a.data(), ones.data(), 16);  // now a stream of ids[0]: its memory is reachable
+  Stream& alias = target;
+  target = std::move(alias);
+  EXPECT_EQ(target.device(), ids[0]);
+  Event done(ids[0]);
+  Event other(ids[1]);
+  other = std::move(done);
+  EXPECT_EQ(done.device(), -1);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(other.device(), ids[0]);
+  other.record(target);  // an event of ids[0] now: recorded on a stream of ids[0]
+  Event& event_alias = other;
+  other = std::move(event_alias);
+  other.synchronize();
+  EXPECT_TRUE(other.completed());
+  std::vector<std::uint8_t> out(16);
+  a.download(out.data(), 16);
+  EXPECT_EQ(out, ones);
+  EXPECT_RK_ERROR(done.record(target), errc::invalid_state, "the event was moved from");
+  EXPECT_RK_ERROR(target.copy_async(a.data(), nullptr, 4), errc::invalid_argument, "source is null");
 }
 
 // The completion event is checked before the copy is queued: a refused call leaves no copy behind.
