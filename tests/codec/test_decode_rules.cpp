@@ -117,6 +117,61 @@ TEST(DecodeAccepts, ForwardCompatibleExtrasAreSkipped) {
   EXPECT_EQ(t.label[0], 'z');
 }
 
+// Every MessagePack encoding a newer sender may put in a field this decoder does not know, each
+// skipped by its exact size: an unknown key before the known ones (a wrong size would misread
+// them), and as a trailing array element, where every shorter prefix of it is truncated input.
+const bytes every_skippable_encoding[] = {
+    {0xca, 0x3f, 0x80, 0, 0},                                // float32
+    {0xcc, 0xff}, {0xd0, 0x80},                              // uint8, int8
+    {0xcd, 0x12, 0x34}, {0xd1, 0x80, 0},                     // uint16, int16
+    {0xce, 1, 2, 3, 4}, {0xd2, 0x80, 0, 0, 0},               // uint32, int32
+    {0xcf, 1, 2, 3, 4, 5, 6, 7, 8}, {0xd3, 0x80, 0, 0, 0, 0, 0, 0, 1},  // uint64, int64
+    {0xd4, 1, 0xaa}, {0xd5, 1, 0xaa, 0xbb}, {0xd6, 1, 1, 2, 3, 4},       // fixext 1, 2, 4
+    {0xd7, 1, 1, 2, 3, 4, 5, 6, 7, 8},                                     // fixext 8
+    {0xd8, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},     // fixext 16
+    {0xc5, 0, 3, 0xc1, 0xc1, 0xc1}, {0xda, 0, 3, 'a', 'b', 'c'},         // bin16, str16
+    {0xc6, 0, 0, 0, 2, 0xc1, 0xc1}, {0xdb, 0, 0, 0, 2, 'a', 'b'},        // bin32, str32
+    {0xc7, 2, 1, 0xc1, 0xc1}, {0xc8, 0, 2, 1, 0xc1, 0xc1},                // ext8, ext16
+    {0xc9, 0, 0, 0, 2, 1, 0xc1, 0xc1},                                     // ext32
+    {0xdc, 0, 2, 0x01, 0xcc, 0x02}, {0xde, 0, 1, 0xa1, 'k', 0x05},       // array16, map16
+    {0xdd, 0, 0, 0, 1, 0xc0}, {0xdf, 0, 0, 0, 1, 0x01, 0xd9, 1, 'v'},    // array32, map32
+};
+
+TEST(DecodeAccepts, UnknownValuesOfEveryEncodingAreSkippedExactly) {
+  for (const bytes& extra : every_skippable_encoding) {
+    const Tag t = decode_ok<Tag>(cat({{0x83}, str("new"), extra, str("id"), {0x2a}, str("label"), str("z")}));
+    EXPECT_EQ(t.id, 42) << hex(extra);
+    EXPECT_EQ(t.label[0], 'z') << hex(extra);
+    EXPECT_EQ(decode_ok<Point>(cat({{0x94, 0x03}, float32_half, extra, {0x07}})).x, 3) << hex(extra);
+    for (std::size_t n = 0; n < extra.size(); ++n) {
+      const bytes prefix(extra.begin(), extra.begin() + static_cast<long>(n));
+      SCOPED_TRACE("prefix " + hex(prefix) + " of " + hex(extra));
+      decode_expecting_untouched<Point>(cat({{0x93, 0x03}, float32_half, prefix}), codec_status::truncated_input);
+    }
+  }
+}
+
+TEST(DecodeAccepts, SixtyFourBitIntegersIntoFloatingPointOnlyWhenExact) {
+  // Scalars: array16 of 16, false, nine integer zeros, f32, f64, four integer zeros.
+  const bytes before_f64 = {0xdc, 0x00, 0x10, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xca, 0, 0, 0, 0};
+  const bytes after_f64 = {0, 0, 0, 0};
+  const bytes two_pow_53 = {0xcf, 0, 0x20, 0, 0, 0, 0, 0, 0};
+  const bytes minus_two_pow_53 = {0xd3, 0xff, 0xe0, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(decode_ok<Scalars>(cat({before_f64, two_pow_53, after_f64})).f64, 9007199254740992.0);
+  EXPECT_EQ(decode_ok<Scalars>(cat({before_f64, minus_two_pow_53, after_f64})).f64, -9007199254740992.0);
+  decode_expecting_untouched<Scalars>(cat({before_f64, {0xcf, 0, 0x20, 0, 0, 0, 0, 0, 1}, after_f64}),
+                                      codec_status::value_out_of_range);  // 2^53 + 1: no exact double
+  decode_expecting_untouched<Scalars>(cat({before_f64, {0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, after_f64}),
+                                      codec_status::value_out_of_range);  // 2^64 - 1 rounds to 2^64
+  decode_expecting_untouched<Scalars>(cat({before_f64, {0xd3, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, after_f64}),
+                                      codec_status::value_out_of_range);  // -(2^53 + 1)
+  EXPECT_EQ(decode_ok<Point>({0x92, 0x01, 0xcf, 0, 0, 0, 0, 0x01, 0, 0, 0}).y, 16777216.0f);  // 2^24
+  EXPECT_EQ(decode_ok<Point>({0x92, 0x01, 0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0}).y, -9223372036854775808.0f);  // -2^63
+  decode_expecting_untouched<Point>({0x92, 0x01, 0xd3, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff},
+                                    codec_status::value_out_of_range);  // -(2^24 + 1): no exact float
+  decode_expecting_untouched<Point>({0x92, 0x01, 0xcf, 0, 0, 0}, codec_status::truncated_input);
+}
+
 TEST(DecodeAccepts, BytesAfterTheMessageAreNotRead) {
   const bytes wire = cat({{0x92, 0x01}, float32_half, {0xc1, 0xc1}});
   Point p{};
