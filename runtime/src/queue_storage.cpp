@@ -2,6 +2,7 @@
 // QueueStorage and the queue vocabulary's names.
 #include "ringkernel/queue/queue_storage.h"
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -64,7 +65,11 @@ QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
     : memory_(memory), device_(device), size_(bytes) {
   switch (memory) {
     case QueueMemory::host: {
-      auto* p = static_cast<std::byte*>(::operator new(bytes, storage_alignment, std::nothrow));
+      // Sizes beyond PTRDIFF_MAX are refused before the aligned operator new, which rounds the
+      // size up to the alignment: near SIZE_MAX that wraps to a few bytes and succeeds.
+      auto* p = bytes > static_cast<std::size_t>(PTRDIFF_MAX)
+                    ? nullptr
+                    : static_cast<std::byte*>(::operator new(bytes, storage_alignment, std::nothrow));
       if (p == nullptr) {
         throw Error(errc::out_of_memory, "QueueStorage", no_device,
                     "host allocation of " + std::to_string(bytes) + " bytes for a queue failed");

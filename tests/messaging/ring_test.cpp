@@ -192,6 +192,21 @@ TEST(QueueStorage, UploadAndDownloadAtAnOffsetStayInsideTheStorage) {
   }
 }
 
+// Host storage of a size the allocator cannot provide is out_of_memory, never a storage whose
+// size() claims more than was allocated (upload/download check their ranges against size()).
+TEST(QueueStorage, HostSizesNearSizeMaxAreOutOfMemory) {
+  for (const std::size_t bytes : {SIZE_MAX, SIZE_MAX - 100, SIZE_MAX / 2}) {
+    try {
+      ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, bytes);
+      ADD_FAILURE() << "host storage of " << bytes << " bytes accepted: size() " << storage.size();
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::out_of_memory);
+      EXPECT_NE(std::string(e.what()).find("host allocation of " + std::to_string(bytes) + " bytes for a queue failed"),
+                std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(QueueStorage, InitializeRingWritesAnEmptyWorkingRing) {
   using Ring = ringkernel::mpmc_ring<std::uint64_t>;
   ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, Ring::bytes_for(8));
