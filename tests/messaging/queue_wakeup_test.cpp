@@ -66,6 +66,11 @@ TYPED_TEST(QueueWakeup, ShutdownEndsABlockedBatchSendWithThePrefixEnqueuedAndThe
   ASSERT_TRUE(q.try_send(101).ok());
   const std::vector<std::uint64_t> batch{0, 1, 2, 3, 4};
   auto sender = std::async(std::launch::async, [&] { return q.send_batch(batch, long_wait); });
+  // The sender must have queued what fits before the shutdown (a shutdown first would refuse the
+  // whole batch): wait for the queue to fill, then give it time to block on the rest.
+  const auto give_up = clock_type::now() + long_wait;
+  while (q.count() < 4 && clock_type::now() < give_up) std::this_thread::yield();
+  ASSERT_EQ(q.count(), 4u) << "the sender never queued the part of its batch that fits";
   let_it_block();
   q.shutdown();
   ASSERT_EQ(sender.wait_for(long_wait), std::future_status::ready);
