@@ -195,7 +195,10 @@ TEST(QueueStorage, UploadAndDownloadAtAnOffsetStayInsideTheStorage) {
 // Host storage of a size the allocator cannot provide is out_of_memory, never a storage whose
 // size() claims more than was allocated (upload/download check their ranges against size()).
 TEST(QueueStorage, HostSizesNearSizeMaxAreOutOfMemory) {
-  for (const std::size_t bytes : {SIZE_MAX, SIZE_MAX - 100, SIZE_MAX / 2}) {
+  // All beyond PTRDIFF_MAX, refused before any allocation (a size the allocator is asked for and
+  // refuses, such as PTRDIFF_MAX itself, would abort a sanitizer build instead of returning null).
+  constexpr auto beyond_ptrdiff = static_cast<std::size_t>(PTRDIFF_MAX) + 1;
+  for (const std::size_t bytes : {SIZE_MAX, SIZE_MAX - 100, beyond_ptrdiff}) {
     try {
       ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, bytes);
       ADD_FAILURE() << "host storage of " << bytes << " bytes accepted: size() " << storage.size();
