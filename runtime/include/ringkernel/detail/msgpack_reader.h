@@ -114,12 +114,7 @@ class msgpack_reader {
     }
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
-    if (t == tag::float32) {
-      if (!need(5)) return truncated();
-      out = float_from_bits(load_be32(pos_ + 1));
-      pos_ += 5;
-      return codec_status::ok;
-    }
+    if (t == tag::float32) return truncated();  // with its 4 bytes it took the first test
     if (t == tag::float64) {
       if (!need(9)) return truncated();
       const double d = double_from_bits(load_be64(pos_ + 1));
@@ -145,12 +140,7 @@ class msgpack_reader {
     }
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
-    if (t == tag::float64) {
-      if (!need(9)) return truncated();
-      out = double_from_bits(load_be64(pos_ + 1));
-      pos_ += 9;
-      return codec_status::ok;
-    }
+    if (t == tag::float64) return truncated();  // with its 8 bytes it took the first test
     if (t == tag::float32) {
       if (!need(5)) return truncated();
       out = static_cast<double>(float_from_bits(load_be32(pos_ + 1)));
