@@ -1,0 +1,113 @@
+// Copyright RingKernel authors.
+// readManifest on damaged manifests: every kind of bad value is refused with the manifest's name and
+// the JSON path of the value (what `ringkernel-gen registry` prints), and JSON syntax errors carry
+// the line and column of the offending character.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "backend_models.h"
+#include "manifest.h"
+
+namespace ringkernel::gen {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct BadManifest {
+  const char* name;
+  std::function<void(Json&)> edit;
+  std::string error;  // after "m.rk.json: "
+};
+
+void PrintTo(const BadManifest& bad, std::ostream* out) { *out << bad.name; }
+
+class ManifestValue : public ::testing::TestWithParam<BadManifest> {};
+
+TEST_P(ManifestValue, IsRefusedWithItsJsonPath) {
+  Json root = Json::parse(manifestJson(testing::sampleHeader()));
+  HeaderModel model;
+  std::string error;
+  ASSERT_TRUE(readManifest(root.dump(2), "m.rk.json", model, error)) << error;
+  GetParam().edit(root);
+  EXPECT_FALSE(readManifest(root.dump(2), "m.rk.json", model, error));
+  EXPECT_EQ(error, "m.rk.json: " + GetParam().error);
+}
+
+const std::string kUpToUInt32 = "expected an unsigned integer up to 4294967295";
+
+// clang-format off
+INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
+  BadManifest{"WrongSchema", [](Json& j) { j["schema"] = "other"; },
+              "schema: not a ringkernel manifest (expected \"ringkernel-manifest\")"},
+  BadManifest{"HeaderNotAnObject", [](Json& j) { j["header"] = Json::array(); }, "header: expected an object"},
+  BadManifest{"MissingTopLevelKey", [](Json& j) { j.erase("messages"); }, "top level: missing key \"messages\""},
+  BadManifest{"MissingNestedKey", [](Json& j) { j["header"].erase("target"); }, "header: missing key \"target\""},
+  BadManifest{"StemIsDot", [](Json& j) { j["header"]["stem"] = ".."; },
+              "header.stem: \"..\" is not a file name without a directory"},
+  BadManifest{"StemWithQuote", [](Json& j) { j["header"]["stem"] = "a\"b"; },
+              "header.stem: \"a\"b\" is not a file name without a directory"},
+  BadManifest{"MessagesNotAnArray", [](Json& j) { j["messages"] = Json::object(); }, "messages: expected an array"},
+  BadManifest{"MessageNotAnObject", [](Json& j) { j["messages"][0] = 5; }, "messages[0]: expected an object"},
+  BadManifest{"NameNotAString", [](Json& j) { j["messages"][0]["name"] = 5; }, "messages[0].name: expected a string"},
+  BadManifest{"FlagNotABoolean", [](Json& j) { j["messages"][0]["is_class"] = "yes"; },
+              "messages[0].is_class: expected true or false"},
+  BadManifest{"NamespaceNotAString", [](Json& j) { j["messages"][0]["namespaces"][0] = 3; },
+              "messages[0].namespaces[0]: expected a string"},
+  BadManifest{"InlineNamespaceOutOfRange", [](Json& j) { j["messages"][0]["inline_namespaces"] = Json::array({1}); },
+              "messages[0].inline_namespaces[0]: expected an unsigned integer up to 0"},
+  BadManifest{"InlineNamespacesRepeated", [](Json& j) { j["messages"][0]["inline_namespaces"] = Json::array({0, 0}); },
+              "messages[0].inline_namespaces[1]: expected ascending indices below 1"},
+  BadManifest{"InlineNamespaceWithoutNamespaces", [](Json& j) {
+                j["messages"][0]["namespaces"] = Json::array();
+                j["messages"][0]["inline_namespaces"] = Json::array({0});
+              }, "messages[0].inline_namespaces[0]: expected ascending indices below 0"},
+  BadManifest{"TypeIdZero", [](Json& j) { j["messages"][0]["type_id"] = 0; }, "messages[0].type_id: 0 is reserved"},
+  BadManifest{"TypeIdTooLarge", [](Json& j) { j["messages"][0]["type_id"] = 4294967296ull; },
+              "messages[0].type_id: " + kUpToUInt32},
+  BadManifest{"KernelIdNegative", [](Json& j) { j["messages"][0]["kernel_id"] = -1; },
+              "messages[0].kernel_id: " + kUpToUInt32},
+  BadManifest{"SizeNotAnInteger", [](Json& j) { j["messages"][0]["size"] = 8.5; }, "messages[0].size: " + kUpToUInt32},
+  BadManifest{"QualifiedNameEmpty", [](Json& j) { j["messages"][0]["qualified_name"] = ""; },
+              "messages[0].qualified_name: \"\" is not a C++ qualified name"},
+  BadManifest{"QualifiedNameTrailingColons", [](Json& j) { j["messages"][0]["qualified_name"] = "app::"; },
+              "messages[0].qualified_name: \"app::\" is not a C++ qualified name"},
+  BadManifest{"QualifiedNameLeadingDigit", [](Json& j) { j["messages"][0]["qualified_name"] = "app::1Point"; },
+              "messages[0].qualified_name: \"app::1Point\" is not a C++ qualified name"},
+  BadManifest{"UnknownDirection", [](Json& j) { j["messages"][1]["options"]["direction"] = "sideways"; },
+              "messages[1].options.direction: unknown value \"sideways\""},
+  BadManifest{"UnknownFormat", [](Json& j) { j["messages"][1]["options"]["format"] = "xml"; },
+              "messages[1].options.format: unknown value \"xml\""},
+  BadManifest{"PriorityAbove255", [](Json& j) { j["messages"][1]["options"]["priority"] = 256; },
+              "messages[1].options.priority: expected an unsigned integer up to 255"},
+  BadManifest{"OptionIdNotANumber", [](Json& j) { j["messages"][1]["options"]["id"] = "7"; },
+              "messages[1].options.id: " + kUpToUInt32},
+  BadManifest{"OptionKernelNotAString", [](Json& j) { j["messages"][1]["options"]["kernel"] = 7; },
+              "messages[1].options.kernel: expected a string"},
+  BadManifest{"UnknownFieldKind", [](Json& j) { j["messages"][0]["fields"][0]["kind"] = "int128"; },
+              "messages[0].fields[0].kind: unknown value \"int128\""},
+  BadManifest{"ExtentNegative", [](Json& j) { j["messages"][1]["fields"][2]["extents"][1] = -3; },
+              "messages[1].fields[2].extents[1]: " + kUpToUInt32},
+  BadManifest{"LocationLineAString", [](Json& j) { j["messages"][0]["fields"][1]["location"]["line"] = "10"; },
+              "messages[0].fields[1].location.line: " + kUpToUInt32},
+  BadManifest{"EnumeratorNotAnObject", [](Json& j) { j["enums"][0]["enumerators"][1] = Json::array(); },
+              "enums[0].enumerators[1]: expected an object"},
+  BadManifest{"EnumUnderlyingUnknown", [](Json& j) { j["enums"][0]["underlying"] = "uint7"; },
+              "enums[0].underlying: unknown value \"uint7\""}));
+// clang-format on
+
+TEST(BackendManifest, SyntaxErrorsNameTheLineAndColumn) {
+  HeaderModel model;
+  std::string error;
+  EXPECT_FALSE(readManifest("{\n  \"schema\": x\n}\n", "m.rk.json", model, error));
+  EXPECT_EQ(error.rfind("m.rk.json:2:13: not valid JSON: ", 0), 0u) << error;
+  EXPECT_FALSE(readManifest("", "m.rk.json", model, error));
+  EXPECT_EQ(error.rfind("m.rk.json:1:1: not valid JSON: ", 0), 0u) << error;
+  EXPECT_FALSE(readManifest("{\"schema\": \"ringkernel-manifest\"}\n{}", "m.rk.json", model, error));
+  EXPECT_EQ(error.rfind("m.rk.json:2:1: not valid JSON: ", 0), 0u) << error;
+}
+
+}  // namespace
+}  // namespace ringkernel::gen
