@@ -1,0 +1,169 @@
+// Copyright RingKernel authors.
+// ringkernel-gen usage and setup errors not covered elsewhere: two inputs with one stem, templates
+// that are missing or do not load, an output directory that cannot be created, and the registry
+// step's usage errors, stem clashes and manifests without messages. Each exits with the documented
+// status and writes nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_harness.h"
+
+namespace {
+
+using namespace ringkernel::gen::testing;
+
+constexpr const char* kHeader =
+    "#include <cstdint>\nstruct [[ringkernel::message]] Ping { std::uint64_t id; };\n";
+
+/// A copy of the source tree's templates in `dir` (to break one of them).
+void copyTemplates(const fs::path& dir) {
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(RINGKERNEL_SOURCE_TEMPLATE_DIR)) {
+    fs::copy_file(entry.path(), dir / entry.path().filename());
+  }
+}
+
+TEST_F(CliTest, TwoInputsWithOneStemAreBadUsage) {
+  const std::string first = write("a/ping.h", kHeader);
+  const std::string second = write("b/ping.h", kHeader);
+  const CliResult result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(first) + " " + quote(second));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen: error: two inputs have the stem 'ping' and would write the same files"),
+            std::string::npos)
+      << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+TEST_F(CliTest, TemplateDirWithoutTheTemplatesIsBadUsage) {
+  const std::string header = write("ping.h", kHeader);
+  fs::create_directories(path("empty"));
+  const CliResult generate = runGenerator("--output-dir " + quote(path("out")) + " --template-dir " +
+                                          quote(path("empty")) + " " + quote(header));
+  EXPECT_EQ(generate.status, 2) << generate.output;
+  EXPECT_NE(generate.output.find("--template-dir '" + path("empty") + "' does not hold the ringkernel templates"),
+            std::string::npos)
+      << generate.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+
+  const std::string manifest = write("ping.rk.json", "{}");
+  const CliResult registry = runGenerator("registry --name app --output-dir " + quote(path("out")) +
+                                          " --template-dir " + quote(path("empty")) + " " + quote(manifest));
+  EXPECT_EQ(registry.status, 2) << registry.output;
+  EXPECT_NE(registry.output.find("does not hold the ringkernel templates"), std::string::npos) << registry.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+// The templates are all there but one does not load: reported after the parse, exit 1, no output.
+TEST_F(CliTest, MalformedTemplateIsAnInputErrorAndWritesNothing) {
+  const std::string header = write("ping.h", kHeader);
+  copyTemplates(path("templates"));
+  write("templates/rk_cuh.mustache", "{{#messages}}unclosed\n");
+  const CliResult result = runGenerator("--output-dir " + quote(path("out")) + " --stamp " + quote(path("stamp")) +
+                                        " --template-dir " + quote(path("templates")) + " " + quote(header));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen: error: "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("rk_cuh"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+  EXPECT_FALSE(fs::exists(path("stamp")));
+}
+
+TEST_F(CliTest, MalformedRegistryTemplateIsAnInputErrorAndWritesNothing) {
+  const std::string header = write("ping.h", kHeader);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
+  copyTemplates(path("templates"));
+  write("templates/registry.mustache", "{{#messages}}unclosed\n");
+  const CliResult result = runGenerator("registry --name app --output-dir " + quote(path("out")) + " --template-dir " +
+                                        quote(path("templates")) + " " + quote(path("out/ping.rk.json")));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen registry: error: "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("registry"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(path("out/app.registry.rk.h")));
+}
+
+// An --output-dir below a regular file cannot be created: exit 1 after the parse, nothing written.
+TEST_F(CliTest, OutputDirThatCannotBeCreatedIsAnInputError) {
+  const std::string header = write("ping.h", kHeader);
+  const std::string file = write("file", "x\n");
+  const CliResult result = runGenerator("--output-dir " + quote(path("file/out")) + " --stamp " + quote(path("stamp")) +
+                                        " " + quote(header));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen: error: cannot create " + path("file/out")), std::string::npos)
+      << result.output;
+  EXPECT_EQ(readFile(file), "x\n");
+  EXPECT_FALSE(fs::exists(path("stamp")));
+}
+
+TEST_F(CliTest, RegistryOutputDirThatCannotBeCreatedIsAnInputError) {
+  const std::string header = write("ping.h", kHeader);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
+  write("file", "x\n");
+  const CliResult result = runGenerator("registry --name app --output-dir " + quote(path("file/reg")) + " " +
+                                        quote(path("out/ping.rk.json")));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen registry: error: cannot create directory"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(readFile(path("file")), "x\n");
+}
+
+TEST_F(CliTest, RegistryUsageErrors) {
+  const std::string header = write("ping.h", kHeader);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
+  const std::string manifest = quote(path("out/ping.rk.json"));
+  fs::create_directories(path("dir.rk.json"));
+  const struct {
+    std::string arguments;
+    std::string says;
+  } cases[] = {
+      {"registry --output-dir " + quote(path("reg")) + " " + manifest, "--name"},
+      {"registry --name app " + manifest, "--output-dir"},
+      {"registry --name app --output-dir " + quote(path("reg")), "at least 1 positional"},
+      {"registry --name app --no-such-option --output-dir " + quote(path("reg")) + " " + manifest, "no-such-option"},
+      {"registry --name app --output-dir " + quote(path("reg")) + " " + quote(path("missing.rk.json")),
+       "no such file: " + path("missing.rk.json")},
+      {"registry --name app --output-dir " + quote(path("reg")) + " " + quote(path("dir.rk.json")),
+       "dir.rk.json is a directory"},
+      {"registry --name a/b --output-dir " + quote(path("reg")) + " " + manifest,
+       "--name 'a/b' must be a non-empty file name without path separators"},
+      {"registry --name '' --output-dir " + quote(path("reg")) + " " + manifest, "--name ''"},
+  };
+  for (const auto& [arguments, says] : cases) {
+    const CliResult result = runGenerator(arguments);
+    EXPECT_EQ(result.status, 2) << arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find(says), std::string::npos) << arguments << "\n" << result.output;
+    EXPECT_FALSE(fs::exists(path("reg"))) << arguments;
+  }
+}
+
+// Two different headers named ping.h (generated into two directories) would both be included as
+// "ping.rk.h" by the registry.
+TEST_F(CliTest, RegistryOfTwoHeadersWithOneStemIsAnError) {
+  const std::string first = write("a/ping.h", kHeader);
+  const std::string second = write("b/ping.h", "struct [[ringkernel::message]] Pong { int id; };\n");
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out-a")) + " " + quote(first)).status, 0);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out-b")) + " " + quote(second)).status, 0);
+  const CliResult result = runGenerator("registry --name app --output-dir " + quote(path("reg")) + " " +
+                                        quote(path("out-a/ping.rk.json")) + " " + quote(path("out-b/ping.rk.json")));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find(path("out-b/ping.rk.json") + ": error: headers " + first + " and " + second +
+                               " both generate ping.rk.h"),
+            std::string::npos)
+      << result.output;
+  EXPECT_FALSE(fs::exists(path("reg")));
+}
+
+TEST_F(CliTest, RegistryOfManifestsWithoutMessagesIsAnError) {
+  const std::string header = write("plain.h", "#include <cstdint>\nstruct NotAMessage { std::uint64_t id; };\n");
+  const CliResult generated = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header));
+  ASSERT_EQ(generated.status, 0) << generated.output;
+  const CliResult result = runGenerator("registry --name app --output-dir " + quote(path("reg")) + " " +
+                                        quote(path("out/plain.rk.json")));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen registry: error: the manifests contain no [[ringkernel::message]] types"),
+            std::string::npos)
+      << result.output;
+  EXPECT_FALSE(fs::exists(path("reg")));
+}
+
+}  // namespace
