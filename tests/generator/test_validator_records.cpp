@@ -142,5 +142,17 @@ TEST(RecordRules, RecordAndFieldErrorsAreReportedTogether) {
   EXPECT_TRUE(hasError(run, positionOf(source, "f()"), {"virtual function 'f'"}));
 }
 
+// A local message class is an error the per-declaration steps do not see in order; the messages
+// after it are still checked and their errors reported, each once.
+TEST(RecordRules, ErrorsAfterALocalMessageClassAreStillReported) {
+  const std::string source = "inline void f() { struct [[ringkernel::message]] Local { int a; }; }\n"
+                             "struct [[ringkernel::message]] Later { int* p; };\n"
+                             "struct [[ringkernel::message]] Good { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 2u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "Local"), {"Local' is a local struct declared inside a function"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p' of message 'Later'"}));
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
