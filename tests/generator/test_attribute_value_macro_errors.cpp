@@ -171,5 +171,25 @@ struct [[ringkernel::message(direction = DIR, format = FMT)]] Bad { int a; };
   EXPECT_EQ(run.printed.find("expanded from macro"), std::string::npos) << run.printed;
 }
 
+// A chain of 32 macros is read; one more is an error at the use (not a deep recursion).
+TEST(ValueMacroErrors, ChainsLongerThan32MacrosAreAnError) {
+  const auto chain = [](int length) {
+    std::string definitions;
+    for (int i = 1; i < length; ++i) {
+      definitions += "#define M" + std::to_string(i) + " M" + std::to_string(i + 1) + "\n";
+    }
+    return definitions + "#define M" + std::to_string(length) + " 0x4007\n" +
+           "struct [[ringkernel::message(id = M1)]] Deep { int a; };\n";
+  };
+  const auto ok = runFrontendOn(chain(32));
+  EXPECT_EQ(errorCount(ok), 0u) << ok.printed;
+  EXPECT_EQ(ok.message("Deep").typeId, 0x4007u);
+  const std::string source = chain(33);
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(hasError(run, valueAt(source, "id", "M1"), {"bad value 'M1' for 'id'", "macro 'M1' nests more than 32 macros"}));
+  EXPECT_TRUE(noModel(run));
+}
+
 }  // namespace
 }  // namespace ringkernel::gen

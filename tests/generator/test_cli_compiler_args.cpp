@@ -168,4 +168,15 @@ TEST_F(CliTest, BuildPathWithoutACompilationDatabaseIsBadUsage) {
   }
 }
 
+// --compile-args-file=<file> (one argument) is read like --compile-args-file <file>; the last one wins.
+TEST_F(CliTest, CompileArgsFileGivenWithEquals) {
+  const std::string header = write("eq.h", "struct [[ringkernel::message]] E { char text[SIZE]; };\n");
+  write("wrong.args", "-DSIZE=\n");
+  const std::string args = write("eq.args", "-DSIZE=3\n");
+  const Result ok = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file=" + quote(path("wrong.args")) +
+                                 " -compile-args-file=" + quote(args) + " " + quote(header));
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_NE(readFile(path("out/eq.rk.json")).find("\"extents\":[3]"), std::string::npos) << readFile(path("out/eq.rk.json"));
+}
+
 }  // namespace
