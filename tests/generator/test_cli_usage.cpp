@@ -55,6 +55,24 @@ TEST_F(CliTest, TemplateDirWithoutTheTemplatesIsBadUsage) {
   EXPECT_FALSE(fs::exists(path("out")));
 }
 
+// $RINGKERNEL_TEMPLATE_DIR is used when it holds the templates, --template-dir wins over it, and one
+// without the templates is passed over for the default places.
+TEST_F(CliTest, TemplateDirFromTheEnvironment) {
+  const std::string header = write("ping.h", kHeader);
+  copyTemplates(path("templates"));
+  write("templates/rk_h.mustache", readFile(path("templates/rk_h.mustache")) + "// from the environment\n");
+  const std::string args = "--output-dir " + quote(path("out")) + " " + quote(header);
+  const std::string environment = "RINGKERNEL_TEMPLATE_DIR=" + quote(path("templates"));
+  ASSERT_EQ(runGenerator(args, environment).status, 0);
+  EXPECT_NE(readFile(path("out/ping.rk.h")).find("// from the environment\n"), std::string::npos);
+  ASSERT_EQ(runGenerator("--template-dir " + quote(RINGKERNEL_SOURCE_TEMPLATE_DIR) + " " + args, environment).status, 0);
+  EXPECT_EQ(readFile(path("out/ping.rk.h")).find("// from the environment"), std::string::npos);
+  fs::create_directories(path("empty"));
+  const CliResult fallback = runGenerator(args, "RINGKERNEL_TEMPLATE_DIR=" + quote(path("empty")));
+  EXPECT_EQ(fallback.status, 0) << fallback.output;
+  EXPECT_EQ(readFile(path("out/ping.rk.h")).find("// from the environment"), std::string::npos);
+}
+
 // The templates are all there but one does not load: reported after the parse, exit 1, no output.
 TEST_F(CliTest, MalformedTemplateIsAnInputErrorAndWritesNothing) {
   const std::string header = write("ping.h", kHeader);
