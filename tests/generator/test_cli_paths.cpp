@@ -67,4 +67,14 @@ TEST_F(CliTest, HeaderNamesAQuotedIncludeCannotSpellAreBadUsage) {
   }
 }
 
+// Make syntax: ' ' and '#' take a backslash, '$' is doubled (what ninja and make read back).
+TEST_F(CliTest, DepfileEscapesSpacesHashesAndDollars) {
+  const std::string header = write("a #1/$HOME/ping.h", kHeader);
+  const CliResult result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +
+                                        quote(path("ping.d")) + " " + quote(header));
+  ASSERT_EQ(result.status, 0) << result.output;
+  const std::string deps = readFile(path("ping.d"));
+  EXPECT_NE(deps.find("  " + dir_.string() + "/a\\ \\#1/$$HOME/ping.h"), std::string::npos) << deps;
+}
+
 }  // namespace
