@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <map>
 #include <mutex>
 #include <new>
@@ -12,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "aligned_host_memory.h"
 #include "host_stream.h"
 #include "registry.h"
 #include "ringkernel/error.h"
@@ -19,15 +19,6 @@
 namespace ringkernel::detail {
 
 namespace {
-
-constexpr std::align_val_t device_alignment{256};  // like cudaMalloc
-
-/// Aligned host memory, or null. Sizes near SIZE_MAX are refused here: the aligned operator new
-/// rounds the size up to the alignment, which wraps to a few bytes and succeeds.
-void* host_allocate(std::size_t bytes) noexcept {
-  if (bytes > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max())) return nullptr;
-  return ::operator new(bytes, device_alignment, std::nothrow);
-}
 
 std::string hex(const void* p) {
   char buf[32];
@@ -42,8 +33,8 @@ class HostBackend final : public DeviceBackend {
 
   ~HostBackend() override {
     for (auto& d : devices_)
-      for (auto& [base, size] : d.allocations) ::operator delete(reinterpret_cast<void*>(base), device_alignment);
-    for (void* p : pinned_) ::operator delete(p, device_alignment);
+      for (auto& [base, size] : d.allocations) free_aligned_host(reinterpret_cast<void*>(base));
+    for (void* p : pinned_) free_aligned_host(p);
   }
 
   Backend kind() const noexcept override { return Backend::host; }
@@ -82,7 +73,7 @@ class HostBackend final : public DeviceBackend {
                   "cannot allocate " + std::to_string(bytes) + " bytes: " +
                       std::to_string(config_.memory_per_device - d.used) + " of " +
                       std::to_string(config_.memory_per_device) + " bytes free");
-    void* p = host_allocate(bytes);
+    void* p = allocate_aligned_host(bytes);
     if (!p)
       throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
@@ -102,12 +93,12 @@ class HostBackend final : public DeviceBackend {
     if (it == d.allocations.end()) return;  // owners only release what they allocated
     d.used -= it->second;
     d.allocations.erase(it);
-    ::operator delete(p, device_alignment);
+    free_aligned_host(p);
   }
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
     if (bytes == 0) return nullptr;
-    void* p = host_allocate(bytes);
+    void* p = allocate_aligned_host(bytes);
     if (!p)
       throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
@@ -122,7 +113,7 @@ class HostBackend final : public DeviceBackend {
     for (int ordinal = 0; ordinal < config_.device_count; ++ordinal) synchronize_device(ordinal, -1);
     std::lock_guard lock(mutex_);
     if (pinned_.erase(p) == 0) return;
-    ::operator delete(p, device_alignment);
+    free_aligned_host(p);
   }
 
   int owner_of(const void* p) const noexcept override {

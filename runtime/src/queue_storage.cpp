@@ -2,7 +2,6 @@
 // QueueStorage and the queue vocabulary's names.
 #include "ringkernel/queue/queue_storage.h"
 
-#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -11,11 +10,9 @@
 #include "ringkernel/error.h"
 #include "ringkernel/stream.h"
 
-namespace ringkernel {
+#include "aligned_host_memory.h"
 
-namespace {
-constexpr std::align_val_t storage_alignment{256};
-}
+namespace ringkernel {
 
 const char* to_string(FullPolicy p) noexcept {
   switch (p) {
@@ -59,17 +56,13 @@ const char* to_string(ReceiveStatus s) noexcept {
   return "invalid";
 }
 
-void QueueStorage::aligned_free::operator()(std::byte* p) const noexcept { ::operator delete(p, storage_alignment); }
+void QueueStorage::aligned_free::operator()(std::byte* p) const noexcept { detail::free_aligned_host(p); }
 
 QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
     : memory_(memory), device_(device), size_(bytes) {
   switch (memory) {
     case QueueMemory::host: {
-      // Sizes beyond PTRDIFF_MAX are refused before the aligned operator new, which rounds the
-      // size up to the alignment: near SIZE_MAX that wraps to a few bytes and succeeds.
-      auto* p = bytes > static_cast<std::size_t>(PTRDIFF_MAX)
-                    ? nullptr
-                    : static_cast<std::byte*>(::operator new(bytes, storage_alignment, std::nothrow));
+      auto* p = static_cast<std::byte*>(detail::allocate_aligned_host(bytes));
       if (p == nullptr) {
         throw Error(errc::out_of_memory, "QueueStorage", no_device,
                     "host allocation of " + std::to_string(bytes) + " bytes for a queue failed");
