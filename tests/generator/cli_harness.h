@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
-// Runs the built ringkernel-gen (RINGKERNEL_GEN_PATH) through the shell for the CLI tests, and a
-// fixture that gives every test an empty temporary directory.
+// Runs the built ringkernel-gen (RINGKERNEL_GEN_PATH) through the shell for the CLI tests, copies
+// the templates (to break one), and a fixture that gives every test an empty temporary directory.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -44,6 +44,14 @@ inline std::string readFile(const std::string& file) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+/// A copy of the source tree's templates in `dir` (to break one of them).
+inline void copyTemplates(const fs::path& dir) {
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(RINGKERNEL_SOURCE_TEMPLATE_DIR)) {
+    fs::copy_file(entry.path(), dir / entry.path().filename());
+  }
 }
 
 /// Each test gets an empty directory of its own (removed afterwards).

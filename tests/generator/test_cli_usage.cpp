@@ -17,14 +17,6 @@ using namespace ringkernel::gen::testing;
 constexpr const char* kHeader =
     "#include <cstdint>\nstruct [[ringkernel::message]] Ping { std::uint64_t id; };\n";
 
-/// A copy of the source tree's templates in `dir` (to break one of them).
-void copyTemplates(const fs::path& dir) {
-  fs::create_directories(dir);
-  for (const auto& entry : fs::directory_iterator(RINGKERNEL_SOURCE_TEMPLATE_DIR)) {
-    fs::copy_file(entry.path(), dir / entry.path().filename());
-  }
-}
-
 TEST_F(CliTest, TwoInputsWithOneStemAreBadUsage) {
   const std::string first = write("a/ping.h", kHeader);
   const std::string second = write("b/ping.h", kHeader);
