@@ -94,9 +94,19 @@ const char* kOverview =
     "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n\n"
     "Exit status: 0 success, 1 errors in the input (nothing written), 2 bad usage.\n";
 
+/// An empty --output-dir (`--output-dir=`, or an empty "${VAR}" in a build script) would write into
+/// the current directory; like the CMake function, the tool refuses it.
+bool checkOutputDir(const std::string& outputDir, const char* program) {
+  if (!outputDir.empty()) return true;
+  llvm::errs() << program << ": error: --output-dir is empty; give the directory for the generated "
+                             "files (--output-dir . for the current one)\n";
+  return false;
+}
+
 bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   RegistryOptions& options = registryOptions();
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) return false;
+  if (!checkOutputDir(options.outputDir, "ringkernel-gen registry")) return false;
   commandLine.mode = Mode::Registry;
   commandLine.registryName = options.name;
   commandLine.outputDir = options.outputDir;
@@ -180,6 +190,7 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
     llvm::errs() << "Run 'ringkernel-gen --help' for usage.\n";
     return false;
   }
+  if (!checkOutputDir(options.outputDir, "ringkernel-gen")) return false;
   commandLine.parser = std::make_shared<clang::tooling::CommonOptionsParser>(std::move(*parser));
   commandLine.mode = Mode::Generate;
   commandLine.inputs = commandLine.parser->getSourcePathList();

@@ -36,7 +36,7 @@ struct CommandLine {
   std::shared_ptr<clang::tooling::CommonOptionsParser> parser;
 };
 
-/// Exit status for bad usage (unknown option, missing --output-dir, no inputs, missing file).
+/// Exit status for bad usage (unknown option, missing or empty --output-dir, no inputs, missing file).
 inline constexpr int kUsageError = 2;
 
 /// Parses the command line. On bad usage prints the reason to stderr and returns false.

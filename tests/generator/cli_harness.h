@@ -39,6 +39,11 @@ inline CliResult runGenerator(const std::string& arguments, const std::string& e
   return result;
 }
 
+/// The same, run from the working directory `dir` (to see what a run writes there).
+inline CliResult runGeneratorIn(const std::string& dir, const std::string& arguments) {
+  return runGenerator(arguments, "cd " + quote(dir) + " &&");
+}
+
 inline std::string readFile(const std::string& file) {
   std::ifstream in(file);
   std::stringstream text;

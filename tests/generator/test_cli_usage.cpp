@@ -1,8 +1,8 @@
 // Copyright RingKernel authors.
 // ringkernel-gen usage and setup errors not covered elsewhere: two inputs with one stem, templates
-// that are missing or do not load, an output directory that cannot be created, and the registry
-// step's usage errors, stem clashes and manifests without messages. Each exits with the documented
-// status and writes nothing.
+// that are missing or do not load, an output directory that is empty or cannot be created, and the
+// registry step's usage errors, stem clashes and manifests without messages. Each exits with the
+// documented status and writes nothing.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -115,6 +115,34 @@ TEST_F(CliTest, RegistryOutputDirThatCannotBeCreatedIsAnInputError) {
   EXPECT_NE(result.output.find("ringkernel-gen registry: error: cannot create directory"), std::string::npos)
       << result.output;
   EXPECT_EQ(readFile(path("file")), "x\n");
+}
+
+// An empty --output-dir (`--output-dir=`, or an empty "${VAR}" in a build script) is bad usage in
+// both modes, as it is for the CMake function: it used to write into the current directory.
+TEST_F(CliTest, EmptyOutputDirIsBadUsage) {
+  const std::string header = write("ping.h", kHeader);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
+  const std::string manifest = quote(path("out/ping.rk.json"));
+  fs::create_directories(path("cwd"));
+  const struct {
+    std::string arguments;
+    std::string says;
+  } cases[] = {
+      {"--output-dir= " + quote(header), "ringkernel-gen: error: --output-dir is empty"},
+      {"--output-dir '' --stamp " + quote(path("stamp")) + " " + quote(header),
+       "ringkernel-gen: error: --output-dir is empty"},
+      {"registry --name app --output-dir= " + manifest, "ringkernel-gen registry: error: --output-dir is empty"},
+      {"registry --name app --output-dir '' " + manifest, "ringkernel-gen registry: error: --output-dir is empty"},
+  };
+  for (const auto& [arguments, says] : cases) {
+    const CliResult result = runGeneratorIn(path("cwd"), arguments);
+    EXPECT_EQ(result.status, 2) << arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find(says), std::string::npos) << arguments << "\n" << result.output;
+    EXPECT_TRUE(fs::is_empty(path("cwd"))) << arguments << " wrote into the current directory";
+    EXPECT_FALSE(fs::exists(path("stamp"))) << arguments;
+    fs::remove_all(path("cwd"));
+    fs::create_directories(path("cwd"));
+  }
 }
 
 TEST_F(CliTest, RegistryUsageErrors) {
