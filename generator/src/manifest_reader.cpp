@@ -8,6 +8,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "json_writer.h"
+
 namespace ringkernel::gen {
 namespace {
 
@@ -41,6 +43,14 @@ std::string parseErrorReason(const std::string& what) {
   const std::size_t column = what.find("column ");
   const std::size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
   return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+/// A string value as the manifest spells it (quoted, with JSON escapes), for an error about it: a
+/// newline or a quote in a hand-edited value cannot split the error line or end the quotes early.
+std::string jsonString(const std::string& value) {
+  std::string out;
+  JsonWriter(out).text(value);
+  return out;
 }
 
 /// `name` is a C++ qualified name: identifiers joined by "::" (UTF-8 letters allowed, as clang does).
@@ -144,7 +154,7 @@ class Reader {
     for (const Enum value : all) {
       if (spelled == runtimeName(value)) return value;
     }
-    throw Failure{join(path, key) + ": unknown value \"" + spelled + "\""};
+    throw Failure{join(path, key) + ": unknown value " + jsonString(spelled)};
   }
   static SourceLoc location(const Json& o, const std::string& path) {
     const Json& loc = member(o, "location", path);
@@ -207,7 +217,7 @@ class Reader {
     // The registry spells the name into C++ and treats type id 0 as "none": a hand-edited value
     // must not give a registry that does not compile.
     if (!isQualifiedName(m.qualifiedName)) {
-      throw Failure{join(path, "qualified_name") + ": \"" + m.qualifiedName + "\" is not a C++ qualified name"};
+      throw Failure{join(path, "qualified_name") + ": " + jsonString(m.qualifiedName) + " is not a C++ qualified name"};
     }
     if (m.typeId == 0) throw Failure{join(path, "type_id") + ": 0 is reserved"};
     const Json& fields = array(o, "fields", path);
@@ -251,7 +261,7 @@ class Reader {
     model.includeSpelling = text(header, "include", "header");
     model.stem = text(header, "stem", "header");
     if (!isPlainFileName(model.stem)) {
-      throw Failure{"header.stem: \"" + model.stem + "\" is not a file name without a directory"};
+      throw Failure{"header.stem: " + jsonString(model.stem) + " is not a file name without a directory"};
     }
     model.targetTriple = text(header, "target", "header");
     const Json& enums = array(root, "enums", "");
