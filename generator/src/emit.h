@@ -59,8 +59,9 @@ bool writeOutputs(const std::vector<OutputFile>& files, std::string& error);
 
 /// `ringkernel-gen registry`: merges manifests into <outputDir>/<name>.registry.rk.h. Prints
 /// diagnostics (collisions name both types and their headers) to stderr. Returns the exit status:
-/// 0 success, 1 input errors (nothing written; with `removeStale`, a registry header an earlier run
-/// wrote there is deleted, so nothing stale outlives the error), 2 bad usage.
+/// 0 success, 1 the run failed (bad manifests, collisions, a template that does not load or
+/// render, a header that cannot be written: nothing written; with `removeStale`, a registry header
+/// an earlier run wrote there is deleted, so nothing stale outlives the error), 2 bad usage.
 int runRegistry(const std::string& name, const std::string& outputDir,
                 const std::vector<std::string>& manifests, const std::string& templateDir,
                 bool removeStale = false);

@@ -29,11 +29,6 @@ int usageError(const std::string& message) {
   return kUsageError;
 }
 
-int inputError(const std::string& message) {
-  llvm::errs() << "ringkernel-gen: error: " << message << '\n';
-  return kInputError;
-}
-
 /// Every input must be an existing regular file.
 bool checkInputs(const std::vector<std::string>& inputs, std::string& error) {
   for (const std::string& input : inputs) {
@@ -70,7 +65,8 @@ bool checkHeaderName(const std::string& input, std::string& error) {
 }
 
 /// After a failed run: deletes what an earlier successful run wrote for these headers, so nothing
-/// stale outlives the error (the stamp goes too, so the next build reruns the tool).
+/// stale outlives the error (the stamp goes too, so the next build reruns the tool). Only regular
+/// files go: a directory in the way of an output (one cause of the failure) is not the tool's.
 void removeStaleOutputs(const CommandLine& commandLine, const std::string& outputDir) {
   std::vector<std::string> stale;
   for (const std::string& input : commandLine.inputs) {
@@ -80,7 +76,7 @@ void removeStaleOutputs(const CommandLine& commandLine, const std::string& outpu
   }
   if (!commandLine.stamp.empty()) stale.push_back(commandLine.stamp);
   for (const std::string& path : stale) {
-    if (!llvm::sys::fs::exists(path)) continue;
+    if (!llvm::sys::fs::is_regular_file(path)) continue;
     if (std::error_code ec = llvm::sys::fs::remove(path)) {
       llvm::errs() << "ringkernel-gen: warning: cannot remove stale " << path << ": " << ec.message()
                    << '\n';
@@ -127,11 +123,17 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   }
   const FrontendResult parsed = runFrontend(request, llvm::errs());
   if (prerenderer) prerenderer->finish();
-  if (parsed.errorCount != 0) {
-    llvm::errs() << "ringkernel-gen: nothing was written (" << parsed.errorCount
-                 << (parsed.errorCount == 1 ? " error" : " errors") << " in the input)\n";
+  // Every failure from here on (errors in the input, a template that does not load or render, an
+  // output, the depfile or the stamp that cannot be written) leaves no stale outputs when asked to.
+  const auto failed = [&](const std::string& message) {
+    llvm::errs() << "ringkernel-gen: " << message << '\n';
     if (commandLine.removeStaleOutputs) removeStaleOutputs(commandLine, request.outputDir);
     return kInputError;
+  };
+  const auto inputError = [&](const std::string& message) { return failed("error: " + message); };
+  if (parsed.errorCount != 0) {
+    return failed("nothing was written (" + std::to_string(parsed.errorCount) +
+                  (parsed.errorCount == 1 ? " error" : " errors") + " in the input)");
   }
 
   std::vector<OutputFile> outputs;

@@ -44,8 +44,10 @@ struct GenerateOptions {
                              cl::cat(generatorCategory())};
   cl::opt<bool> removeStaleOutputs{
       "remove-stale-outputs",
-      cl::desc("On input errors, delete the outputs and the stamp an earlier run left for these "
-               "headers, so a failed build keeps nothing stale"),
+      cl::desc("When the run fails after the parse (errors in the input, a template that does not "
+               "load or render, an output, the depfile or the stamp that cannot be written), delete "
+               "the outputs and the stamp an earlier run left for these headers, so a failed build "
+               "keeps nothing stale"),
       cl::cat(generatorCategory())};
   cl::opt<std::string> compileArgsFile{
       "compile-args-file", cl::value_desc("file"),
@@ -68,8 +70,9 @@ struct RegistryOptions {
                                   cl::desc("<a.rk.json>..."), cl::sub(registryCommand())};
   cl::opt<bool> removeStaleOutputs{
       "remove-stale-outputs",
-      cl::desc("On input errors, delete the <name>.registry.rk.h an earlier run left, so a failed "
-               "build keeps nothing stale"),
+      cl::desc("When the run fails after reading the manifests (a bad manifest, a collision, a "
+               "template that does not load or render, a header that cannot be written), delete the "
+               "<name>.registry.rk.h an earlier run left, so a failed build keeps nothing stale"),
       cl::sub(registryCommand())};
 };
 

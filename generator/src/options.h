@@ -22,7 +22,7 @@ struct CommandLine {
   std::vector<std::string> inputs;  // headers (generate) or manifests (registry)
   std::string outputDir;
   std::string templateDir;
-  bool removeStaleOutputs = false;  // on input errors, delete what an earlier run wrote
+  bool removeStaleOutputs = false;  // when a run fails after the parse, delete what an earlier run wrote
   // generate only
   std::string depfile;
   std::string targetTriple;

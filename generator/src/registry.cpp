@@ -182,7 +182,8 @@ int runRegistry(const std::string& name, const std::string& outputDir,
     diagnostics.push_back("ringkernel-gen registry: error: " + error);
   }
   for (const std::string& line : diagnostics) std::cerr << line << "\n";
-  if (!diagnostics.empty() && removeStale && std::filesystem::exists(path)) {
+  // Only a regular file goes: a directory in the way of the header (a cause of the failure) stays.
+  if (!diagnostics.empty() && removeStale && std::filesystem::is_regular_file(path)) {
     std::error_code ec;
     if (std::filesystem::remove(path, ec)) {
       std::cerr << "ringkernel-gen registry: removed stale " << path << "\n";
