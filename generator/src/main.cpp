@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // ringkernel-gen: parse the headers, check them, render everything in memory, and write only when
-// the whole run had no error. Exit status: 0 success, 1 input errors, 2 bad usage.
+// the whole run had no error. Exit status: 0 success, 1 the run failed (input errors, or an output
+// that could not be rendered or written), 2 bad usage.
 #include <optional>
 #include <set>
 #include <string>

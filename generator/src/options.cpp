@@ -95,7 +95,8 @@ const char* kOverview =
     "  ringkernel-gen [options] --compile-args-file <file> <header>... [-- <compiler args>]\n"
     "  ringkernel-gen [options] -p <build-dir> <header>...\n"
     "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n\n"
-    "Exit status: 0 success, 1 errors in the input (nothing written), 2 bad usage.\n";
+    "Exit status: 0 success, 1 the run failed (errors in the input, or an output that could not be\n"
+    "rendered or written; nothing written), 2 bad usage.\n";
 
 /// An empty --output-dir (`--output-dir=`, or an empty "${VAR}" in a build script) would write into
 /// the current directory; like the CMake function, the tool refuses it.
