@@ -70,11 +70,11 @@ bool isQualifiedName(const std::string& name) {
 }
 
 /// `stem` names a file in the output directory: no directory part, no characters that would break
-/// the generated #include.
+/// the generated #include (the characters ringkernel-gen refuses in a header path: main.cpp).
 bool isPlainFileName(const std::string& stem) {
   if (stem.empty() || stem == "." || stem == "..") return false;
   return std::none_of(stem.begin(), stem.end(), [](char c) {
-    return c == '/' || c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x20;
+    return c == '/' || c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
   });
 }
 

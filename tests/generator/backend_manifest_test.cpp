@@ -52,6 +52,8 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
               "header.stem: \"a\\\"b\" is not a file name without a directory"},
   BadManifest{"StemWithNewlineAndQuote", [](Json& j) { j["header"]["stem"] = "a\n\"b\x01"; },
               "header.stem: \"a\\n\\\"b\\u0001\" is not a file name without a directory"},
+  BadManifest{"StemWithDelete", [](Json& j) { j["header"]["stem"] = "a\x7f"; },
+              "header.stem: \"a\x7f\" is not a file name without a directory"},
   BadManifest{"MessagesNotAnArray", [](Json& j) { j["messages"] = Json::object(); }, "messages: expected an array"},
   BadManifest{"MessageNotAnObject", [](Json& j) { j["messages"][0] = 5; }, "messages[0]: expected an object"},
   BadManifest{"NameNotAString", [](Json& j) { j["messages"][0]["name"] = 5; }, "messages[0].name: expected a string"},
