@@ -1,6 +1,9 @@
 // Copyright RingKernel authors.
 #include "options.h"
 
+#include <initializer_list>
+#include <string>
+
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -98,19 +101,29 @@ const char* kOverview =
     "Exit status: 0 success, 1 the run failed (errors in the input, or an output that could not be\n"
     "rendered or written; nothing written), 2 bad usage.\n";
 
-/// An empty --output-dir (`--output-dir=`, or an empty "${VAR}" in a build script) would write into
-/// the current directory; like the CMake function, the tool refuses it.
-bool checkOutputDir(const std::string& outputDir, const char* program) {
-  if (!outputDir.empty()) return true;
-  llvm::errs() << program << ": error: --output-dir is empty; give the directory for the generated "
-                             "files (--output-dir . for the current one)\n";
-  return false;
+/// An option given with an empty value (`--depfile=`, or an empty "${VAR}" in a build script) is bad
+/// usage: an empty --output-dir would write into the current directory, and the others would act
+/// as if they had not been given (no depfile, no stamp, the host's target, ...). The CMake function
+/// refuses an empty OUTPUT_DIR and passes no empty value.
+bool checkValuesNotEmpty(const char* program, std::initializer_list<const cl::opt<std::string>*> given) {
+  for (const cl::opt<std::string>* option : given) {
+    if (option->getNumOccurrences() == 0 || !option->getValue().empty()) continue;
+    llvm::errs() << program << ": error: --" << option->ArgStr << " is empty; "
+                 << (option->ArgStr == "output-dir"
+                         ? "give the directory for the generated files (--output-dir . for the current one)"
+                         : "give a value or leave the option out")
+                 << "\n";
+    return false;
+  }
+  return true;
 }
 
 bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   RegistryOptions& options = registryOptions();
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) return false;
-  if (!checkOutputDir(options.outputDir, "ringkernel-gen registry")) return false;
+  if (!checkValuesNotEmpty("ringkernel-gen registry", {&options.outputDir, &options.templateDir})) {
+    return false;
+  }
   commandLine.mode = Mode::Registry;
   commandLine.registryName = options.name;
   commandLine.outputDir = options.outputDir;
@@ -194,7 +207,10 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
     llvm::errs() << "Run 'ringkernel-gen --help' for usage.\n";
     return false;
   }
-  if (!checkOutputDir(options.outputDir, "ringkernel-gen")) return false;
+  if (!checkValuesNotEmpty("ringkernel-gen", {&options.outputDir, &options.depfile, &options.target,
+                                              &options.templateDir, &options.stamp, &options.compileArgsFile})) {
+    return false;
+  }
   commandLine.parser = std::make_shared<clang::tooling::CommonOptionsParser>(std::move(*parser));
   commandLine.mode = Mode::Generate;
   commandLine.inputs = commandLine.parser->getSourcePathList();

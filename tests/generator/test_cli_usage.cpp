@@ -118,8 +118,9 @@ TEST_F(CliTest, RegistryOutputDirThatCannotBeCreatedIsAnInputError) {
 }
 
 // An empty --output-dir (`--output-dir=`, or an empty "${VAR}" in a build script) is bad usage in
-// both modes, as it is for the CMake function: it used to write into the current directory.
-TEST_F(CliTest, EmptyOutputDirIsBadUsage) {
+// both modes, as it is for the CMake function: it used to write into the current directory. So is
+// any other option given an empty value: it used to act as if not given.
+TEST_F(CliTest, EmptyOptionValuesAreBadUsage) {
   const std::string header = write("ping.h", kHeader);
   ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
   const std::string manifest = quote(path("out/ping.rk.json"));
@@ -133,6 +134,14 @@ TEST_F(CliTest, EmptyOutputDirIsBadUsage) {
        "ringkernel-gen: error: --output-dir is empty"},
       {"registry --name app --output-dir= " + manifest, "ringkernel-gen registry: error: --output-dir is empty"},
       {"registry --name app --output-dir '' " + manifest, "ringkernel-gen registry: error: --output-dir is empty"},
+      // Every other option given an empty value: it would act as if not given.
+      {"--output-dir . --depfile= " + quote(header), "ringkernel-gen: error: --depfile is empty"},
+      {"--output-dir . --stamp '' " + quote(header), "ringkernel-gen: error: --stamp is empty"},
+      {"--output-dir . --target= " + quote(header), "ringkernel-gen: error: --target is empty"},
+      {"--output-dir . --template-dir= " + quote(header), "ringkernel-gen: error: --template-dir is empty"},
+      {"--output-dir . --compile-args-file= " + quote(header), "ringkernel-gen: error: --compile-args-file is empty"},
+      {"registry --name app --output-dir . --template-dir= " + manifest,
+       "ringkernel-gen registry: error: --template-dir is empty"},
   };
   for (const auto& [arguments, says] : cases) {
     const CliResult result = runGeneratorIn(path("cwd"), arguments);
