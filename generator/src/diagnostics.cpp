@@ -2,9 +2,12 @@
 #include "diagnostics.h"
 
 #include <cctype>
+#include <cstdint>
+#include <optional>
 
 #include "clang/Basic/SourceManager.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/TextDiagnostic.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallString.h"
 
 namespace ringkernel::gen {
@@ -20,14 +23,35 @@ void Diagnoser::error(clang::SourceLocation where, llvm::StringRef message, llvm
   if (!fix.empty()) engine_.Report(where, fixId_) << fix;
 }
 
+void Diagnoser::error(clang::CharSourceRange token, llvm::StringRef message, llvm::StringRef fix,
+                      llvm::StringRef replacement) {
+  {
+    clang::DiagnosticBuilder report = engine_.Report(token.getBegin(), errorId_);
+    report << message << token;
+    if (!replacement.empty()) report << clang::FixItHint::CreateReplacement(token, replacement);
+  }
+  // At the same place without ranges: clang's printer does not repeat the source line.
+  if (!fix.empty()) engine_.Report(token.getBegin(), fixId_) << fix;
+}
+
 void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message) {
   engine_.Report(where, noteId_) << message;
 }
 
+clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::SourceManager& sm) {
+  while (loc.isMacroID()) {
+    if (!sm.isMacroArgExpansion(loc)) return {};  // in a macro's definition
+    loc = sm.getImmediateSpellingLoc(loc);        // where the argument is written
+  }
+  if (loc.isInvalid() || sm.isWrittenInScratchSpace(loc) || sm.isWrittenInBuiltinFile(loc) ||
+      sm.isWrittenInCommandLineFile(loc)) {
+    return {};
+  }
+  return loc;
+}
+
 RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
-    : out_(out),
-      options_(new clang::DiagnosticOptions()),
-      printer_(std::make_unique<clang::TextDiagnosticPrinter>(out, options_.get())) {
+    : out_(out), options_(new clang::DiagnosticOptions()) {
   options_->ShowColors = out.has_colors();
   // As clang prints them (its driver's default): after #line, and <command line> for a -D macro; the
   // recorded locations are presumed ones too.
@@ -36,14 +60,21 @@ RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
 
 RecordingDiagnosticConsumer::~RecordingDiagnosticConsumer() = default;
 
+// This consumer prints as clang's TextDiagnosticPrinter does (through the same TextDiagnostic),
+// so that a diagnostic it rewrites can have ranges and fix-its of its own: a clang::Diagnostic
+// takes them from the engine's diagnostic in flight only.
 void RecordingDiagnosticConsumer::BeginSourceFile(const clang::LangOptions& langOpts,
                                                   const clang::Preprocessor* pp) {
-  printer_->BeginSourceFile(langOpts, pp);
+  langOpts_ = &langOpts;
+  printer_ = std::make_unique<clang::TextDiagnostic>(out_, langOpts, options_.get(), pp);
 }
 
-void RecordingDiagnosticConsumer::EndSourceFile() { printer_->EndSourceFile(); }
+void RecordingDiagnosticConsumer::EndSourceFile() {
+  printer_.reset();
+  langOpts_ = nullptr;
+}
 
-void RecordingDiagnosticConsumer::finish() { printer_->finish(); }
+void RecordingDiagnosticConsumer::finish() { out_.flush(); }
 
 namespace {
 
@@ -67,6 +98,19 @@ std::string misspeltOwnAttribute(const clang::Diagnostic& info) {
   return text.take_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }).str();
 }
 
+/// `fixIt` where clang's printer shows it, if it maps to a file (the printer leaves out one that
+/// does not, such as one inside a macro's expansion).
+std::optional<RecordedFixIt> recordedFixIt(const clang::FixItHint& fixIt, const clang::SourceManager& sources,
+                                           const clang::LangOptions& langOpts) {
+  const clang::CharSourceRange range = clang::Lexer::makeFileCharRange(fixIt.RemoveRange, sources, langOpts);
+  if (range.isInvalid()) return std::nullopt;
+  const clang::PresumedLoc begin = sources.getPresumedLoc(range.getBegin());
+  const clang::PresumedLoc end = sources.getPresumedLoc(range.getEnd());
+  if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
+  return RecordedFixIt{begin.getLine(), begin.getColumn(), end.getLine(), end.getColumn(),
+                       fixIt.CodeToInsert};
+}
+
 /// The header being parsed, for an error clang reports without a location (such as a UTF-16 byte
 /// order mark in it); empty for a diagnostic with a location, one that is no error, "too many
 /// errors" (about the count, not a place) and one before a header is open (command-line flags).
@@ -86,44 +130,56 @@ std::string mainFileOf(clang::DiagnosticsEngine::Level level, const clang::Diagn
 void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                                                    const clang::Diagnostic& info) {
   if (const std::string name = misspeltOwnAttribute(info); !name.empty()) {
-    // An error instead of the warning, at the same place (the engine's current diagnostic).
-    record(clang::DiagnosticsEngine::Error,
-           clang::Diagnostic(info.getDiags(), "unknown attribute 'ringkernel::" + name +
-                                                  "'; the only one is ringkernel::message, and "
-                                                  "compilers ignore every ringkernel:: attribute"));
-    record(clang::DiagnosticsEngine::Note,
-           clang::Diagnostic(info.getDiags(), "fix: write [[ringkernel::message]] (or "
-                                              "[[ringkernel::message(...)]])"));
+    // An error instead of the warning, at the same place and with its range (the attribute).
+    record(clang::DiagnosticsEngine::Error, info,
+           "unknown attribute 'ringkernel::" + name +
+               "'; the only one is ringkernel::message, and compilers ignore every ringkernel:: attribute",
+           info.getRanges(), {});
+    record(clang::DiagnosticsEngine::Note, info,
+           "fix: write [[ringkernel::message]] (or [[ringkernel::message(...)]])", info.getRanges(), {});
     return;
   }
   record(level, info);
   if (info.getID() == clang::diag::err_unsupported_bom && level >= clang::DiagnosticsEngine::Error) {
-    record(clang::DiagnosticsEngine::Note,
-           clang::Diagnostic(info.getDiags(), "fix: save the header as UTF-8 (with or without "
-                                              "its byte order mark, EF BB BF)"));
+    record(clang::DiagnosticsEngine::Note, info,
+           "fix: save the header as UTF-8 (with or without its byte order mark, EF BB BF)", {}, {});
   }
 }
 
 void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
                                          const clang::Diagnostic& info) {
+  llvm::SmallString<256> text;
+  info.FormatDiagnostic(text);
+  record(level, info, text, info.getRanges(), info.getFixItHints());
+}
+
+void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
+                                         const clang::Diagnostic& info, llvm::StringRef message,
+                                         llvm::ArrayRef<clang::CharSourceRange> ranges,
+                                         llvm::ArrayRef<clang::FixItHint> fixIts) {
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);  // counts errors and warnings
 
   RecordedDiagnostic record;
   record.level = level;
-  llvm::SmallString<256> text;
-  info.FormatDiagnostic(text);
-  record.message = text.str().str();
-  if (info.getLocation().isValid() && info.hasSourceManager()) {
+  record.message = message.str();
+  const bool located = info.getLocation().isValid() && info.hasSourceManager();
+  if (located) {
     placedFile_.clear();
-    clang::PresumedLoc presumed = info.getSourceManager().getPresumedLoc(info.getLocation());
+    const clang::SourceManager& sources = info.getSourceManager();
+    clang::PresumedLoc presumed = sources.getPresumedLoc(info.getLocation());
     if (presumed.isValid()) {
       record.file = presumed.getFilename();
       record.line = presumed.getLine();
       record.column = presumed.getColumn();
     }
+    for (const clang::FixItHint& fixIt : langOpts_ != nullptr ? fixIts : llvm::ArrayRef<clang::FixItHint>()) {
+      std::optional<RecordedFixIt> recorded = recordedFixIt(fixIt, sources, *langOpts_);
+      if (recorded) record.fixIts.push_back(std::move(*recorded));
+    }
   } else if (level != clang::DiagnosticsEngine::Note) {
     placedFile_ = mainFileOf(level, info);  // empty: printed without a location, as clang does
   }
+  const std::uint64_t start = out_.tell();
   if (!placedFile_.empty() && !info.getLocation().isValid()) {
     // The location clang's printer would print before "error:" (it prints none here).
     if (options_->ShowColors) out_.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
@@ -133,7 +189,17 @@ void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
     record.line = 1;
     record.column = 1;
   }
-  printer_->HandleDiagnostic(level, info);
+  if (located && printer_ != nullptr) {
+    printer_->emitDiagnostic(clang::FullSourceLoc(info.getLocation(), info.getSourceManager()), level,
+                             message, ranges, fixIts);
+  } else {
+    // As clang's printer does for a diagnostic without a location (or outside a source file).
+    clang::TextDiagnostic::printDiagnosticLevel(out_, level, options_->ShowColors);
+    clang::TextDiagnostic::printDiagnosticMessage(out_, level == clang::DiagnosticsEngine::Note, message,
+                                                  static_cast<unsigned>(out_.tell() - start),
+                                                  options_->MessageLength, options_->ShowColors);
+  }
+  out_.flush();
   recorded_.push_back(std::move(record));
 }
 

@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // Clang-style diagnostics for the generator's own checks ("file:line:col: error: ..." followed by
-// "note: fix: ..."), and a consumer that prints, counts and records every diagnostic of a run.
+// "note: fix: ..."), and a consumer that prints, counts and records every diagnostic of a run,
+// with their fix-its.
 #pragma once
 
 #include <memory>
@@ -12,8 +13,9 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace clang {
-class TextDiagnosticPrinter;
-}
+class SourceManager;
+class TextDiagnostic;
+}  // namespace clang
 
 namespace ringkernel::gen {
 
@@ -24,6 +26,12 @@ class Diagnoser {
 
   /// "error: <message>" at `where`, then "note: fix: <fix>" at the same place unless fix is empty.
   void error(clang::SourceLocation where, llvm::StringRef message, llvm::StringRef fix = {});
+  /// The same for the wrong token `token` (characters in a file, e.g. a raw-lexed token's), which
+  /// the caret underlines whole; with a `replacement`, clang's fix-it that writes it over the token
+  /// (printed under the caret; pass one only where fixItLocation allows an edit). The note, which
+  /// should then say more than the fix-it, is printed without repeating the source line.
+  void error(clang::CharSourceRange token, llvm::StringRef message, llvm::StringRef fix,
+             llvm::StringRef replacement = {});
   /// "note: <message>" attached to the previous error.
   void note(clang::SourceLocation where, llvm::StringRef message);
 
@@ -36,6 +44,23 @@ class Diagnoser {
   unsigned fixId_;
 };
 
+/// Where a fix-it may edit the text `loc` stands for, by clang's rules for macros (those of
+/// Lexer::makeFileCharRange): `loc` itself in a file, and for a token of a macro argument the place
+/// the argument is written; invalid inside a macro's definition (shared by all its uses) and in
+/// text no file holds (token pasting, -D).
+clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::SourceManager& sm);
+
+/// A fix-it as recorded: replace the characters from line:column up to endLine:endColumn
+/// (exclusive; presumed locations, as printed) by `text`, as clang's -fdiagnostics-parseable-fixits
+/// spells it.
+struct RecordedFixIt {
+  unsigned line = 0;
+  unsigned column = 0;
+  unsigned endLine = 0;
+  unsigned endColumn = 0;
+  std::string text;
+};
+
 /// One diagnostic as printed, kept for tests and for the error count.
 struct RecordedDiagnostic {
   clang::DiagnosticsEngine::Level level = clang::DiagnosticsEngine::Error;
@@ -43,6 +68,7 @@ struct RecordedDiagnostic {
   unsigned line = 0;
   unsigned column = 0;
   std::string message;
+  std::vector<RecordedFixIt> fixIts;
 };
 
 /// Prints diagnostics like clang does (to `out`) and records them. Shared by every translation
@@ -62,11 +88,17 @@ class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
   const std::vector<RecordedDiagnostic>& diagnostics() const { return recorded_; }
 
  private:
+  /// Counts, prints (as clang's TextDiagnosticPrinter does) and records one diagnostic; `info`
+  /// gives the location, `message`, `ranges` and `fixIts` the rest.
+  void record(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info,
+              llvm::StringRef message, llvm::ArrayRef<clang::CharSourceRange> ranges,
+              llvm::ArrayRef<clang::FixItHint> fixIts);
   void record(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info);
 
   llvm::raw_ostream& out_;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> options_;
-  std::unique_ptr<clang::TextDiagnosticPrinter> printer_;
+  const clang::LangOptions* langOpts_ = nullptr;  // of the source file being parsed
+  std::unique_ptr<clang::TextDiagnostic> printer_;  // while a source file is parsed
   std::vector<RecordedDiagnostic> recorded_;
   std::string placedFile_;  // the header the last location-less error was placed in; else empty
 };
