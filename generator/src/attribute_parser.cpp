@@ -3,6 +3,7 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,11 @@ struct ArgumentTokens {
 
 class ArgumentParser {
  public:
-  ArgumentParser(const ArgumentTokens& input, const ValueContext& values, Diagnoser& diagnoser,
-                 MessageOptions& options)
-      : tokens_(input.tokens), close_(input.close), values_(values), diagnoser_(diagnoser),
-        options_(options) {}
+  /// `editable`: whether fix-its may edit the tokens (not when a macro's definition holds them).
+  ArgumentParser(const ArgumentTokens& input, const ValueContext& values, bool editable,
+                 Diagnoser& diagnoser, MessageOptions& options)
+      : tokens_(input.tokens), close_(input.close), values_(values), editable_(editable),
+        diagnoser_(diagnoser), options_(options) {}
 
   bool parse() {
     while (!atEnd()) {
@@ -45,8 +47,7 @@ class ArgumentParser {
                           "remove the trailing ','");
         continue;
       }
-      fail(current().getLocation(),
-           "expected ',' or ')' after an option, found " + quoted(text(current())),
+      fail(current(), "expected ',' or ')' after an option, found " + quoted(text(current())),
            "separate options with ','");
       skipToNextEntry();
       if (!atEnd()) ++position_;
@@ -67,6 +68,28 @@ class ArgumentParser {
     return false;
   }
 
+  /// An error that underlines `token`.
+  bool fail(const clang::Token& token, const std::string& message, llvm::StringRef fix) {
+    diagnoser_.error(clang::CharSourceRange::getCharRange(token.getLocation(), token.getEndLoc()),
+                     message, fix);
+    ok_ = false;
+    return false;
+  }
+
+  /// An error about `token`, a word that is none of `words`: when it is a likely typo of one,
+  /// the message ends "; did you mean 'x'?" and a fix-it writes x over the token.
+  bool failWord(const clang::Token& token, const std::string& message,
+                llvm::ArrayRef<llvm::StringRef> words, llvm::StringRef fix) {
+    const std::optional<std::string> meant = token.is(clang::tok::raw_identifier)
+                                                 ? closestSpelling(token.getRawIdentifier(), words)
+                                                 : std::nullopt;
+    if (!meant) return fail(token, message, fix);
+    diagnoser_.error(clang::CharSourceRange::getCharRange(token.getLocation(), token.getEndLoc()),
+                     message + "; did you mean " + quoted(*meant) + "?", fix, editable_ ? *meant : "");
+    ok_ = false;
+    return false;
+  }
+
   void skipToNextEntry() {
     while (!atEnd() && !current().is(clang::tok::comma)) ++position_;
   }
@@ -83,13 +106,12 @@ class ArgumentParser {
     static const std::vector<llvm::StringRef> known = {"id",       "kernel", "direction",
                                                        "priority", "causal", "format"};
     if (llvm::find(known, name) == known.end()) {
-      return fail(key.getLocation(), "unknown key " + quoted(name) + " in " + kAttribute + didYouMean(name, known),
-                  std::string("valid keys are ") + kValidKeys);
+      return failWord(key, "unknown key " + quoted(name) + " in " + kAttribute, known,
+                      std::string("valid keys are ") + kValidKeys);
     }
     auto [previous, inserted] = seen_.emplace(name.str(), key.getLocation());
     if (!inserted) {
-      fail(key.getLocation(), "duplicate key " + quoted(name) + " in " + kAttribute,
-           "give " + quoted(name) + " only once");
+      fail(key, "duplicate key " + quoted(name) + " in " + kAttribute, "give " + quoted(name) + " only once");
       diagnoser_.note(previous->second, quoted(name) + " was first given here");
       return false;
     }
@@ -127,9 +149,8 @@ class ArgumentParser {
     auto found = value.is(clang::tok::raw_identifier) ? values.find(text(value)) : values.end();
     if (found == values.end()) {
       static const std::vector<llvm::StringRef> names = {"input", "output", "kernel_to_kernel", "bidirectional"};
-      return fail(value.getLocation(),
-                  "bad value " + quoted(text(value)) + " for 'direction'" + suggestion(value, names),
-                  "write one of input, output, kernel_to_kernel, bidirectional");
+      return failWord(value, "bad value " + quoted(text(value)) + " for 'direction'", names,
+                      "write one of input, output, kernel_to_kernel, bidirectional");
     }
     options_.direction = found->second;
     return true;
@@ -141,9 +162,8 @@ class ArgumentParser {
       options_.format = spelling == "map" ? WireFormat::Map : WireFormat::Array;
       return true;
     }
-    return fail(value.getLocation(),
-                "bad value " + quoted(spelling) + " for 'format'" + suggestion(value, {"array", "map"}),
-                "write one of array, map");
+    return failWord(value, "bad value " + quoted(spelling) + " for 'format'", {"array", "map"},
+                    "write one of array, map");
   }
 
   bool parseCausal(const clang::Token& value) {
@@ -152,19 +172,14 @@ class ArgumentParser {
       options_.causal = spelling == "true";
       return true;
     }
-    return fail(value.getLocation(),
-                "bad value " + quoted(spelling) + " for 'causal'" + suggestion(value, {"true", "false"}),
-                "write `causal` alone, or causal = true / causal = false");
-  }
-
-  /// "; did you mean ...?" when the value is a word that misspells one of `words`.
-  static std::string suggestion(const clang::Token& value, llvm::ArrayRef<llvm::StringRef> words) {
-    return value.is(clang::tok::raw_identifier) ? didYouMean(value.getRawIdentifier(), words) : "";
+    return failWord(value, "bad value " + quoted(spelling) + " for 'causal'", {"true", "false"},
+                    "write `causal` alone, or causal = true / causal = false");
   }
 
   const std::vector<clang::Token>& tokens_;
   clang::SourceLocation close_;
   const ValueContext& values_;
+  bool editable_;
   Diagnoser& diagnoser_;
   MessageOptions& options_;
   std::size_t position_ = 0;
@@ -238,7 +253,10 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
     return false;  // the tokens are the macro's parameter names, not the options of the use
   }
   const ValueContext values{sm, langOpts, preprocessor, sm.getExpansionLoc(nameLoc), constants};
-  return ArgumentParser(arguments, values, diagnoser, options).parse();
+  // The tokens were lexed where the attribute is spelled: a fix-it may edit them unless that is a
+  // macro's definition.
+  const bool editable = fixItLocation(nameLoc, sm).isValid();
+  return ArgumentParser(arguments, values, editable, diagnoser, options).parse();
 }
 
 }  // namespace ringkernel::gen

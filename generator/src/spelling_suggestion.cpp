@@ -56,9 +56,4 @@ std::optional<std::string> closestSpelling(llvm::StringRef written, llvm::ArrayR
   return best;
 }
 
-std::string didYouMean(llvm::StringRef written, llvm::ArrayRef<llvm::StringRef> candidates) {
-  const std::optional<std::string> suggestion = closestSpelling(written, candidates);
-  return suggestion ? "; did you mean '" + *suggestion + "'?" : "";
-}
-
 }  // namespace ringkernel::gen

@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
-// "Did you mean ...?" for a misspelt word of the attribute (a key, a direction, a format): the
-// candidate nearest to what was written, if it is near enough to be a typo.
+// "Did you mean ...?" for a misspelt word of the attribute (its name, a key, a direction, a
+// format): the candidate nearest to what was written, if it is near enough to be a typo. The
+// errors end with the question and carry a clang fix-it that writes the candidate there.
 #pragma once
 
 #include <optional>
@@ -16,8 +17,5 @@ namespace ringkernel::gen {
 /// word (rounded up) and no other candidate needs as few. nullopt when none qualifies or `written`
 /// is itself a candidate.
 std::optional<std::string> closestSpelling(llvm::StringRef written, llvm::ArrayRef<llvm::StringRef> candidates);
-
-/// "; did you mean 'x'?" for closestSpelling's answer (to end an error message), else "".
-std::string didYouMean(llvm::StringRef written, llvm::ArrayRef<llvm::StringRef> candidates);
 
 }  // namespace ringkernel::gen

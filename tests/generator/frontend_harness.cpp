@@ -129,6 +129,23 @@ Position positionOf(const std::string& source, const std::string& needle, int oc
   return hasError(run, where.line, where.column, message, fix);
 }
 
+const RecordedDiagnostic* findError(const FrontendRun& run, const std::string& fragment) {
+  for (const RecordedDiagnostic& d : run.result.diagnostics) {
+    if (d.level == clang::DiagnosticsEngine::Error && d.message.find(fragment) != std::string::npos) return &d;
+  }
+  return nullptr;
+}
+
+const RecordedDiagnostic* findNoteAfter(const FrontendRun& run, const RecordedDiagnostic& error,
+                                        const std::string& fragment) {
+  const auto& all = run.result.diagnostics;
+  for (std::size_t i = static_cast<std::size_t>(&error - all.data()) + 1;
+       i < all.size() && all[i].level == clang::DiagnosticsEngine::Note; ++i) {
+    if (all[i].message.find(fragment) != std::string::npos) return &all[i];
+  }
+  return nullptr;
+}
+
 unsigned errorCount(const FrontendRun& run) { return run.result.errorCount; }
 
 }  // namespace ringkernel::gen::testing

@@ -55,6 +55,14 @@ Position positionOf(const std::string& source, const std::string& needle, int oc
                                     const std::vector<std::string>& message,
                                     const std::string& fix = "");
 
+/// The first error of the run whose text contains `fragment`, or null.
+const RecordedDiagnostic* findError(const FrontendRun& run, const std::string& fragment);
+
+/// Of the notes right after `error` (one of run's diagnostics), the first whose text contains
+/// `fragment`, or null.
+const RecordedDiagnostic* findNoteAfter(const FrontendRun& run, const RecordedDiagnostic& error,
+                                        const std::string& fragment);
+
 /// Number of errors the run reported.
 unsigned errorCount(const FrontendRun& run);
 
