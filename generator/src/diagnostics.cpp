@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "spelling_suggestion.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnostic.h"
 #include "clang/Lex/Lexer.h"
@@ -78,10 +79,17 @@ void RecordingDiagnosticConsumer::finish() { out_.flush(); }
 
 namespace {
 
-/// For clang's "unknown attribute ignored" on an attribute spelt ringkernel::<name>, that name (a
-/// misspelt [[ringkernel::message]]); empty for anything else. Compilers cannot catch the typo:
-/// RingKernel::runtime has them ignore every ringkernel:: attribute.
-std::string misspeltOwnAttribute(const clang::Diagnostic& info) {
+/// A misspelt [[ringkernel::message]]: the name after ringkernel:: and how many characters after
+/// the attribute's start it is written.
+struct MisspeltAttribute {
+  std::string name;
+  unsigned offset = 0;
+};
+
+/// For clang's "unknown attribute ignored" on an attribute spelt ringkernel::<name>, that name;
+/// an empty name for anything else. Compilers cannot catch the typo: RingKernel::runtime has them
+/// ignore every ringkernel:: attribute.
+MisspeltAttribute misspeltOwnAttribute(const clang::Diagnostic& info) {
   if (info.getID() != clang::diag::warn_unknown_attribute_ignored || !info.hasSourceManager() ||
       !info.getLocation().isValid()) {
     return {};
@@ -90,12 +98,27 @@ std::string misspeltOwnAttribute(const clang::Diagnostic& info) {
   bool invalid = false;
   const char* at = sources.getCharacterData(sources.getSpellingLoc(info.getLocation()), &invalid);
   if (invalid || at == nullptr) return {};
-  llvm::StringRef text(at);
+  const llvm::StringRef whole(at);
+  llvm::StringRef text = whole;
   if (!text.consume_front("ringkernel")) return {};
   text = text.ltrim(" \t");
   if (!text.consume_front("::")) return {};
   text = text.ltrim(" \t");
-  return text.take_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }).str();
+  const auto offset = static_cast<unsigned>(whole.size() - text.size());
+  const auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  return {text.take_while(isNameChar).str(), offset};
+}
+
+/// The fix-it that writes `message` over a likely typo of it (as the keys of the attribute get
+/// one: spelling_suggestion.h), where clang allows an edit; else none.
+std::vector<clang::FixItHint> attributeNameFix(const MisspeltAttribute& misspelt,
+                                               const clang::Diagnostic& info) {
+  const clang::SourceLocation at = fixItLocation(info.getLocation(), info.getSourceManager());
+  if (at.isInvalid() || !closestSpelling(misspelt.name, {"message"})) return {};
+  const clang::SourceLocation name = at.getLocWithOffset(static_cast<int>(misspelt.offset));
+  const auto size = static_cast<int>(misspelt.name.size());
+  return {clang::FixItHint::CreateReplacement(
+      clang::CharSourceRange::getCharRange(name, name.getLocWithOffset(size)), "message")};
 }
 
 /// `fixIt` where clang's printer shows it, if it maps to a file (the printer leaves out one that
@@ -129,14 +152,18 @@ std::string mainFileOf(clang::DiagnosticsEngine::Level level, const clang::Diagn
 
 void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                                                    const clang::Diagnostic& info) {
-  if (const std::string name = misspeltOwnAttribute(info); !name.empty()) {
-    // An error instead of the warning, at the same place and with its range (the attribute).
+  if (const MisspeltAttribute misspelt = misspeltOwnAttribute(info); !misspelt.name.empty()) {
+    // An error instead of the warning, at the same place and with its range (the attribute). The
+    // fix-it says it all; without one the note does, printed without repeating the source line.
+    const std::vector<clang::FixItHint> fix = attributeNameFix(misspelt, info);
     record(clang::DiagnosticsEngine::Error, info,
-           "unknown attribute 'ringkernel::" + name +
+           "unknown attribute 'ringkernel::" + misspelt.name +
                "'; the only one is ringkernel::message, and compilers ignore every ringkernel:: attribute",
-           info.getRanges(), {});
-    record(clang::DiagnosticsEngine::Note, info,
-           "fix: write [[ringkernel::message]] (or [[ringkernel::message(...)]])", info.getRanges(), {});
+           info.getRanges(), fix);
+    if (fix.empty()) {
+      record(clang::DiagnosticsEngine::Note, info,
+             "fix: write [[ringkernel::message]] (or [[ringkernel::message(...)]])", {}, {});
+    }
     return;
   }
   record(level, info);

@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
-// Every "did you mean" of the generator (the attribute's keys, the words of direction, format and
-// causal) is also a clang fix-it: the replacement over exactly the wrong token, printed
+// Every "did you mean" of the generator (the attribute's name, its keys, the words of direction,
+// format and causal) is also a clang fix-it: the replacement over exactly the wrong token, printed
 // under the caret, except where the token is in a macro's definition (clang edits no macro).
 #include <gtest/gtest.h>
 
@@ -57,10 +57,16 @@ INSTANTIATE_TEST_SUITE_P(
                    "for 'format'; did you mean 'map'?", "Map", "map"},
         Suggestion{"struct [[ringkernel::message(causal = ture)]] A { int a; };\n",
                    "for 'causal'; did you mean 'true'?", "ture", "true"},
+        Suggestion{"struct [[ringkernel::mesage(id = 3)]] A { int a; };\n",
+                   "unknown attribute 'ringkernel::mesage'", "mesage", "message"},
+        Suggestion{"struct [[ringkernel ::  Message]] A { int a; };\n",
+                   "unknown attribute 'ringkernel::Message'", "Message", "message"},
         // In a macro's argument the tokens are written at the use: that is where the fix goes.
         Suggestion{"#define DECLARE(d) d\n"
                    "DECLARE(struct [[ringkernel::message(format = mpa)]] A { int a; };)\n",
-                   "did you mean 'map'?", "mpa", "map"}));
+                   "did you mean 'map'?", "mpa", "map"},
+        Suggestion{"#define DECLARE(d) d\nDECLARE(struct [[ringkernel::mesage]] A { int a; };)\n",
+                   "unknown attribute 'ringkernel::mesage'", "mesage", "message"}));
 
 // Clang's printer shows the replacement under the caret, which underlines the whole token; the
 // note says what the fix-it does not (the valid keys) and does not repeat the source line.
@@ -77,13 +83,30 @@ TEST(SuggestionFixIts, PrintedUnderTheCaret) {
       << run.printed;
 }
 
+// For the attribute's name the fix-it says it all: no note.
+TEST(SuggestionFixIts, MisspeltAttributeNameHasTheFixItInsteadOfTheNote) {
+  const auto run = runFrontendOn("struct [[ringkernel::mesage]] Foo { int a; };\n");
+  EXPECT_NE(run.printed.find("/ringkernel-test/messages.h:1:10: error: unknown attribute "
+                             "'ringkernel::mesage'; the only one is ringkernel::message, and compilers "
+                             "ignore every ringkernel:: attribute\n"
+                             "    1 | struct [[ringkernel::mesage]] Foo { int a; };\n"
+                             "      |          ^~~~~~~~~~~~~~~~~~\n"
+                             "      |                      message\n"),
+            std::string::npos)
+      << run.printed;
+  EXPECT_EQ(run.printed.find("note:"), std::string::npos) << run.printed;
+  EXPECT_EQ(testing::errorCount(run), 1u);
+}
+
 // No likely typo, no fix-it: the note gives the fix, without repeating the source line.
 TEST(SuggestionFixIts, NoneWithoutASuggestion) {
-  const std::string source = "struct [[ringkernel::message(bogus = 1, direction = sideways)]] A { int a; };\n";
+  const std::string source = "struct [[ringkernel::message(bogus = 1, direction = sideways)]] A { int a; };\n"
+                             "struct [[ringkernel::msg]] B { int a; };\n";
   const auto run = runFrontendOn(source);
   for (const auto& [message, note] :
        {std::pair{"unknown key 'bogus'", "valid keys are"},
-        std::pair{"bad value 'sideways'", "write one of input"}}) {
+        std::pair{"bad value 'sideways'", "write one of input"},
+        std::pair{"unknown attribute 'ringkernel::msg'", "write [[ringkernel::message]]"}}) {
     const RecordedDiagnostic* error = findError(run, message);
     ASSERT_NE(error, nullptr) << run.printed;
     EXPECT_TRUE(error->fixIts.empty()) << message;
@@ -93,7 +116,8 @@ TEST(SuggestionFixIts, NoneWithoutASuggestion) {
   // The caret underlines the whole token.
   EXPECT_NE(run.printed.find("      | " + std::string(29, ' ') + "^~~~~\n"), std::string::npos)
       << run.printed;
-  // The source line under each of the two errors, not again under the notes at the same place.
+  // The source line under each of its errors (two on line 1), not again under the notes at the same
+  // place.
   const auto count = [&](const std::string& needle) {
     std::size_t n = 0;
     for (std::size_t at = run.printed.find(needle); at != std::string::npos;
@@ -103,12 +127,14 @@ TEST(SuggestionFixIts, NoneWithoutASuggestion) {
     return n;
   };
   EXPECT_EQ(count("    1 | "), 2u) << run.printed;
+  EXPECT_EQ(count("    2 | "), 1u) << run.printed;
 }
 
 // A fix-it in a macro's definition would change every use of the macro (clang refuses those): the
 // question stays in the message, the note gives the fix.
 TEST(SuggestionFixIts, NoneInAMacroDefinition) {
   for (const char* source : {"#define RK [[ringkernel::message(direction = outptu)]]\nstruct RK A { int a; };\n",
+                             "#define RK [[ringkernel::mesage]]\nstruct RK A { int a; };\n",
                              "#define RK(n) struct [[ringkernel::message(ID = 1)]] n\nRK(A) { int a; };\n"}) {
     const auto run = runFrontendOn(source);
     ASSERT_EQ(testing::errorCount(run), 1u) << run.printed;
