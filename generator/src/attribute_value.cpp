@@ -30,8 +30,8 @@ Literal literalFor(llvm::StringRef key) {
 /// (written or expanded to) that is no macro, what it names.
 struct Value {
   clang::Token token = ValueMacroExpansion::emptyToken();  // what is read (a name: its first token)
-  clang::SourceLocation at;  // where the value is written
-  std::string written;       // the value as written, when it is a name
+  clang::CharSourceRange range;  // the value's tokens as written, which errors underline
+  std::string written;           // the value as written, when it is a name
   ValueMacroExpansion macro;
   std::optional<ConstantName> name;  // the value is a name of a constant (or of nothing)
   ConstantValue constant;            // what `name` names
@@ -88,8 +88,8 @@ class ValueReader {
   }
 
  private:
-  bool fail(clang::SourceLocation where, const std::string& message, llvm::StringRef fix) {
-    diagnoser_.error(where, message, fix);
+  bool fail(clang::CharSourceRange written, const std::string& message, llvm::StringRef fix) {
+    diagnoser_.error(written, message, fix);
     return false;
   }
 
@@ -98,7 +98,8 @@ class ValueReader {
   bool resolve(Value& value) {
     const std::vector<clang::Token> written = writtenTokens(tokens_, position_);
     value.token = written.front();
-    value.at = written.front().getLocation();
+    value.range = clang::CharSourceRange::getCharRange(written.front().getLocation(),
+                                                       written.back().getEndLoc());
     for (const clang::Token& token : written) value.written += text(token).str();
     if (written.size() == 1 && written.front().is(clang::tok::raw_identifier)) {
       value.macro = expandValueMacro(written.front(), context_.point, context_.sm, context_.langOpts,
@@ -121,6 +122,7 @@ class ValueReader {
   }
 
   bool failUnusable(const Value& value) {
+    clang::CharSourceRange written = value.range;
     if (value.macro.functionLike && position_ < tokens_.size() &&
         tokens_[position_].is(clang::tok::l_paren)) {
       for (int depth = 0; position_ < tokens_.size(); ++position_) {  // `ID(...)`: its arguments go with it
@@ -129,13 +131,14 @@ class ValueReader {
         if (depth == 0) break;
       }
       if (position_ < tokens_.size()) ++position_;
+      written.setEnd(tokens_[position_ - 1].getEndLoc());  // through the ')' of `ID(...)`
     }
     const Literal literal = literalFor(key_);
     const std::string accepted =
         key_ == "kernel" ? std::string(literal.expected) + ", or an object-like macro that expands to a single one"
                          : std::string(literal.expected) + ", the name of an enumerator or integral constant, "
                            "or an object-like macro that expands to a single one of these";
-    fail(value.at,
+    fail(written,
          "bad value " + quoted(value.written) + " for '" + key_.str() + "': " + value.macro.problem +
              "; only " + accepted + " (optionally in parentheses), is accepted: ringkernel-gen does "
              "not evaluate expressions",
@@ -161,7 +164,7 @@ class ValueReader {
   /// An error about `value` at the use, with notes at the declaration it names and the macros it
   /// expanded from.
   bool failValue(const Value& value, const std::string& message, llvm::StringRef fix) {
-    fail(value.at, message, fix);
+    fail(value.range, message, fix);
     for (const ConstantValue::Note& note : value.constant.notes) diagnoser_.note(note.at, note.text);
     if (value.constant.found) {
       diagnoser_.note(value.constant.declaration->getLocation(),

@@ -121,6 +121,24 @@ std::vector<clang::FixItHint> attributeNameFix(const MisspeltAttribute& misspelt
       clang::CharSourceRange::getCharRange(name, name.getLocWithOffset(size)), "message")};
 }
 
+/// `range` as characters of one file: a range in a macro is taken at the macro's use (clang's
+/// printer, too, underlines a range from a macro at its use); nullopt if it maps to no file.
+std::optional<RecordedRange> recordedRange(const clang::CharSourceRange& range,
+                                           const clang::SourceManager& sources,
+                                           const clang::LangOptions& langOpts) {
+  clang::CharSourceRange inFile = range;
+  if (range.getBegin().isMacroID() || range.getEnd().isMacroID()) {
+    inFile = clang::CharSourceRange::getTokenRange(sources.getExpansionRange(range.getBegin()).getBegin(),
+                                                   sources.getExpansionRange(range.getEnd()).getEnd());
+  }
+  inFile = clang::Lexer::makeFileCharRange(inFile, sources, langOpts);
+  if (inFile.isInvalid()) return std::nullopt;
+  const clang::PresumedLoc begin = sources.getPresumedLoc(inFile.getBegin());
+  const clang::PresumedLoc end = sources.getPresumedLoc(inFile.getEnd());
+  if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
+  return RecordedRange{begin.getLine(), begin.getColumn(), end.getLine(), end.getColumn()};
+}
+
 /// `fixIt` where clang's printer shows it, if it maps to a file (the printer leaves out one that
 /// does not, such as one inside a macro's expansion).
 std::optional<RecordedFixIt> recordedFixIt(const clang::FixItHint& fixIt, const clang::SourceManager& sources,
@@ -198,6 +216,11 @@ void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
       record.file = presumed.getFilename();
       record.line = presumed.getLine();
       record.column = presumed.getColumn();
+    }
+    for (const clang::CharSourceRange& range : ranges) {
+      std::optional<RecordedRange> recorded =
+          langOpts_ != nullptr ? recordedRange(range, sources, *langOpts_) : std::nullopt;
+      if (recorded) record.ranges.push_back(*recorded);
     }
     for (const clang::FixItHint& fixIt : langOpts_ != nullptr ? fixIts : llvm::ArrayRef<clang::FixItHint>()) {
       std::optional<RecordedFixIt> recorded = recordedFixIt(fixIt, sources, *langOpts_);

@@ -26,10 +26,11 @@ class Diagnoser {
 
   /// "error: <message>" at `where`, then "note: fix: <fix>" at the same place unless fix is empty.
   void error(clang::SourceLocation where, llvm::StringRef message, llvm::StringRef fix = {});
-  /// The same for the wrong token `token` (characters in a file, e.g. a raw-lexed token's), which
-  /// the caret underlines whole; with a `replacement`, clang's fix-it that writes it over the token
-  /// (printed under the caret; pass one only where fixItLocation allows an edit). The note, which
-  /// should then say more than the fix-it, is printed without repeating the source line.
+  /// The same for the wrong text `token` (characters in a file: a raw-lexed token's, or a value's
+  /// tokens through its last), which the caret underlines whole; with a `replacement`, clang's
+  /// fix-it that writes it over the text (printed under the caret; pass one only where
+  /// fixItLocation allows an edit). The note, which should then say more than the fix-it, is
+  /// printed without repeating the source line.
   void error(clang::CharSourceRange token, llvm::StringRef message, llvm::StringRef fix,
              llvm::StringRef replacement = {});
   /// "note: <message>" attached to the previous error.
@@ -61,6 +62,15 @@ struct RecordedFixIt {
   std::string text;
 };
 
+/// A range the caret line underlines, as recorded: the characters from line:column up to
+/// endLine:endColumn (exclusive; presumed locations, as printed).
+struct RecordedRange {
+  unsigned line = 0;
+  unsigned column = 0;
+  unsigned endLine = 0;
+  unsigned endColumn = 0;
+};
+
 /// One diagnostic as printed, kept for tests and for the error count.
 struct RecordedDiagnostic {
   clang::DiagnosticsEngine::Level level = clang::DiagnosticsEngine::Error;
@@ -68,6 +78,7 @@ struct RecordedDiagnostic {
   unsigned line = 0;
   unsigned column = 0;
   std::string message;
+  std::vector<RecordedRange> ranges;  // those that map to a file (as the printer shows them)
   std::vector<RecordedFixIt> fixIts;
 };
 
