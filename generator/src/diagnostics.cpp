@@ -35,6 +35,12 @@ void Diagnoser::error(clang::CharSourceRange token, llvm::StringRef message, llv
   if (!fix.empty()) engine_.Report(token.getBegin(), fixId_) << fix;
 }
 
+void Diagnoser::error(clang::SourceLocation where, clang::SourceRange highlighted,
+                      llvm::StringRef message, llvm::StringRef fix) {
+  engine_.Report(where, errorId_) << message << clang::CharSourceRange::getTokenRange(highlighted);
+  if (!fix.empty()) engine_.Report(where, fixId_) << fix;
+}
+
 void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message) {
   engine_.Report(where, noteId_) << message;
 }

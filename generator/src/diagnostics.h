@@ -33,6 +33,10 @@ class Diagnoser {
   /// printed without repeating the source line.
   void error(clang::CharSourceRange token, llvm::StringRef message, llvm::StringRef fix,
              llvm::StringRef replacement = {});
+  /// The same at `where` (the caret), underlining the tokens of `highlighted` (such as a
+  /// declaration's type and declarator around the caret at its name).
+  void error(clang::SourceLocation where, clang::SourceRange highlighted, llvm::StringRef message,
+             llvm::StringRef fix);
   /// "note: <message>" attached to the previous error.
   void note(clang::SourceLocation where, llvm::StringRef message);
 

@@ -82,6 +82,12 @@ bool Validator::fail(clang::SourceLocation where, const std::string& message,
   return false;
 }
 
+bool Validator::fail(clang::SourceLocation where, clang::SourceRange highlighted,
+                     const std::string& message, const std::string& fix) {
+  diagnoser_.error(where, highlighted, message, fix);
+  return false;
+}
+
 bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::string& message) {
   const clang::SourceLocation where = record.getLocation();
   const std::string subject = "message " + quoted(message);
@@ -158,7 +164,8 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
   // The subject of a message is built only on the way to an error (this runs for every field).
   const auto subject = [&] { return fieldPrefix(field, message); };
   if (field.isBitField()) {
-    return fail(where, subject() + " is a bit-field; bit-field layout is implementation-defined",
+    return fail(where, field.getBitWidth()->getSourceRange(),
+                subject() + " is a bit-field; bit-field layout is implementation-defined",
                 "use a whole integer field (e.g. std::uint8_t flags) and mask the bits in code");
   }
   if (field.getAccess() != clang::AS_public) {
@@ -167,17 +174,20 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
                            "; message fields must be public",
                 "make it public (declare it after 'public:' or use 'struct')");
   }
-  if (!type.ok()) return fail(where, subject() + " " + type.rejection, type.fix);
+  // The type and declarator as written, without a bit-field's width or an initializer.
+  const clang::SourceRange declaration = field.DeclaratorDecl::getSourceRange();
+  if (!type.ok()) return fail(where, declaration, subject() + " " + type.rejection, type.fix);
   if (type.extents.size() > kMaxArrayRank) {
-    return fail(where, subject() + " is an array of " + std::to_string(type.extents.size()) +
-                           " dimensions; generated field descriptors hold at most " +
-                           std::to_string(kMaxArrayRank),
+    return fail(where, declaration,
+                subject() + " is an array of " + std::to_string(type.extents.size()) +
+                    " dimensions; generated field descriptors hold at most " + std::to_string(kMaxArrayRank),
                 "merge dimensions, e.g. values[4][4] -> values[16]");
   }
   const clang::QualType element = context_.getBaseElementType(field.getType());
   if (element.isConstQualified() || element.isVolatileQualified()) {
-    return fail(where, subject() + " is " + (element.isConstQualified() ? "const" : "volatile") +
-                           "; decoders must be able to write every field",
+    return fail(where, declaration,
+                subject() + " is " + (element.isConstQualified() ? "const" : "volatile") +
+                    "; decoders must be able to write every field",
                 "remove the qualifier");
   }
   return true;
@@ -186,29 +196,30 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
 bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
                           const std::string& message) {
   const auto subject = [&] { return fieldPrefix(field, message); };
+  const clang::SourceLocation where = field.getLocation();
+  const clang::SourceRange declaration = field.DeclaratorDecl::getSourceRange();
   if (enumeration.getIdentifier() == nullptr) {
-    return fail(field.getLocation(), subject() + " uses an unnamed enum, which generated code "
-                                               "cannot name",
+    return fail(where, declaration, subject() + " uses an unnamed enum, which generated code cannot name",
                 "give the enum a name");
   }
   const auto enumName = [&] { return quoted(qualifiedName(enumeration)); };
   if (enumeration.getDefinition() == nullptr) {
-    return fail(field.getLocation(), subject() + " uses enum " + enumName() +
-                                         ", whose enumerators are not visible",
+    return fail(where, declaration, subject() + " uses enum " + enumName() + ", whose enumerators are not visible",
                 "include the header that defines the enum");
   }
   const clang::DeclContext* context = enumeration.getDeclContext()->getRedeclContext();
   if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(context)) {
     if (isMessageRecord(*parent)) return true;
-    return fail(field.getLocation(), subject() + " uses enum " + enumName() + ", which is nested in " +
-                                         quoted(qualifiedName(*parent)) +
-                                         ", a class that is not a [[ringkernel::message]]",
+    return fail(where, declaration,
+                subject() + " uses enum " + enumName() + ", which is nested in " +
+                    quoted(qualifiedName(*parent)) + ", a class that is not a [[ringkernel::message]]",
                 "move the enum to namespace scope or annotate " +
                     quoted(parent->getNameAsString()) + " with [[ringkernel::message]]");
   }
   if (!context->isFileContext() || enumeration.isInAnonymousNamespace()) {
-    return fail(field.getLocation(), subject() + " uses enum " + enumName() +
-                                         ", which is declared neither in a named namespace nor at global scope",
+    return fail(where, declaration,
+                subject() + " uses enum " + enumName() +
+                    ", which is declared neither in a named namespace nor at global scope",
                 "move the enum to a named namespace or the global scope");
   }
   return true;
@@ -220,6 +231,8 @@ bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType&
   const clang::Expr* init = field.getInClassInitializer();
   if (init == nullptr) return true;
   const std::string subject = fieldPrefix(field, message);
+  const clang::SourceLocation at = init->getBeginLoc();  // the caret; the whole initializer underlined
+  const clang::SourceRange written = init->getSourceRange();
   const char* fix = "remove the default member initializer, or use a constant of the field's "
                     "scalar type (arrays and nested messages accept only {})";
   if (!type.extents.empty() || type.kind == FieldKind::Message) {
@@ -227,31 +240,28 @@ bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType&
       literal = "{}";
       return true;
     }
-    return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
-                                               "{}; only scalar fields take initial values",
+    return fail(at, written, subject + " has a default member initializer that is not {}; only scalar "
+                                       "fields take initial values",
                 fix);
   }
   clang::Expr::EvalResult result;
   if (init->isValueDependent() || !init->EvaluateAsConstantExpr(result, context_) ||
       result.HasSideEffects) {
-    return fail(init->getBeginLoc(),
-                subject + " has a default member initializer that is not a constant expression",
+    return fail(at, written, subject + " has a default member initializer that is not a constant expression",
                 fix);
   }
   const clang::APValue& value = result.Val;
   if (value.isFloat()) {
     auto text = floatLiteral(value.getFloat(), type.kind);
     if (!text) {
-      return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
-                                                 "a finite number",
+      return fail(at, written, subject + " has a default member initializer that is not a finite number",
                   "initialise it with a finite value");
     }
     literal = *text;
     return true;
   }
   if (!value.isInt()) {
-    return fail(init->getBeginLoc(), subject + " has a default member initializer that is not "
-                                               "a scalar constant",
+    return fail(at, written, subject + " has a default member initializer that is not a scalar constant",
                 fix);
   }
   const llvm::APSInt& number = value.getInt();

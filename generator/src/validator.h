@@ -71,6 +71,10 @@ class Validator {
 
  private:
   bool fail(clang::SourceLocation where, const std::string& message, const std::string& fix);
+  /// The same, underlining the tokens of `highlighted` (a declaration, an expression) around the
+  /// caret at `where`.
+  bool fail(clang::SourceLocation where, clang::SourceRange highlighted, const std::string& message,
+            const std::string& fix);
 
   const clang::ASTContext& context_;
   Diagnoser& diagnoser_;
