@@ -127,6 +127,16 @@ std::vector<clang::FixItHint> attributeNameFix(const MisspeltAttribute& misspelt
       clang::CharSourceRange::getCharRange(name, name.getLocWithOffset(size)), "message")};
 }
 
+/// A range of characters of one file (Lexer::makeFileCharRange's result) as presumed positions;
+/// nullopt if it maps to no file.
+std::optional<RecordedRange> presumedRange(const clang::CharSourceRange& inFile, const clang::SourceManager& sources) {
+  if (inFile.isInvalid()) return std::nullopt;
+  const clang::PresumedLoc begin = sources.getPresumedLoc(inFile.getBegin());
+  const clang::PresumedLoc end = sources.getPresumedLoc(inFile.getEnd());
+  if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
+  return RecordedRange{begin.getLine(), begin.getColumn(), end.getLine(), end.getColumn()};
+}
+
 /// `range` as characters of one file: a range in a macro is taken at the macro's use (clang's
 /// printer, too, underlines a range from a macro at its use); nullopt if it maps to no file.
 std::optional<RecordedRange> recordedRange(const clang::CharSourceRange& range,
@@ -137,25 +147,17 @@ std::optional<RecordedRange> recordedRange(const clang::CharSourceRange& range,
     inFile = clang::CharSourceRange::getTokenRange(sources.getExpansionRange(range.getBegin()).getBegin(),
                                                    sources.getExpansionRange(range.getEnd()).getEnd());
   }
-  inFile = clang::Lexer::makeFileCharRange(inFile, sources, langOpts);
-  if (inFile.isInvalid()) return std::nullopt;
-  const clang::PresumedLoc begin = sources.getPresumedLoc(inFile.getBegin());
-  const clang::PresumedLoc end = sources.getPresumedLoc(inFile.getEnd());
-  if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
-  return RecordedRange{begin.getLine(), begin.getColumn(), end.getLine(), end.getColumn()};
+  return presumedRange(clang::Lexer::makeFileCharRange(inFile, sources, langOpts), sources);
 }
 
 /// `fixIt` where clang's printer shows it, if it maps to a file (the printer leaves out one that
 /// does not, such as one inside a macro's expansion).
 std::optional<RecordedFixIt> recordedFixIt(const clang::FixItHint& fixIt, const clang::SourceManager& sources,
                                            const clang::LangOptions& langOpts) {
-  const clang::CharSourceRange range = clang::Lexer::makeFileCharRange(fixIt.RemoveRange, sources, langOpts);
-  if (range.isInvalid()) return std::nullopt;
-  const clang::PresumedLoc begin = sources.getPresumedLoc(range.getBegin());
-  const clang::PresumedLoc end = sources.getPresumedLoc(range.getEnd());
-  if (begin.isInvalid() || end.isInvalid()) return std::nullopt;
-  return RecordedFixIt{begin.getLine(), begin.getColumn(), end.getLine(), end.getColumn(),
-                       fixIt.CodeToInsert};
+  const std::optional<RecordedRange> range =
+      presumedRange(clang::Lexer::makeFileCharRange(fixIt.RemoveRange, sources, langOpts), sources);
+  if (!range) return std::nullopt;
+  return RecordedFixIt{*range, fixIt.CodeToInsert};
 }
 
 /// The header being parsed, for an error clang reports without a location (such as a UTF-16 byte

@@ -55,17 +55,6 @@ class Diagnoser {
 /// text no file holds (token pasting, -D).
 clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::SourceManager& sm);
 
-/// A fix-it as recorded: replace the characters from line:column up to endLine:endColumn
-/// (exclusive; presumed locations, as printed) by `text`, as clang's -fdiagnostics-parseable-fixits
-/// spells it.
-struct RecordedFixIt {
-  unsigned line = 0;
-  unsigned column = 0;
-  unsigned endLine = 0;
-  unsigned endColumn = 0;
-  std::string text;
-};
-
 /// A range the caret line underlines, as recorded: the characters from line:column up to
 /// endLine:endColumn (exclusive; presumed locations, as printed).
 struct RecordedRange {
@@ -73,6 +62,12 @@ struct RecordedRange {
   unsigned column = 0;
   unsigned endLine = 0;
   unsigned endColumn = 0;
+};
+
+/// A fix-it as recorded: replace the characters of its range by `text`, as clang's
+/// -fdiagnostics-parseable-fixits spells it.
+struct RecordedFixIt : RecordedRange {
+  std::string text;
 };
 
 /// One diagnostic as printed, kept for tests and for the error count.
