@@ -11,6 +11,7 @@
 #include <string>
 
 #include "codec_test_support.h"
+#include "msgpack_c_stream.h"
 #include "ringkernel/msgpack_interop.h"
 
 namespace codec_test {
@@ -21,65 +22,57 @@ using ringkernel::codec_status;
 /// msgpack-c packer into an sbuffer, with the per-type pack calls a hand-written packer would use.
 class reference_packer {
  public:
-  reference_packer() {
-    msgpack_sbuffer_init(&buffer_);
-    msgpack_packer_init(&pk_, &buffer_, msgpack_sbuffer_write);
-  }
-  ~reference_packer() { msgpack_sbuffer_destroy(&buffer_); }
-  reference_packer(const reference_packer&) = delete;
-  reference_packer& operator=(const reference_packer&) = delete;
-
-  msgpack_packer* pk() { return &pk_; }
-  bytes data() const { return bytes(buffer_.data, buffer_.data + buffer_.size); }
+  msgpack_packer* pk() { return stream_.pk(); }
+  bytes data() const { return stream_.data(); }
 
   void key(const char* name) {
-    msgpack_pack_str(&pk_, std::strlen(name));
-    msgpack_pack_str_body(&pk_, name, std::strlen(name));
+    msgpack_pack_str(pk(), std::strlen(name));
+    msgpack_pack_str_body(pk(), name, std::strlen(name));
   }
-  void value(bool v) { v ? msgpack_pack_true(&pk_) : msgpack_pack_false(&pk_); }
-  void value(char v) { msgpack_pack_char(&pk_, v); }
-  void value(std::int8_t v) { msgpack_pack_int8(&pk_, v); }
-  void value(std::int16_t v) { msgpack_pack_int16(&pk_, v); }
-  void value(std::int32_t v) { msgpack_pack_int32(&pk_, v); }
-  void value(std::int64_t v) { msgpack_pack_int64(&pk_, v); }
-  void value(std::uint8_t v) { msgpack_pack_uint8(&pk_, v); }
-  void value(std::uint16_t v) { msgpack_pack_uint16(&pk_, v); }
-  void value(std::uint32_t v) { msgpack_pack_uint32(&pk_, v); }
-  void value(std::uint64_t v) { msgpack_pack_uint64(&pk_, v); }
-  void value(float v) { msgpack_pack_float(&pk_, v); }
-  void value(double v) { msgpack_pack_double(&pk_, v); }
-  void value(Color v) { msgpack_pack_uint8(&pk_, static_cast<std::uint8_t>(v)); }
-  void value(Offset v) { msgpack_pack_int64(&pk_, static_cast<std::int64_t>(v)); }
-  void value(Level v) { msgpack_pack_int(&pk_, static_cast<int>(v)); }
-  void value(std::byte v) { msgpack_pack_unsigned_char(&pk_, static_cast<unsigned char>(v)); }
+  void value(bool v) { v ? msgpack_pack_true(pk()) : msgpack_pack_false(pk()); }
+  void value(char v) { msgpack_pack_char(pk(), v); }
+  void value(std::int8_t v) { msgpack_pack_int8(pk(), v); }
+  void value(std::int16_t v) { msgpack_pack_int16(pk(), v); }
+  void value(std::int32_t v) { msgpack_pack_int32(pk(), v); }
+  void value(std::int64_t v) { msgpack_pack_int64(pk(), v); }
+  void value(std::uint8_t v) { msgpack_pack_uint8(pk(), v); }
+  void value(std::uint16_t v) { msgpack_pack_uint16(pk(), v); }
+  void value(std::uint32_t v) { msgpack_pack_uint32(pk(), v); }
+  void value(std::uint64_t v) { msgpack_pack_uint64(pk(), v); }
+  void value(float v) { msgpack_pack_float(pk(), v); }
+  void value(double v) { msgpack_pack_double(pk(), v); }
+  void value(Color v) { msgpack_pack_uint8(pk(), static_cast<std::uint8_t>(v)); }
+  void value(Offset v) { msgpack_pack_int64(pk(), static_cast<std::int64_t>(v)); }
+  void value(Level v) { msgpack_pack_int(pk(), static_cast<int>(v)); }
+  void value(std::byte v) { msgpack_pack_unsigned_char(pk(), static_cast<unsigned char>(v)); }
   template <std::size_t N>
   void value(const char (&s)[N]) {
     const std::size_t length = strnlen(s, N);
-    msgpack_pack_str(&pk_, length);
-    msgpack_pack_str_body(&pk_, s, length);
+    msgpack_pack_str(pk(), length);
+    msgpack_pack_str_body(pk(), s, length);
   }
   template <std::size_t N>
   void value(const std::uint8_t (&b)[N]) {
-    msgpack_pack_bin(&pk_, N);
-    msgpack_pack_bin_body(&pk_, b, N);
+    msgpack_pack_bin(pk(), N);
+    msgpack_pack_bin_body(pk(), b, N);
   }
   template <std::size_t N>
   void value(const std::byte (&b)[N]) {
-    msgpack_pack_bin(&pk_, N);
-    msgpack_pack_bin_body(&pk_, b, N);
+    msgpack_pack_bin(pk(), N);
+    msgpack_pack_bin_body(pk(), b, N);
   }
   template <class E, std::size_t N>
   void value(const E (&a)[N]) {
-    msgpack_pack_array(&pk_, N);
+    msgpack_pack_array(pk(), N);
     for (const E& e : a) value(e);
   }
   void value(const Point& p) {
-    msgpack_pack_array(&pk_, 2);
+    msgpack_pack_array(pk(), 2);
     value(p.x);
     value(p.y);
   }
   void value(const Tag& t) {
-    msgpack_pack_map(&pk_, 2);
+    msgpack_pack_map(pk(), 2);
     key("id");
     value(t.id);
     key("label");
@@ -87,8 +80,7 @@ class reference_packer {
   }
 
  private:
-  msgpack_sbuffer buffer_;
-  msgpack_packer pk_;
+  msgpack_c_stream stream_;
 };
 
 template <class S>
