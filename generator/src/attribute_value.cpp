@@ -8,6 +8,7 @@
 #include "clang/AST/Decl.h"
 #include "integer_literal.h"
 #include "llvm/ADT/StringExtras.h"
+#include "names.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -264,10 +265,7 @@ class ValueReader {
       return failValue(value, "bad value " + shown(value) + " for 'kernel': expected a string literal", fix);
     }
     llvm::StringRef name = spelling.drop_front().drop_back();
-    const bool valid = !name.empty() && llvm::all_of(name, [](char c) {
-      return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-';
-    });
-    if (!valid) {
+    if (!isKernelName(name)) {
       return failValue(value, "bad value " + (value.fromMacro() ? shown(value) : spelling.str()) +
                                   " for 'kernel': not a valid kernel name", fix);
     }

@@ -101,4 +101,18 @@ void JsonWriter::null() {
   out_.append("null");
 }
 
+std::string jsonQuoted(std::string_view value) {
+  std::string json;
+  JsonWriter(json).text(value);
+  std::string out;
+  for (const char c : json) {
+    if (c == 0x7f) {
+      out += "\\u007f";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace ringkernel::gen

@@ -57,4 +57,8 @@ class JsonWriter {
   bool afterKey_ = false;
 };
 
+/// `value` as a JSON string literal for a message about it (what JsonWriter::text writes, with DEL
+/// escaped too): a line break, quote or control character in it cannot split or end the message.
+std::string jsonQuoted(std::string_view value);
+
 }  // namespace ringkernel::gen

@@ -55,12 +55,10 @@ bool checkHeaderName(const std::string& input, std::string& error) {
     error = input + ": the file name has no stem to name the generated files after (<stem>.rk.h)";
     return false;
   }
-  for (const char c : absolutePath(input)) {
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      error = "the path of " + input + " has a character a quoted #include cannot spell (a '\"', '\\' "
-              "or a control character); rename the file or its directory";
-      return false;
-    }
+  if (!quotedIncludeCanSpell(absolutePath(input))) {
+    error = "the path of " + input + " has a character a quoted #include cannot spell (a '\"', '\\' "
+            "or a control character); rename the file or its directory";
+    return false;
   }
   return true;
 }

@@ -8,7 +8,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "cpp_spelling.h"
 #include "json_writer.h"
+#include "llvm/Support/Path.h"
+#include "names.h"
+#include "paths.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -47,11 +51,7 @@ std::string parseErrorReason(const std::string& what) {
 
 /// A string value as the manifest spells it (quoted, with JSON escapes), for an error about it: a
 /// newline or a quote in a hand-edited value cannot split the error line or end the quotes early.
-std::string jsonString(const std::string& value) {
-  std::string out;
-  JsonWriter(out).text(value);
-  return out;
-}
+std::string jsonString(const std::string& value) { return jsonQuoted(value); }
 
 /// `name` is a C++ qualified name: identifiers joined by "::" (UTF-8 letters allowed, as clang does).
 bool isQualifiedName(const std::string& name) {
@@ -70,12 +70,10 @@ bool isQualifiedName(const std::string& name) {
 }
 
 /// `stem` names a file in the output directory: no directory part, no characters that would break
-/// the generated #include (the characters ringkernel-gen refuses in a header path: main.cpp).
+/// the generated #include (those ringkernel-gen refuses in a header path: paths.h).
 bool isPlainFileName(const std::string& stem) {
-  if (stem.empty() || stem == "." || stem == "..") return false;
-  return std::none_of(stem.begin(), stem.end(), [](char c) {
-    return c == '/' || c == '\\' || c == '"' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-  });
+  return !stem.empty() && stem != "." && stem != ".." && stem.find('/') == std::string::npos &&
+         quotedIncludeCanSpell(stem);
 }
 
 /// Strict reader: every key must be present with the right type; errors carry the JSON path.
@@ -220,11 +218,30 @@ class Reader {
       throw Failure{join(path, "qualified_name") + ": " + jsonString(m.qualifiedName) + " is not a C++ qualified name"};
     }
     if (m.typeId == 0) throw Failure{join(path, "type_id") + ": 0 is reserved"};
+    checkKernel(m, path);
     const Json& fields = array(o, "fields", path);
     for (std::size_t i = 0; i < fields.size(); ++i) {
       m.fields.push_back(field(fields[i], join(path, "fields") + "[" + std::to_string(i) + "]"));
     }
     return m;
+  }
+
+  /// The kernel as the front end writes it: `kernel = "..."` obeys the attribute's rule
+  /// (isKernelName), the kernel is that or the type name's default, and its id is its hash.
+  static void checkKernel(const MessageModel& m, const std::string& path) {
+    if (m.options.kernel && !isKernelName(*m.options.kernel)) {
+      throw Failure{join(path, "options.kernel") + ": " + jsonString(*m.options.kernel) +
+                    " is not a kernel name (letters, digits, '_', '.', ':' or '-')"};
+    }
+    if (const std::string expected = kernelName(m.options, m.name); m.kernel != expected) {
+      throw Failure{join(path, "kernel") + ": " + jsonString(m.kernel) + " is not the kernel of " +
+                    jsonString(m.name) + " (expected " + jsonString(expected) +
+                    (m.options.kernel ? ", from options.kernel)" : ", the name without Request/Response/Message)")};
+    }
+    if (m.kernelId != fnv1a32(m.kernel)) {
+      throw Failure{join(path, "kernel_id") + ": " + hexLiteral(m.kernelId) + " is not the FNV-1a hash of kernel " +
+                    jsonString(m.kernel) + " (" + hexLiteral(fnv1a32(m.kernel)) + ")"};
+    }
   }
 
   static EnumModel enumeration(const Json& o, const std::string& path) {
@@ -260,8 +277,23 @@ class Reader {
     model.headerPath = text(header, "path", "header");
     model.includeSpelling = text(header, "include", "header");
     model.stem = text(header, "stem", "header");
+    // What ringkernel-gen writes for a header it accepted (main.cpp, frontend.cpp): an absolute
+    // path and a relative include spelling that a quoted #include can spell, and the path's stem.
+    if (!llvm::sys::path::is_absolute(model.headerPath) || !quotedIncludeCanSpell(model.headerPath)) {
+      throw Failure{"header.path: " + jsonString(model.headerPath) +
+                    " is not an absolute path that a quoted #include can spell (no '\"', '\\' or control character)"};
+    }
+    if (model.includeSpelling.empty() || llvm::sys::path::is_absolute(model.includeSpelling) ||
+        !quotedIncludeCanSpell(model.includeSpelling)) {
+      throw Failure{"header.include: " + jsonString(model.includeSpelling) +
+                    " is not a relative path that a quoted #include can spell (no '\"', '\\' or control character)"};
+    }
     if (!isPlainFileName(model.stem)) {
       throw Failure{"header.stem: " + jsonString(model.stem) + " is not a file name without a directory"};
+    }
+    if (model.stem != fileStem(model.headerPath)) {
+      throw Failure{"header.stem: " + jsonString(model.stem) + " is not the stem of header.path " +
+                    jsonString(model.headerPath)};
     }
     model.targetTriple = text(header, "target", "header");
     const Json& enums = array(root, "enums", "");

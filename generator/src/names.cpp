@@ -1,11 +1,13 @@
 // Copyright RingKernel authors.
 #include "names.h"
 
+#include <algorithm>
 #include <array>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/PrettyPrinter.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ringkernel::gen {
@@ -39,6 +41,12 @@ std::string defaultKernelName(std::string_view typeName) {
     }
   }
   return std::string(typeName);
+}
+
+bool isKernelName(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-';
+  });
 }
 
 std::string kernelName(const MessageOptions& options, std::string_view typeName) {

@@ -24,6 +24,10 @@ std::string qualifiedName(const clang::NamedDecl& decl);
 /// itself when it has none of these suffixes or consists of nothing else.
 std::string defaultKernelName(std::string_view typeName);
 
+/// Whether `name` may be written as `kernel = "name"`: non-empty, only ASCII letters, digits, '_',
+/// '.', ':' and '-'. The attribute refuses other kernel names; so does the manifest reader.
+bool isKernelName(std::string_view name);
+
 /// `kernel` option if given, else defaultKernelName(typeName).
 std::string kernelName(const MessageOptions& options, std::string_view typeName);
 

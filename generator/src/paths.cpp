@@ -102,4 +102,10 @@ std::string includeSpelling(const std::string& header, const std::string& output
 
 std::string fileStem(const std::string& path) { return llvm::sys::path::stem(path).str(); }
 
+bool quotedIncludeCanSpell(std::string_view path) {
+  return std::none_of(path.begin(), path.end(), [](char c) {
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+}
+
 }  // namespace ringkernel::gen

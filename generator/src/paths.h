@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm::vfs {
@@ -30,5 +31,11 @@ std::string includeSpelling(const std::string& header, const std::string& output
 
 /// File name without directory and without its last extension ("a/messages.h" -> "messages").
 std::string fileStem(const std::string& path);
+
+/// Whether a quoted #include of the generated files can spell `path`: no '"', no '\\' (clang's
+/// driver takes it for a separator), no control character (below 0x20, or DEL). ringkernel-gen
+/// refuses an input header whose absolute path breaks this; the manifest reader refuses such a
+/// header path, include spelling or stem.
+bool quotedIncludeCanSpell(std::string_view path);
 
 }  // namespace ringkernel::gen

@@ -8,15 +8,22 @@
 
 #include "cpp_spelling.h"
 #include "emit.h"
+#include "json_writer.h"
 #include "manifest.h"
 #include "output_writer.h"
+#include "paths.h"
 #include "template_renderer.h"
 
 namespace ringkernel::gen {
 namespace {
 
+/// A file name a manifest holds (a message's presumed file: a #line directive may give it any
+/// bytes), as it is when a quoted #include could spell it, else in JSON escapes: no line break,
+/// quote or control character of it reaches the terminal or splits a diagnostic.
+std::string shownFile(const std::string& file) { return quotedIncludeCanSpell(file) ? file : jsonQuoted(file); }
+
 std::string at(const SourceLoc& loc) {
-  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  return shownFile(loc.file) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
 }
 
 struct Seen {
@@ -25,7 +32,7 @@ struct Seen {
 };
 
 std::string origin(const Seen& seen) {
-  return seen.message->qualifiedName + " (" + seen.message->location.file + ", manifest " +
+  return seen.message->qualifiedName + " (" + shownFile(seen.message->location.file) + ", manifest " +
          seen.manifest->path + ")";
 }
 
@@ -100,9 +107,9 @@ bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry&
   for (const ManifestInput& manifest : manifests) {
     const auto [stem, fresh] = byStem.emplace(manifest.model.stem, &manifest);
     if (!fresh && stem->second->model.headerPath != manifest.model.headerPath) {
-      diagnostics.push_back(manifest.path + ": error: headers " + stem->second->model.headerPath +
-                            " and " + manifest.model.headerPath + " both generate " +
-                            manifest.model.stem + ".rk.h (manifests " + stem->second->path + " and " +
+      diagnostics.push_back(manifest.path + ": error: headers " + jsonQuoted(stem->second->model.headerPath) +
+                            " and " + jsonQuoted(manifest.model.headerPath) + " both generate " +
+                            jsonQuoted(manifest.model.stem + ".rk.h") + " (manifests " + stem->second->path + " and " +
                             manifest.path + "); rename one of them");
     }
     for (const MessageModel& m : manifest.model.messages) {
@@ -122,8 +129,8 @@ bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry&
       if (const auto [sameKernel, ok] = byKernelId.emplace(m.kernelId, seen);
           !ok && sameKernel->second.message->kernel != m.kernel) {
         collision(diagnostics, sameKernel->second, seen,
-                  "kernels \"" + sameKernel->second.message->kernel + "\" and \"" + m.kernel +
-                      "\" have the same kernel id " + hexLiteral(m.kernelId));
+                  "kernels " + jsonQuoted(sameKernel->second.message->kernel) + " and " +
+                      jsonQuoted(m.kernel) + " have the same kernel id " + hexLiteral(m.kernelId));
       }
       merged.messages.push_back(m);
     }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backend_models.h"
+#include "cpp_spelling.h"
 #include "manifest.h"
 
 namespace ringkernel::gen {
@@ -37,6 +38,10 @@ TEST_P(ManifestValue, IsRefusedWithItsJsonPath) {
 }
 
 const std::string kUpToUInt32 = "expected an unsigned integer up to 4294967295";
+const std::string kNotAbsolute =
+    "is not an absolute path that a quoted #include can spell (no '\"', '\\' or control character)";
+const std::string kNotRelative =
+    "is not a relative path that a quoted #include can spell (no '\"', '\\' or control character)";
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
@@ -53,7 +58,34 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
   BadManifest{"StemWithNewlineAndQuote", [](Json& j) { j["header"]["stem"] = "a\n\"b\x01"; },
               "header.stem: \"a\\n\\\"b\\u0001\" is not a file name without a directory"},
   BadManifest{"StemWithDelete", [](Json& j) { j["header"]["stem"] = "a\x7f"; },
-              "header.stem: \"a\x7f\" is not a file name without a directory"},
+              "header.stem: \"a\\u007f\" is not a file name without a directory"},
+  BadManifest{"StemNotThatOfThePath", [](Json& j) { j["header"]["stem"] = "other"; },
+              "header.stem: \"other\" is not the stem of header.path \"/src/app.h\""},
+  // What ringkernel-gen refuses in an input header's path (or never writes) is refused here too.
+  BadManifest{"HeaderPathRelative", [](Json& j) { j["header"]["path"] = "src/app.h"; },
+              "header.path: \"src/app.h\" " + kNotAbsolute},
+  BadManifest{"HeaderPathWithNewline", [](Json& j) { j["header"]["path"] = "/src/a\npp.h"; },
+              "header.path: \"/src/a\\npp.h\" " + kNotAbsolute},
+  BadManifest{"HeaderPathWithQuote", [](Json& j) { j["header"]["path"] = "/src/a\"pp.h"; },
+              "header.path: \"/src/a\\\"pp.h\" " + kNotAbsolute},
+  BadManifest{"HeaderPathWithBackslash", [](Json& j) { j["header"]["path"] = "/src\\app.h"; },
+              "header.path: \"/src\\\\app.h\" " + kNotAbsolute},
+  BadManifest{"IncludeEmpty", [](Json& j) { j["header"]["include"] = ""; }, "header.include: \"\" " + kNotRelative},
+  BadManifest{"IncludeAbsolute", [](Json& j) { j["header"]["include"] = "/src/app.h"; },
+              "header.include: \"/src/app.h\" " + kNotRelative},
+  BadManifest{"IncludeWithDelete", [](Json& j) { j["header"]["include"] = "app.h\x7f"; },
+              "header.include: \"app.h\\u007f\" " + kNotRelative},
+  BadManifest{"OptionKernelNotAKernelName", [](Json& j) { j["messages"][1]["options"]["kernel"] = "Sh\"ape\n"; },
+              "messages[1].options.kernel: \"Sh\\\"ape\\n\" is not a kernel name (letters, digits, '_', '.', ':' or '-')"},
+  BadManifest{"KernelNotTheDefault", [](Json& j) { j["messages"][1]["kernel"] = "Elsewhere"; },
+              "messages[1].kernel: \"Elsewhere\" is not the kernel of \"ShapeRequest\" (expected \"Shape\", the "
+              "name without Request/Response/Message)"},
+  BadManifest{"KernelNotTheOption", [](Json& j) { j["messages"][1]["options"]["kernel"] = "Draw"; },
+              "messages[1].kernel: \"Shape\" is not the kernel of \"ShapeRequest\" (expected \"Draw\", from "
+              "options.kernel)"},
+  BadManifest{"KernelIdNotItsHash", [](Json& j) { j["messages"][0]["kernel_id"] = 7; },
+              "messages[0].kernel_id: 0x00000007u is not the FNV-1a hash of kernel \"Point\" (" +
+                  hexLiteral(fnv1a32("Point")) + ")"},
   BadManifest{"MessagesNotAnArray", [](Json& j) { j["messages"] = Json::object(); }, "messages: expected an array"},
   BadManifest{"MessageNotAnObject", [](Json& j) { j["messages"][0] = 5; }, "messages[0]: expected an object"},
   BadManifest{"NameNotAString", [](Json& j) { j["messages"][0]["name"] = 5; }, "messages[0].name: expected a string"},

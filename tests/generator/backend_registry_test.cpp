@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -106,15 +107,54 @@ TEST_F(BackendRegistry, TypeIdCollisionNamesBothTypesAndHeadersAndWritesNothing)
   EXPECT_FALSE(fs::exists(output()));
 }
 
+/// `m` with `kernel = "<name>"`, as the front end writes it.
+MessageModel withKernel(MessageModel m, const std::string& name) {
+  m.options.kernel = m.kernel = name;
+  m.kernelId = fnv1a32(name);
+  return m;
+}
+
+// "costarring" and "liquid" have the same FNV-1a 32 hash (a manifest's kernel id is its kernel's
+// hash; the reader refuses any other).
 TEST_F(BackendRegistry, KernelIdCollisionIsAnError) {
+  HeaderModel sample = sampleHeader();
+  sample.messages[1] = withKernel(sample.messages[1], "costarring");
   HeaderModel other = otherHeader();
-  other.messages[1].kernel = "Elsewhere";
-  other.messages[1].kernelId = sampleHeader().messages[1].kernelId;
+  other.messages[1] = withKernel(other.messages[1], "liquid");
+  ASSERT_EQ(sample.messages[1].kernelId, other.messages[1].kernelId);
+  const RegistryRun result = run({writeManifest(sample), writeManifest(other)});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("kernels \"costarring\" and \"liquid\" have the same kernel id"),
+            std::string::npos) << result.diagnostics;
+  EXPECT_FALSE(fs::exists(output()));
+}
+
+// A message's file is its presumed one, which `#line` may set to anything: in a collision message a
+// line break or quote in it is shown in JSON escapes, so each diagnostic stays one line.
+TEST_F(BackendRegistry, CollisionShowsAFileNameWithControlCharactersEscaped) {
+  HeaderModel other = otherHeader();
+  other.messages[1].typeId = sampleHeader().messages[1].typeId;
+  other.messages[1].location.file = "/src/oth\ner.h\": error: forged";
   const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
   EXPECT_EQ(result.status, 1);
-  EXPECT_NE(result.diagnostics.find("kernels \"Shape\" and \"Elsewhere\" have the same kernel id"), std::string::npos)
-      << result.diagnostics;
-  EXPECT_FALSE(fs::exists(output()));
+  EXPECT_EQ(std::count(result.diagnostics.begin(), result.diagnostics.end(), '\n'), 2) << result.diagnostics;
+  const std::string shown = "\"/src/oth\\ner.h\\\": error: forged\"";
+  EXPECT_EQ(result.diagnostics.rfind(shown + ":5:8: error: type id", 0), 0u) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find("geo::Line (" + shown + ", manifest "), std::string::npos) << result.diagnostics;
+}
+
+TEST_F(BackendRegistry, TwoHeadersOfOneStemAreAnErrorNamingBoth) {
+  HeaderModel other = otherHeader();
+  other.headerPath = "/lib/app.h";
+  other.includeSpelling = "lib/app.h";
+  other.stem = "app";
+  std::vector<ManifestInput> inputs{{"app.rk.json", sampleHeader()}, {"lib.rk.json", other}};
+  MergedRegistry merged;
+  std::vector<std::string> diagnostics;
+  EXPECT_FALSE(mergeManifests(inputs, merged, diagnostics));
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_EQ(diagnostics[0], "lib.rk.json: error: headers \"/src/app.h\" and \"/lib/app.h\" both generate "
+                            "\"app.rk.h\" (manifests app.rk.json and lib.rk.json); rename one of them");
 }
 
 TEST_F(BackendRegistry, DifferentDescriptionsOfOneMessageAreAnError) {

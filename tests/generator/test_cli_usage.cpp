@@ -193,8 +193,8 @@ TEST_F(CliTest, RegistryOfTwoHeadersWithOneStemIsAnError) {
   const CliResult result = runGenerator("registry --name app --output-dir " + quote(path("reg")) + " " +
                                         quote(path("out-a/ping.rk.json")) + " " + quote(path("out-b/ping.rk.json")));
   EXPECT_EQ(result.status, 1) << result.output;
-  EXPECT_NE(result.output.find(path("out-b/ping.rk.json") + ": error: headers " + first + " and " + second +
-                               " both generate ping.rk.h"),
+  EXPECT_NE(result.output.find(path("out-b/ping.rk.json") + ": error: headers \"" + first + "\" and \"" + second +
+                               "\" both generate \"ping.rk.h\""),
             std::string::npos)
       << result.output;
   EXPECT_FALSE(fs::exists(path("reg")));
