@@ -8,18 +8,43 @@
 
 namespace ringkernel::gen {
 
+namespace {
+
+/// An integer-suffix of C++23 (z is an extension before): u or U, alone or before or after one of
+/// l, L, ll, LL, z, Z; not lL, uu, lul, lz.
+bool isIntegerSuffix(llvm::StringRef suffix) {
+  if (suffix.starts_with_insensitive("u")) {
+    suffix = suffix.drop_front();
+  } else if (suffix.ends_with_insensitive("u")) {
+    suffix = suffix.drop_back();
+  }
+  return suffix.empty() || suffix == "l" || suffix == "L" || suffix == "ll" || suffix == "LL" ||
+         suffix == "z" || suffix == "Z";
+}
+
+}  // namespace
+
 std::optional<llvm::APInt> integerLiteralValue(const clang::Token& token) {
   if (!token.is(clang::tok::numeric_constant) || token.getLiteralData() == nullptr) return std::nullopt;
-  std::string digits;
-  for (char c : llvm::StringRef(token.getLiteralData(), token.getLength())) {
+  const llvm::StringRef written(token.getLiteralData(), token.getLength());
+  // Digits (with separators) between the prefix and the suffix; a separator stands between two
+  // digits only (`1'000`, not `0x'1`, `1'u` or `1''0`).
+  const bool prefixed = written.starts_with_insensitive("0x") || written.starts_with_insensitive("0b");
+  const llvm::StringRef afterPrefix = written.drop_front(prefixed ? 2 : 0);
+  const bool hex = written.starts_with_insensitive("0x");
+  const std::size_t digitsEnd = std::min(afterPrefix.size(), afterPrefix.find_if([&](char c) {
+    return !(hex ? llvm::isHexDigit(c) : llvm::isDigit(c)) && c != '\'';
+  }));
+  const llvm::StringRef withSeparators = afterPrefix.take_front(digitsEnd);
+  if (!isIntegerSuffix(afterPrefix.drop_front(digitsEnd)) || withSeparators.starts_with("'") ||
+      withSeparators.ends_with("'") || withSeparators.contains("''")) {
+    return std::nullopt;
+  }
+  std::string digits = written.take_front(prefixed ? 2 : 0).str();
+  for (char c : withSeparators) {
     if (c != '\'') digits.push_back(c);
   }
   llvm::StringRef spelling(digits);
-  while (!spelling.empty() && (spelling.back() == 'u' || spelling.back() == 'U' ||
-                               spelling.back() == 'l' || spelling.back() == 'L' ||
-                               spelling.back() == 'z' || spelling.back() == 'Z')) {
-    spelling = spelling.drop_back();
-  }
   unsigned radix = 10;
   if (spelling.starts_with_insensitive("0x")) radix = 16;
   else if (spelling.starts_with_insensitive("0b")) radix = 2;

@@ -161,7 +161,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"id = 1 priority = 2", "priority", {"expected ',' or ')'"}, "separate"},
         BadOption{"id = 1,", ")", {"expected an option after ','"}, "trailing"},
         BadOption{"= 3", "=", {"expected an option name"}, "id, kernel, direction"},
-        BadOption{"id = (1)", "(", {"bad value '(' for 'id'"}, "non-zero"}));
+        BadOption{"id = (1)", "(", {"bad value '(' for 'id'"}, "non-zero"},
+        // Spellings C++ refuses (found by test_attribute_random.cpp; `1'u` was read as 1): a digit
+        // separator not between two digits, a repeated or mixed-case suffix.
+        BadOption{"id = 1'u", "1'u", {"bad value '1'u' for 'id'", "unsigned 32-bit integer literal"}, "non-zero"},
+        BadOption{"id = 0x'10", "0x'10", {"bad value '0x'10' for 'id'"}, "non-zero"},
+        BadOption{"id = 0'x10", "0'x10", {"bad value '0'x10' for 'id'"}, "non-zero"},
+        BadOption{"priority = 0b'1", "0b'1", {"bad value '0b'1' for 'priority'"}, "0 to 255"},
+        BadOption{"id = 5uu", "5uu", {"bad value '5uu' for 'id'"}, "non-zero"},
+        BadOption{"priority = 5lL", "5lL", {"bad value '5lL' for 'priority'"}, "0 to 255"},
+        BadOption{"id = 7lul", "7lul", {"bad value '7lul' for 'id'"}, "non-zero"},
+        BadOption{"id = 3lz", "3lz", {"bad value '3lz' for 'id'"}, "non-zero"}));
 
 // A suggestion only for a likely typo: a word far from every candidate gets none.
 TEST(AttributeErrors, SuggestsOnlyNearSpellings) {
