@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 #include "attribute_parser.h"
 
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -27,7 +28,9 @@ llvm::StringRef tokenText(const clang::Token& token) { return rawTokenText(token
 struct ArgumentTokens {
   std::vector<clang::Token> tokens;
   clang::SourceLocation close;
+  std::deque<std::string> joined;  // the text of the tokens spelt across a backslash-newline
 };
+
 
 class ArgumentParser {
  public:
@@ -61,6 +64,7 @@ class ArgumentParser {
   clang::SourceLocation here() const { return atEnd() ? close_ : current().getLocation(); }
 
   static llvm::StringRef text(const clang::Token& token) { return tokenText(token); }
+  clang::SourceLocation end(const clang::Token& token) const { return tokenEnd(token, values_.sm, values_.langOpts); }
 
   bool fail(clang::SourceLocation where, const std::string& message, llvm::StringRef fix) {
     diagnoser_.error(where, message, fix);
@@ -70,7 +74,7 @@ class ArgumentParser {
 
   /// An error that underlines `token`.
   bool fail(const clang::Token& token, const std::string& message, llvm::StringRef fix) {
-    diagnoser_.error(clang::CharSourceRange::getCharRange(token.getLocation(), token.getEndLoc()),
+    diagnoser_.error(clang::CharSourceRange::getCharRange(token.getLocation(), end(token)),
                      message, fix);
     ok_ = false;
     return false;
@@ -84,7 +88,7 @@ class ArgumentParser {
                                                  ? closestSpelling(token.getRawIdentifier(), words)
                                                  : std::nullopt;
     if (!meant) return fail(token, message, fix);
-    diagnoser_.error(clang::CharSourceRange::getCharRange(token.getLocation(), token.getEndLoc()),
+    diagnoser_.error(clang::CharSourceRange::getCharRange(token.getLocation(), end(token)),
                      message + "; did you mean " + quoted(*meant) + "?", fix, editable_ ? *meant : "");
     ok_ = false;
     return false;
@@ -205,7 +209,9 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
   clang::Lexer lexer(sm.getLocForStartOfFile(file), langOpts, buffer.begin(),
                      buffer.begin() + offset, buffer.end());
   clang::Token token;
+  ArgumentTokens arguments;
   lexer.LexFromRawLexer(token);
+  joinSplices(token, sm, langOpts, arguments.joined);
   if (!token.is(clang::tok::raw_identifier) || token.getRawIdentifier() != "message") {
     diagnoser.error(nameLoc, std::string("cannot find the name of ") + kAttribute +
                                  " in the source text",
@@ -234,10 +240,10 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
   }
 
   const clang::SourceLocation open = token.getLocation();
-  ArgumentTokens arguments;
   int depth = 0;
   for (;;) {
     lexer.LexFromRawLexer(token);
+    joinSplices(token, sm, langOpts, arguments.joined);
     if (token.is(clang::tok::eof)) {
       diagnoser.error(open, std::string("unterminated argument list of ") + kAttribute,
                       "close the argument list with ')'");

@@ -6,9 +6,10 @@
 
 #include "attribute_value_macro.h"
 #include "clang/AST/Decl.h"
+#include "clang/Lex/Lexer.h"
 #include "integer_literal.h"
-#include "llvm/ADT/StringExtras.h"
 #include "names.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -100,7 +101,7 @@ class ValueReader {
     const std::vector<clang::Token> written = writtenTokens(tokens_, position_);
     value.token = written.front();
     value.range = clang::CharSourceRange::getCharRange(written.front().getLocation(),
-                                                       written.back().getEndLoc());
+                                                       tokenEnd(written.back(), context_.sm, context_.langOpts));
     for (const clang::Token& token : written) value.written += text(token).str();
     if (written.size() == 1 && written.front().is(clang::tok::raw_identifier)) {
       value.macro = expandValueMacro(written.front(), context_.point, context_.sm, context_.langOpts,
@@ -132,7 +133,7 @@ class ValueReader {
         if (depth == 0) break;
       }
       if (position_ < tokens_.size()) ++position_;
-      written.setEnd(tokens_[position_ - 1].getEndLoc());  // through the ')' of `ID(...)`
+      written.setEnd(tokenEnd(tokens_[position_ - 1], context_.sm, context_.langOpts));  // through `ID(...)`'s ')' 
     }
     const Literal literal = literalFor(key_);
     const std::string accepted =
@@ -293,6 +294,26 @@ llvm::StringRef rawTokenText(const clang::Token& token) {
   if (token.isLiteral()) return llvm::StringRef(token.getLiteralData(), token.getLength());
   if (const char* punctuator = clang::tok::getPunctuatorSpelling(token.getKind())) return punctuator;
   return clang::tok::getTokenName(token.getKind());
+}
+
+void joinSplices(clang::Token& token, const clang::SourceManager& sm, const clang::LangOptions& langOpts,
+                 std::deque<std::string>& storage) {
+  if (!token.needsCleaning() || !(token.is(clang::tok::raw_identifier) || token.isLiteral())) return;
+  storage.push_back(clang::Lexer::getSpelling(token, sm, langOpts));
+  const std::string& joined = storage.back();
+  if (token.is(clang::tok::raw_identifier)) {
+    token.setRawIdentifierData(joined.data());
+  } else {
+    token.setLiteralData(joined.data());
+  }
+  token.setLength(static_cast<unsigned>(joined.size()));
+}
+
+clang::SourceLocation tokenEnd(const clang::Token& token, const clang::SourceManager& sm,
+                               const clang::LangOptions& langOpts) {
+  if (!token.needsCleaning()) return token.getEndLoc();
+  return token.getLocation().getLocWithOffset(
+      static_cast<int>(clang::Lexer::MeasureTokenLength(token.getLocation(), sm, langOpts)));
 }
 
 bool readMessageValue(llvm::StringRef key, const std::vector<clang::Token>& tokens,

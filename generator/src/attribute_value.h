@@ -7,6 +7,7 @@
 // problem at the use, with notes at the macros and the declaration it came through.
 #pragma once
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,19 @@ std::string quotedForDiagnostic(llvm::StringRef text);
 
 /// A raw-lexed token as written (punctuators and other tokens by their spelling or kind name).
 llvm::StringRef rawTokenText(const clang::Token& token);
+
+/// Raw lexing keeps a backslash-newline in the token it precedes or splits (`(\<newline>priority`,
+/// `inp\<newline>ut`); C++ joins the lines first. Such an identifier or literal is given its joined
+/// text, kept in `storage` (stable: a deque does not move its elements); its NeedsCleaning flag
+/// stays, so that tokenEnd() measures its extent in the file again.
+void joinSplices(clang::Token& token, const clang::SourceManager& sm, const clang::LangOptions& langOpts,
+                 std::deque<std::string>& storage);
+
+/// Where the characters of raw-lexed `token` end. A token spelt across a backslash-newline (in it,
+/// or right before it) is read by its joined text, as C++ reads it (attribute_parser.cpp keeps that
+/// text and leaves the token's NeedsCleaning flag set); its extent in the file is measured again.
+clang::SourceLocation tokenEnd(const clang::Token& token, const clang::SourceManager& sm,
+                               const clang::LangOptions& langOpts);
 
 /// What reading the values needs besides the tokens.
 struct ValueContext {

@@ -150,6 +150,7 @@ ValueMacroExpansion expandValueMacro(const clang::Token& name, clang::SourceLoca
           return unusable(result, "the expansion of " + macroPath(result.chain) +
                                       " cannot be read from the source text");
         }
+        joinSplices(raw, sm, langOpts, *result.joined);
         result.qualifiedName.push_back(raw);
       }
       result.kind = ValueMacroExpansion::Kind::Token;
@@ -168,6 +169,7 @@ ValueMacroExpansion expandValueMacro(const clang::Token& name, clang::SourceLoca
       return unusable(result, "the expansion of " + macroPath(result.chain) +
                                              " cannot be read from the source text");
     }
+    joinSplices(raw, sm, langOpts, *result.joined);
     if (!raw.is(clang::tok::raw_identifier)) {
       result.kind = ValueMacroExpansion::Kind::Token;
       result.token = raw;

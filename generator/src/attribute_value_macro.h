@@ -8,6 +8,8 @@
 // that refers back to itself) is reported as unusable: the generator does not evaluate expressions.
 #pragma once
 
+#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,8 @@ struct ValueMacroExpansion {
   /// Kind::NotAMacro: the last #define of the name before the attribute, #undef'd before it;
   /// invalid if there is none.
   clang::SourceLocation undefinedDefinition;
+  /// The joined text of tokens spelt across a backslash-newline (joinSplices), shared by the copies.
+  std::shared_ptr<std::deque<std::string>> joined = std::make_shared<std::deque<std::string>>();
 };
 
 /// `name`: a raw identifier token written as the value of a key; `point`: where the preprocessor

@@ -173,6 +173,39 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"id = 7lul", "7lul", {"bad value '7lul' for 'id'"}, "non-zero"},
         BadOption{"id = 3lz", "3lz", {"bad value '3lz' for 'id'"}, "non-zero"}));
 
+// C++ joins a line ending in a backslash to the next before it reads tokens; a token right after
+// such a splice or with one inside used to be read with the backslash and line break in it
+// ("unknown key '\<newline>priority'", an error split over two lines). Found by
+// test_attribute_random.cpp.
+TEST(AttributeOptions, BackslashNewlineBeforeAndInsideTokens) {
+  const auto run = runFrontendOn("struct [[ringkernel::message(\\\npriority = 3, id =\\\n0x40\\\n01u, "
+                                 "kernel = \"A\\\ndd\", direction = inp\\\nut, causal = tr\\\nue)]] A { int a; };\n"
+                                 "#define RK_ATTR [[ringkernel::message(\\\nformat = m\\\nap)]]\n"
+                                 "struct RK_ATTR B { int a; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  const MessageOptions& a = run.message("A").options;
+  EXPECT_EQ(a.priority, 3);
+  EXPECT_EQ(a.id, 0x4001u);
+  EXPECT_EQ(a.kernel, "Add");
+  EXPECT_EQ(a.direction, Direction::Input);
+  EXPECT_TRUE(a.causal);
+  EXPECT_EQ(run.message("B").options.format, WireFormat::Map);
+}
+
+// An error about such a token shows it as C++ reads it, and the underline and the fix-it cover all
+// of its characters.
+TEST(AttributeErrors, SplicedTokenIsShownJoinedAndUnderlinedWhole) {
+  const std::string source = "struct [[ringkernel::message(direction = out\\\nptu)]] A { int a; };\n";
+  const auto run = runFrontendOn(source);
+  ASSERT_TRUE(hasError(run, positionOf(source, "out"), {"bad value 'outptu' for 'direction'; did you mean 'output'?"},
+                       "input, output"));
+  const RecordedDiagnostic& error = *testing::findError(run, "outptu");
+  ASSERT_EQ(error.fixIts.size(), 1u) << run.printed;
+  EXPECT_EQ(error.fixIts[0].text, "output");
+  EXPECT_EQ(std::make_pair(error.fixIts[0].line, error.fixIts[0].column), std::make_pair(1u, 42u));
+  EXPECT_EQ(std::make_pair(error.fixIts[0].endLine, error.fixIts[0].endColumn), std::make_pair(2u, 4u));
+}
+
 // A suggestion only for a likely typo: a word far from every candidate gets none.
 TEST(AttributeErrors, SuggestsOnlyNearSpellings) {
   const auto run = runFrontendOn(

@@ -22,6 +22,17 @@ TEST(AttributeValueMacros, IdMacro) {
   EXPECT_EQ(run.message("A").typeId, 42u);
 }
 
+// A definition continued with a backslash-newline right before or inside its token is read as C++
+// joins it (the token used to be read with the backslash and line break in it and refused).
+TEST(AttributeValueMacros, DefinitionSplitByBackslashNewline) {
+  const auto run = runFrontendOn("#define SPLIT_ID \\\n0x4\\\n2\n"
+                                 "#define SPLIT_KERNEL \"Sp\\\nlit\"\n"
+                                 "struct [[ringkernel::message(id = SPLIT_ID, kernel = SPLIT_KERNEL)]] A { int x; };\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("A").options.id, 0x42u);
+  EXPECT_EQ(run.message("A").options.kernel, "Split");
+}
+
 TEST(AttributeValueMacros, NestedMacros) {
   const auto run = runFrontendOn(R"(#define BASE_ID 0x4001
 #define TELEMETRY_ID BASE_ID
