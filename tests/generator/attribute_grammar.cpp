@@ -15,9 +15,9 @@ constexpr const char* kInvalidLiterals[] = {
     "5uu", "5lL", "5Ll", "5lul", "7lll", "3zz", "4lz", "9ulu", "0x'10", "0b'1", "1'u",
     "0'x10", "0x1'", "12'", "0X'F", "1'0'u", "0'b1"};
 
-/// Values no key accepts.
+/// Values no key accepts (a string here is no kernel name either).
 constexpr const char* kBadValues[] = {
-    "'A'", "'\\n'", "\"str\"", "FN(3)", "VA(1)", "VA()", "EMPTY", "EXPR", "SELF_ID", "1.5",
+    "'A'", "'\\n'", "\"s t r\"", "FN(3)", "VA(1)", "VA()", "EMPTY", "EXPR", "SELF_ID", "1.5",
     "1e3", "0x1p3", "0x", "0b", "08", "0b102", "5_km", "nosuch", "Ids::kNope", "(5)",
     "((0x10))", "[5]", "{5}", "Ids::", "::", "Ids::kA::x", "__VA_ARGS__", "__LINE__", "true",
     "u8\"x\"", "R\"x(5)x\"", "5 5", "ID_MACRO 1", "+5", "~0", "sizeof(int)", "\\u0035",
