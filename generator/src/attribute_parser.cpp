@@ -31,7 +31,6 @@ struct ArgumentTokens {
   std::deque<std::string> joined;  // the text of the tokens spelt across a backslash-newline
 };
 
-
 class ArgumentParser {
  public:
   /// `editable`: whether fix-its may edit the tokens (not when a macro's definition holds them).

@@ -49,10 +49,6 @@ std::string parseErrorReason(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
-/// A string value as the manifest spells it (quoted, with JSON escapes), for an error about it: a
-/// newline or a quote in a hand-edited value cannot split the error line or end the quotes early.
-std::string jsonString(const std::string& value) { return jsonQuoted(value); }
-
 /// `name` is a C++ qualified name: identifiers joined by "::" (UTF-8 letters allowed, as clang does).
 bool isQualifiedName(const std::string& name) {
   std::size_t start = 0;
@@ -152,7 +148,7 @@ class Reader {
     for (const Enum value : all) {
       if (spelled == runtimeName(value)) return value;
     }
-    throw Failure{join(path, key) + ": unknown value " + jsonString(spelled)};
+    throw Failure{join(path, key) + ": unknown value " + jsonQuoted(spelled)};
   }
   static SourceLoc location(const Json& o, const std::string& path) {
     const Json& loc = member(o, "location", path);
@@ -215,7 +211,7 @@ class Reader {
     // The registry spells the name into C++ and treats type id 0 as "none": a hand-edited value
     // must not give a registry that does not compile.
     if (!isQualifiedName(m.qualifiedName)) {
-      throw Failure{join(path, "qualified_name") + ": " + jsonString(m.qualifiedName) + " is not a C++ qualified name"};
+      throw Failure{join(path, "qualified_name") + ": " + jsonQuoted(m.qualifiedName) + " is not a C++ qualified name"};
     }
     if (m.typeId == 0) throw Failure{join(path, "type_id") + ": 0 is reserved"};
     checkKernel(m, path);
@@ -230,17 +226,17 @@ class Reader {
   /// (isKernelName), the kernel is that or the type name's default, and its id is its hash.
   static void checkKernel(const MessageModel& m, const std::string& path) {
     if (m.options.kernel && !isKernelName(*m.options.kernel)) {
-      throw Failure{join(path, "options.kernel") + ": " + jsonString(*m.options.kernel) +
+      throw Failure{join(path, "options.kernel") + ": " + jsonQuoted(*m.options.kernel) +
                     " is not a kernel name (letters, digits, '_', '.', ':' or '-')"};
     }
     if (const std::string expected = kernelName(m.options, m.name); m.kernel != expected) {
-      throw Failure{join(path, "kernel") + ": " + jsonString(m.kernel) + " is not the kernel of " +
-                    jsonString(m.name) + " (expected " + jsonString(expected) +
+      throw Failure{join(path, "kernel") + ": " + jsonQuoted(m.kernel) + " is not the kernel of " +
+                    jsonQuoted(m.name) + " (expected " + jsonQuoted(expected) +
                     (m.options.kernel ? ", from options.kernel)" : ", the name without Request/Response/Message)")};
     }
     if (m.kernelId != fnv1a32(m.kernel)) {
       throw Failure{join(path, "kernel_id") + ": " + hexLiteral(m.kernelId) + " is not the FNV-1a hash of kernel " +
-                    jsonString(m.kernel) + " (" + hexLiteral(fnv1a32(m.kernel)) + ")"};
+                    jsonQuoted(m.kernel) + " (" + hexLiteral(fnv1a32(m.kernel)) + ")"};
     }
   }
 
@@ -280,20 +276,20 @@ class Reader {
     // What ringkernel-gen writes for a header it accepted (main.cpp, frontend.cpp): an absolute
     // path and a relative include spelling that a quoted #include can spell, and the path's stem.
     if (!llvm::sys::path::is_absolute(model.headerPath) || !quotedIncludeCanSpell(model.headerPath)) {
-      throw Failure{"header.path: " + jsonString(model.headerPath) +
+      throw Failure{"header.path: " + jsonQuoted(model.headerPath) +
                     " is not an absolute path that a quoted #include can spell (no '\"', '\\' or control character)"};
     }
     if (model.includeSpelling.empty() || llvm::sys::path::is_absolute(model.includeSpelling) ||
         !quotedIncludeCanSpell(model.includeSpelling)) {
-      throw Failure{"header.include: " + jsonString(model.includeSpelling) +
+      throw Failure{"header.include: " + jsonQuoted(model.includeSpelling) +
                     " is not a relative path that a quoted #include can spell (no '\"', '\\' or control character)"};
     }
     if (!isPlainFileName(model.stem)) {
-      throw Failure{"header.stem: " + jsonString(model.stem) + " is not a file name without a directory"};
+      throw Failure{"header.stem: " + jsonQuoted(model.stem) + " is not a file name without a directory"};
     }
     if (model.stem != fileStem(model.headerPath)) {
-      throw Failure{"header.stem: " + jsonString(model.stem) + " is not the stem of header.path " +
-                    jsonString(model.headerPath)};
+      throw Failure{"header.stem: " + jsonQuoted(model.stem) + " is not the stem of header.path " +
+                    jsonQuoted(model.headerPath)};
     }
     model.targetTriple = text(header, "target", "header");
     const Json& enums = array(root, "enums", "");
