@@ -1,7 +1,9 @@
 // Copyright RingKernel authors.
 // Codec on a CUDA device (label gpu): messages encoded by device threads decode on the host to the
 // same values with the same bytes as host encoding; host-encoded bytes decode on the device; a
-// truncated input fails on the device with the host's status. Skips visibly without a device.
+// truncated input fails on the device with the host's status; random messages of every test type
+// (random_messages.h) give the same bytes, values and statuses on both. Skips visibly without a
+// device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "codec_test_support.h"
+#include "random_messages.h"
 
 namespace codec_test {
 namespace {
@@ -159,6 +162,39 @@ TEST_F(CodecDevice, DecodeOnDeviceFromHostBytes) {
 TEST_F(CodecDevice, TruncatedInputFailsOnTheDeviceLikeOnTheHost) {
   decode_on_device_from_host_bytes(variants(sample_order(), 4), 1);
   decode_on_device_from_host_bytes(variants(sample_arrays<ArraysMap>(), 4), 7);
+}
+
+/// Random messages of type T (random_messages.h), the same on every run of one seed.
+template <class T>
+std::vector<T> random_messages(int count) {
+  random_filler random(random_test_seed() ^ ringkernel::message_traits<T>::type_id);
+  std::vector<T> msgs(static_cast<std::size_t>(count));
+  for (T& m : msgs) random.fill(m);
+  return msgs;
+}
+
+/// Device and host compile the codec separately (nvcc for the device): random values over every
+/// MessagePack width class, float bit pattern and string length must give the same bytes, the same
+/// values and the same statuses on both.
+template <class T>
+void random_messages_on_the_device(int count) {
+  SCOPED_TRACE(::testing::Message() << "seed " << (random_test_seed() ^ ringkernel::message_traits<T>::type_id)
+                                    << " (RINGKERNEL_TEST_SEED=" << random_test_seed() << ")");
+  const std::vector<T> msgs = random_messages<T>(count);
+  encode_on_device_decode_on_host(msgs);
+  decode_on_device_from_host_bytes(msgs);
+  decode_on_device_from_host_bytes(msgs, 1);
+}
+
+TEST_F(CodecDevice, RandomMessagesEncodeAndDecodeOnTheDeviceAsOnTheHost) {
+  random_messages_on_the_device<Scalars>(4096);
+  random_messages_on_the_device<ScalarsMap>(4096);
+  random_messages_on_the_device<Arrays>(4096);
+  random_messages_on_the_device<ArraysMap>(4096);
+  random_messages_on_the_device<Outer>(4096);
+  random_messages_on_the_device<Telemetry64>(4096);
+  random_messages_on_the_device<Order128>(4096);
+  random_messages_on_the_device<Wide>(512);
 }
 
 }  // namespace
