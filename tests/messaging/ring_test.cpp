@@ -102,6 +102,21 @@ TYPED_TEST(QueueBasics, BlockPolicyTimesOutAndStops) {
   EXPECT_EQ(q.receive(v, 10s, stop.get_token()), ReceiveStatus::stopped);
 }
 
+TYPED_TEST(QueueBasics, AZeroTimeoutIsATimeoutForEveryBlockingCall) {
+  // A zero timeout is a deadline that has passed, not a try_ call: receive_batch said `empty`
+  // (try_receive_batch's answer) where receive, send and send_batch say `timeout`.
+  TypeParam q(QueueOptions{.capacity = 2, .policy = FullPolicy::block});
+  std::uint64_t v = 0;
+  std::vector<std::uint64_t> out(2);
+  EXPECT_EQ(q.receive(v, 0ms), ReceiveStatus::timeout);
+  EXPECT_EQ(q.receive_batch(std::span<std::uint64_t>(out), 0ms).status, ReceiveStatus::timeout);
+  EXPECT_EQ(q.try_receive_batch(std::span<std::uint64_t>(out)).status, ReceiveStatus::empty);
+  const std::vector<std::uint64_t> batch{1, 2, 3};
+  EXPECT_EQ(q.send_batch(batch, 0ms).status, SendStatus::timeout);
+  EXPECT_EQ(q.send(4, 0ms).status, SendStatus::timeout);
+  EXPECT_EQ(q.statistics().timed_out, 2u) << "batch message 3 and message 4";
+}
+
 TYPED_TEST(QueueBasics, BatchesKeepOrderAndCountOncePerCall) {
   TypeParam q(QueueOptions{.capacity = 16, .policy = FullPolicy::reject, .start_position = near_wrap});
   std::vector<std::uint64_t> in(20);

@@ -145,27 +145,13 @@ class BasicMessageQueue {
   /// Waits (until the deadline) for at least one message, then takes up to out.size() with one claim.
   BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
     host_consumer("BasicMessageQueue::receive_batch");
-    BatchReceiveResult result;
-    if (out.empty()) return result;  // nothing asked for: ok, 0 received, no wait
-    detail::backoff wait(timeout, stop);
-    for (;;) {
-      const std::uint64_t before = detailed() ? ring_.size() : 0;
-      result.received = ring_.try_pop_batch(out.data(), out.size());
-      if (result.received != 0) {
-        stats_.receive_batches.fetch_add(1, std::memory_order_relaxed);
-        if (detailed()) {
-          note_occupancy(before);
-          for (std::size_t i = 0; i < result.received; ++i) note_latency(out[i]);
-        }
-        return result;
-      }
-      if (const auto s = empty_outcome(wait, timeout != duration::zero()); s != ReceiveStatus::ok) {
-        result.status = s;
-        return result;
-      }
-    }
+    return receive_many(out, timeout, stop, true);
   }
-  BatchReceiveResult try_receive_batch(std::span<T> out) { return receive_batch(out, duration::zero(), no_stop()); }
+  /// Never waits: `empty` where receive_batch would wait (a zero timeout there is `timeout`, as for receive).
+  BatchReceiveResult try_receive_batch(std::span<T> out) {
+    host_consumer("BasicMessageQueue::try_receive_batch");
+    return receive_many(out, duration::zero(), no_stop(), false);
+  }
 
   /// The oldest message without removing it; only while no other consumer runs.
   bool try_peek(T& out) const {
@@ -330,6 +316,28 @@ class BasicMessageQueue {
         return ReceiveStatus::ok;
       }
       if (const auto s = empty_outcome(wait, may_wait); s != ReceiveStatus::ok) return s;
+    }
+  }
+
+  BatchReceiveResult receive_many(std::span<T> out, duration timeout, const std::stop_token& stop, bool may_wait) {
+    BatchReceiveResult result;
+    if (out.empty()) return result;  // nothing asked for: ok, 0 received, no wait
+    detail::backoff wait(timeout, stop);
+    for (;;) {
+      const std::uint64_t before = detailed() ? ring_.size() : 0;
+      result.received = ring_.try_pop_batch(out.data(), out.size());
+      if (result.received != 0) {
+        stats_.receive_batches.fetch_add(1, std::memory_order_relaxed);
+        if (detailed()) {
+          note_occupancy(before);
+          for (std::size_t i = 0; i < result.received; ++i) note_latency(out[i]);
+        }
+        return result;
+      }
+      if (const auto s = empty_outcome(wait, may_wait); s != ReceiveStatus::ok) {
+        result.status = s;
+        return result;
+      }
     }
   }
 
