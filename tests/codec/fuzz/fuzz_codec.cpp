@@ -1,20 +1,30 @@
 // Copyright RingKernel authors.
 // libFuzzer target: decodes arbitrary bytes as each message of one message set (CODEC_FUZZ_SET:
 // 1 scalars, 2 arrays and nested messages, 3 representative/wide messages). Sanitizers catch any
-// out-of-bounds access; the checks below catch wrong results: a decoded message must re-encode
-// canonically and decode again to the same values, and failures must leave the target untouched.
+// out-of-bounds access; the checks below catch wrong results: ringkernel::decode must agree with
+// the reference decoder (reference/differential.h: ok or not, size, values, and the status on
+// well-formed MessagePack), a decoded message must re-encode canonically and decode again to the
+// same values, and failures must leave the target untouched.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "codec_test_support.h"
+#include "reference/differential.h"
 
 namespace {
 
 template <class T>
 void check_message(const std::uint8_t* data, std::size_t size) {
+  const std::string disagreement = codec_reference::disagreement<T>(data, size);
+  if (!disagreement.empty()) {
+    std::fprintf(stderr, "decode and the reference decoder disagree: %s\n", disagreement.c_str());
+    std::abort();
+  }
   auto decoded = std::make_unique<T>();
   std::memset(static_cast<void*>(decoded.get()), 0x5a, sizeof(T));
   auto before = std::make_unique<T>();
