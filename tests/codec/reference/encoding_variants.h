@@ -162,6 +162,7 @@ list variants() {
       bytes rest;  // elements 1..n-1, after a varied first element
       for (std::size_t i = 1; i < n; ++i) rest += element;
       for (const bytes& first : variants<E>()) out.push_back(array_header(n) + first + rest);
+      out.push_back(array_header(n + 1) + bytes{0xc0} + rest + element);  // two errors: the count wins
       append(out, values_of_every_type());
       return out;
     }
@@ -216,6 +217,9 @@ list array_message_variants(const std::vector<field_encodings>& fields) {
   bytes short_body;
   for (std::size_t i = 0; i + 1 < n; ++i) short_body += fields[i].plain;
   out.push_back(array_header(n - 1) + short_body);
+  if (n > 1) {  // too few elements and a nil field: the count wins
+    out.push_back(array_header(n - 1) + bytes{0xc0} + bytes(short_body.begin() + fields[0].plain.size(), short_body.end()));
+  }
   list extras = values_of_every_type();
   constexpr std::size_t max_depth = ringkernel::max_decode_depth;
   for (std::size_t levels : {std::size_t{1}, max_depth - 2, max_depth - 1, max_depth}) {
@@ -258,6 +262,14 @@ list map_message_variants(const std::vector<field_encodings>& fields) {
       if (j != i) without += entry(j);
     }
     out.push_back(map_header(n - 1) + without);
+    if (n > 1) {  // field i missing and a nil value for another: the value wins
+      const std::size_t other = i == 0 ? 1 : 0;
+      bytes bad;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j != i) bad += j == other ? str(fields[j].name) + bytes{0xc0} : entry(j);
+      }
+      out.push_back(map_header(n - 1) + bad);
+    }
     out.push_back(map_header(n) + without + str(fields[i].name + '\0') + fields[i].plain);
     out.push_back(map_header(n) + without + str(fields[i].name.substr(1)) + fields[i].plain);
     out.push_back(map_header(n + 1) + body + entry(i));                          // duplicate
