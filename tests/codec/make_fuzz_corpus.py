@@ -32,8 +32,42 @@ def seeds_for(types):
             yield name + "_extra", msgpack.packb(wire + [[1, {"k": None}], b"\x00"], use_bin_type=True, **kwargs)
         else:
             yield name + "_unknown_key", msgpack.packb({**wire, "zz": [[[]]]}, use_bin_type=True, **kwargs)
+    if "Scalars" in types:
+        yield from wide_int_seeds()
     yield "deep_nesting", b"\x91" * 40 + b"\x00"
     yield "never_used_byte", b"\x92\xc1\xc1"
+
+
+# Scalars' fields in order: (kind, bits) of each; "f32"/"f64" and "bool" are not ints.
+SCALARS_FIELDS = [("bool", 0), ("int", 8), ("int", 8), ("int", 16), ("int", 32), ("int", 64), ("uint", 8),
+                  ("uint", 16), ("uint", 32), ("uint", 64), ("f32", 0), ("f64", 0), ("uint", 8), ("int", 64),
+                  ("int", 32), ("uint", 8)]
+
+
+def wide_int_seeds():
+    """Scalars / ScalarsMap with every int field at its type's maximum or minimum in the 64-bit
+    forms (int 64, or uint 64 where int 64 cannot hold it): one mutated byte away from the values just
+    outside the type, which only the reference decoder's range check (fuzz_codec.cpp) catches."""
+    names = ["flag", "letter", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "color",
+             "offset", "level", "raw"]
+    for edge in ("max", "min"):
+        values = []
+        for kind, bits in SCALARS_FIELDS:
+            if kind == "bool":
+                values.append(b"\xc3")
+            elif kind == "f32":
+                values.append(b"\xca\x3f\x80\x00\x00")
+            elif kind == "f64":
+                values.append(b"\xcb\x3f\xf0\x00\x00\x00\x00\x00\x00")
+            elif kind == "int":
+                v = (1 << (bits - 1)) - 1 if edge == "max" else -(1 << (bits - 1))
+                values.append(b"\xd3" + v.to_bytes(8, "big", signed=True))
+            else:
+                v = (1 << bits) - 1 if edge == "max" else 0
+                values.append((b"\xcf" if bits == 64 else b"\xd3") + v.to_bytes(8, "big"))
+        yield "scalars_int64_forms_" + edge, b"\xdc\x00\x10" + b"".join(values)
+        keyed = b"".join(bytes([0xa0 | len(n)]) + n.encode() + v for n, v in zip(names, values))
+        yield "scalars_map_int64_forms_" + edge, b"\xde\x00\x10" + keyed
 
 
 def main():
