@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,7 +26,7 @@ struct node {
   std::uint64_t positive = 0;  // positive: an int (any form) >= 0
   std::int64_t negative = 0;   // negative: an int < 0
   std::uint64_t bits = 0;      // float32: the 32 bits as sent; float64: the 64 bits
-  std::string payload;         // str, bin, ext (ext: type byte not kept)
+  std::string_view payload;    // str, bin, ext: the bytes in the input (which outlives the tree)
   std::vector<node> items;     // array: elements; map: key, value, key, value, ...
 };
 
@@ -110,7 +110,7 @@ class tree_builder : public msgpack::null_visitor {
   bool attach_bytes(node_kind kind, const char* v, std::uint32_t size) {
     node n;
     n.kind = kind;
-    n.payload.assign(v, size);
+    n.payload = std::string_view(v, size);
     return attach(std::move(n));
   }
   bool open(node_kind kind) {

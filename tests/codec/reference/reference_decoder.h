@@ -134,9 +134,9 @@ template <std::size_t N>
 codec_status read_string(const node& n, char (&out)[N]) {
   if (n.kind != node_kind::str) return codec_status::type_mismatch;
   if (n.payload.size() > N) return codec_status::wrong_length;
-  if (n.payload.find('\0') != std::string::npos) return codec_status::value_out_of_range;
+  if (n.payload.find('\0') != std::string_view::npos) return codec_status::value_out_of_range;
   std::memset(out, 0, N);
-  std::memcpy(out, n.payload.data(), n.payload.size());
+  if (!n.payload.empty()) std::memcpy(out, n.payload.data(), n.payload.size());  // data() may be null
   return codec_status::ok;
 }
 
