@@ -103,8 +103,7 @@ TYPED_TEST(QueueBasics, BlockPolicyTimesOutAndStops) {
 }
 
 TYPED_TEST(QueueBasics, AZeroTimeoutIsATimeoutForEveryBlockingCall) {
-  // A zero timeout is a deadline that has passed, not a try_ call: receive_batch said `empty`
-  // (try_receive_batch's answer) where receive, send and send_batch say `timeout`.
+  // A zero timeout is a deadline already passed, not a try_ call (only try_* answer empty / full).
   TypeParam q(QueueOptions{.capacity = 2, .policy = FullPolicy::block});
   std::uint64_t v = 0;
   std::vector<std::uint64_t> out(2);
