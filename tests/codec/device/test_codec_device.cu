@@ -8,11 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "codec_test_support.h"
+#include "device_support.h"
 #include "random_messages.h"
 
 namespace codec_test {
@@ -31,30 +31,6 @@ __global__ void decode_kernel(const std::uint8_t* in, const std::size_t* sizes, 
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < count) results[i] = ringkernel::decode(in + static_cast<std::size_t>(i) * stride, sizes[i], msgs[i]);
 }
-
-/// Why the test cannot run here, or empty when a device is usable.
-std::string no_device_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  if (count == 0) return "no CUDA device: cudaGetDeviceCount returned 0";
-  return {};
-}
-
-#define CODEC_CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
-
-template <class T>
-struct device_buffer {
-  T* ptr = nullptr;
-  explicit device_buffer(std::size_t n) {  // a failed allocation fails the test (gtest reports the exception)
-    if (const cudaError_t e = cudaMalloc(&ptr, n * sizeof(T)); e != cudaSuccess) {
-      throw std::runtime_error("cudaMalloc(" + std::to_string(n * sizeof(T)) + " bytes): " + cudaGetErrorString(e));
-    }
-  }
-  ~device_buffer() { cudaFree(ptr); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-};
 
 template <class T>
 void encode_on_device_decode_on_host(const std::vector<T>& msgs) {
@@ -123,14 +99,6 @@ std::vector<T> variants(T base, int count) {
   std::vector<T> v(static_cast<std::size_t>(count), base);
   return v;
 }
-
-class CodecDevice : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const std::string reason = no_device_reason();
-    if (!reason.empty()) GTEST_SKIP() << reason;
-  }
-};
 
 TEST_F(CodecDevice, EncodeOnDeviceDecodeOnHost) {
   std::vector<Telemetry64> telemetry;

@@ -13,6 +13,7 @@
 
 #include "ringkernel/config.h"
 #include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/detail/float_conversion.h"
 #include "ringkernel/detail/int_reader.h"
 #include "ringkernel/detail/msgpack_tags.h"
 #include "ringkernel/status.h"
@@ -104,8 +105,8 @@ class msgpack_reader {
     return read_int_at(pos_, end_, out);
   }
 
-  /// float32 as is; float64 rounded to nearest (finite values beyond float's range are out of range);
-  /// an integer only when float represents it exactly.
+  /// float32 as is; float64 rounded to nearest on its bits (float_conversion.h; finite values beyond
+  /// float's range are out of range); an integer only when float represents it exactly.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_float(float& out) noexcept {
     if (need(5) && *pos_ == tag::float32) {  // what encoders write for a float: one test for both
       out = float_from_bits(load_be32(pos_ + 1));
@@ -117,21 +118,16 @@ class msgpack_reader {
     if (t == tag::float32) return truncated();  // with its 4 bytes it took the first test
     if (t == tag::float64) {
       if (!need(9)) return truncated();
-      const double d = double_from_bits(load_be64(pos_ + 1));
-      // Largest magnitude that rounds to FLT_MAX rather than infinity (round half to even).
-      constexpr double rounds_to_float_max = 0x1.ffffffp+127;
-      const bool finite = d - d == 0.0;
-      if (finite && !(d < rounds_to_float_max && d > -rounds_to_float_max)) {
-        return codec_status::value_out_of_range;
-      }
-      out = static_cast<float>(d);
+      const narrowed_float n = narrow_double_bits(load_be64(pos_ + 1));  // see float_conversion.h
+      if (!n.fits) return codec_status::value_out_of_range;
+      out = float_from_bits(n.bits);
       pos_ += 9;
       return codec_status::ok;
     }
     return read_exact_integer_as(out);
   }
 
-  /// float64 as is; float32 widened exactly; an integer only when double represents it exactly.
+  /// float64 as is; float32 widened exactly on its bits; an integer only when double represents it exactly.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_double(double& out) noexcept {
     if (need(9) && *pos_ == tag::float64) {
       out = double_from_bits(load_be64(pos_ + 1));
@@ -143,7 +139,7 @@ class msgpack_reader {
     if (t == tag::float64) return truncated();  // with its 8 bytes it took the first test
     if (t == tag::float32) {
       if (!need(5)) return truncated();
-      out = static_cast<double>(float_from_bits(load_be32(pos_ + 1)));
+      out = double_from_bits(widen_float_bits(load_be32(pos_ + 1)));
       pos_ += 5;
       return codec_status::ok;
     }
