@@ -370,8 +370,7 @@ TEST(Deadline, PassesWhenTheWallClockReachesIt) {
   EXPECT_FALSE(hour.passed());
   EXPECT_GE(hour.at_us(), now + 3'600'000'000ull);
   const auto soon = ringkernel::deadline::after_us(2000);
-  while (!soon.passed()) {
-  }
+  while (!soon.passed()) {}
   EXPECT_GE(ringkernel::wall_clock_us(), now + 2000);
 }
 
