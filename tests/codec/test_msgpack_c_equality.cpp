@@ -30,7 +30,8 @@ class reference_packer {
     msgpack_pack_str_body(pk(), name, std::strlen(name));
   }
   void value(bool v) { v ? msgpack_pack_true(pk()) : msgpack_pack_false(pk()); }
-  void value(char v) { msgpack_pack_char(pk(), v); }
+  // Plain char is signed on the wire everywhere; msgpack_pack_char follows the platform's char.
+  void value(char v) { msgpack_pack_signed_char(pk(), static_cast<signed char>(v)); }
   void value(std::int8_t v) { msgpack_pack_int8(pk(), v); }
   void value(std::int16_t v) { msgpack_pack_int16(pk(), v); }
   void value(std::int32_t v) { msgpack_pack_int32(pk(), v); }

@@ -55,6 +55,10 @@ inline bool exact_in(std::uint64_t magnitude, int bits) {
   return magnitude == 0 || (magnitude >> std::countr_zero(magnitude)) < (std::uint64_t{1} << bits);
 }
 
+/// Plain char is a signed 8-bit int on the wire even where char is unsigned (wire-format.md §3).
+template <class I>
+using signed_if_plain_char = std::conditional_t<std::is_same_v<I, char>, signed char, I>;
+
 template <class I>
 codec_status read_integer(const node& n, I& out) {
   using limits = std::numeric_limits<I>;
@@ -179,9 +183,14 @@ codec_status read_value(const node& n, F& out, std::uint32_t level) {
   } else if constexpr (std::is_floating_point_v<F>) {
     return read_float(n, out);
   } else if constexpr (std::is_enum_v<F>) {  // also std::byte: an enum over unsigned char
-    std::underlying_type_t<F> raw{};
+    signed_if_plain_char<std::underlying_type_t<F>> raw{};
     const codec_status s = read_integer(n, raw);
     if (s == codec_status::ok) out = static_cast<F>(raw);
+    return s;
+  } else if constexpr (std::is_same_v<F, char>) {
+    signed char raw{};
+    const codec_status s = read_integer(n, raw);
+    if (s == codec_status::ok) out = static_cast<char>(raw);
     return s;
   } else {
     static_assert(std::is_integral_v<F>, "unsupported field type");

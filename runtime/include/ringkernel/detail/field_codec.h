@@ -70,7 +70,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status decode_value(msgpack
   } else if constexpr (shape == wire_shape::integer) {
     if constexpr (std::is_same_v<F, wire_integer_t<F>>) {
       return r.read_int(out);
-    } else {  // enum or std::byte: any value of the underlying type (not checked against enumerators)
+    } else {  // enum, std::byte (any value of the underlying type, enumerators not checked) or char
       wire_integer_t<F> value{};
       const codec_status s = r.read_int(value);
       if (s == codec_status::ok) out = static_cast<F>(value);

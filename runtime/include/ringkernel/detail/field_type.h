@@ -50,6 +50,8 @@ RINGKERNEL_HOST_DEVICE constexpr wire_shape shape_of() noexcept {
 }
 
 /// The integer type an integer-shaped field travels as (enums: underlying; std::byte: uint8).
+/// Plain `char` travels as `signed char` wherever it is unsigned (AArch64, -funsigned-char), so a
+/// char field has the same bytes and the same accepted range on every host and device.
 template <class F, bool = std::is_enum_v<F>>
 struct wire_integer_type {
   using type = F;
@@ -58,8 +60,16 @@ template <class F>
 struct wire_integer_type<F, true> {
   using type = std::underlying_type_t<F>;
 };
+template <class I>
+struct plain_char_as_signed {
+  using type = I;
+};
+template <>
+struct plain_char_as_signed<char> {
+  using type = signed char;
+};
 template <class F>
-using wire_integer_t = typename wire_integer_type<F>::type;
+using wire_integer_t = typename plain_char_as_signed<typename wire_integer_type<F>::type>::type;
 
 /// Length of a NUL-terminated string, usable in constant expressions (field names).
 RINGKERNEL_HOST_DEVICE constexpr std::size_t constexpr_strlen(const char* s) noexcept {
