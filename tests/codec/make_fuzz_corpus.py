@@ -34,6 +34,10 @@ def seeds_for(types):
             yield name + "_unknown_key", msgpack.packb({**wire, "zz": [[[]]]}, use_bin_type=True, **kwargs)
     if "Scalars" in types:
         yield from wide_int_seeds()
+        # Scalars with a skipped extra element whose innermost empty array is one level beyond
+        # max_decode_depth (32): decode accepted it until empty containers counted as a level (found
+        # by codec_fuzz_scalars against the reference decoder).
+        yield "scalars_empty_array_one_level_too_deep", b"\xdc\x00\x11\xc2" + b"\x00" * 15 + b"\x91" * 31 + b"\x90"
     yield "deep_nesting", b"\x91" * 40 + b"\x00"
     yield "never_used_byte", b"\x92\xc1\xc1"
 

@@ -265,6 +265,17 @@ TEST(DecodeRejects, NestingTooDeepInSkippedValues) {
   for (std::uint32_t i = 0; i + 1 < ringkernel::max_decode_depth; ++i) fits.push_back(0x91);
   fits.push_back(0x00);
   EXPECT_EQ(decode_ok<Point>(fits).x, 1);
+  // An empty array or map opens a level too: in place of that 0x00 it is one level too deep.
+  for (const std::uint8_t empty : {std::uint8_t{0x90}, std::uint8_t{0x80}, std::uint8_t{0xdc}, std::uint8_t{0xdf}}) {
+    bytes empty_too_deep(fits.begin(), fits.end() - 1);
+    empty_too_deep.push_back(empty);
+    if (empty == 0xdc) empty_too_deep.insert(empty_too_deep.end(), {0x00, 0x00});  // array 16 of 0
+    if (empty == 0xdf) empty_too_deep.insert(empty_too_deep.end(), {0x00, 0x00, 0x00, 0x00});  // map 32 of 0
+    SCOPED_TRACE(hex({empty}));
+    decode_expecting_untouched<Point>(empty_too_deep, codec_status::nesting_too_deep);
+    empty_too_deep.erase(empty_too_deep.begin() + 6);  // one 0x91 less: fits
+    EXPECT_EQ(decode_ok<Point>(empty_too_deep).x, 1);
+  }
 }
 
 TEST(DecodeRejects, DuplicateAndMissingFields) {

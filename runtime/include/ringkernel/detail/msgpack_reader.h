@@ -198,9 +198,10 @@ class msgpack_reader {
         --level;
       }
       --pending[level];
+      bool container = false;
       std::uint64_t children = 0;
-      if (const codec_status s = skip_item(children); s != codec_status::ok) return s;
-      if (children != 0) {
+      if (const codec_status s = skip_item(container, children); s != codec_status::ok) return s;
+      if (container) {  // opens a level, also when empty
         if (level + 1 > depth_budget || level + 1 > MaxDepth) return codec_status::nesting_too_deep;
         // Every value takes at least one byte: a count beyond the remaining input cannot be valid.
         if (children > static_cast<std::uint64_t>(end_ - pos_)) return codec_status::truncated_input;
@@ -288,8 +289,9 @@ class msgpack_reader {
     return codec_status::ok;
   }
 
-  // Skips a scalar, str, bin or ext completely, or an array/map header (children: its elements).
-  RINGKERNEL_HOST_DEVICE codec_status skip_item(std::uint64_t& children) noexcept {
+  // Skips a scalar, str, bin or ext completely, or an array/map header (`container` set; children:
+  // its elements, keys and values counted apart).
+  RINGKERNEL_HOST_DEVICE codec_status skip_item(bool& container, std::uint64_t& children) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     std::uint64_t size = 0;  // total bytes of the item (header + payload), children excluded
@@ -298,9 +300,11 @@ class msgpack_reader {
       size = 1;
     } else if (t >= tag::fixmap && t < tag::fixmap + 16) {
       size = 1;
+      container = true;
       children = 2u * (t & 0x0fu);
     } else if (t >= tag::fixarray && t < tag::fixarray + 16) {
       size = 1;
+      container = true;
       children = t & 0x0fu;
     } else if (t >= tag::fixstr && t < tag::fixstr + 32) {
       size = 1u + (t & 0x1fu);
@@ -345,11 +349,13 @@ class msgpack_reader {
         case tag::array16: case tag::map16:
           if (!need(3)) return codec_status::truncated_input;
           size = 3;
+          container = true;
           children = std::uint64_t{load_be16(pos_ + 1)} * (t == tag::map16 ? 2u : 1u);
           break;
         case tag::array32: case tag::map32:
           if (!need(5)) return codec_status::truncated_input;
           size = 5;
+          container = true;
           children = std::uint64_t{load_be32(pos_ + 1)} * (t == tag::map32 ? 2u : 1u);
           break;
         default: return codec_status::invalid_input;  // unreachable: every byte is covered above
