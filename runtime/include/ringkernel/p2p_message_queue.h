@@ -29,6 +29,7 @@
 #include <stop_token>
 #include <string>
 
+#include "ringkernel/detail/to_size.h"
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/p2p_queue_options.h"
@@ -131,7 +132,7 @@ class P2PMessageQueue {
     if (queue_ != nullptr) return queue_->count();
     detail::ring_control control;  // both indices in one copy from the GPU
     kernel_storage_->download(&control, sizeof control);
-    return static_cast<std::size_t>(detail::occupancy(control.head, control.tail, capacity_));
+    return detail::to_size(detail::occupancy(control.head, control.tail, capacity_));
   }
   bool is_empty() const { return count() == 0; }
   bool is_full() const { return count() >= capacity_; }

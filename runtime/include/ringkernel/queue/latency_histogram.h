@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "ringkernel/detail/to_size.h"
 #include "ringkernel/queue/queue_types.h"
 
 namespace ringkernel::detail {
@@ -22,11 +23,11 @@ class latency_histogram {
 
   /// Bucket of a value: values below 8 have their own bucket; above, (exponent, top 3 mantissa bits).
   static constexpr std::size_t bucket_of(std::uint64_t v) noexcept {
-    if (v < sub_buckets) return static_cast<std::size_t>(v);
+    if (v < sub_buckets) return to_size(v);
     const unsigned exponent = 63u - static_cast<unsigned>(std::countl_zero(v));  // >= sub_bits
     const unsigned shift = exponent - sub_bits;
     const std::uint64_t mantissa = (v >> shift) & (sub_buckets - 1);
-    return (shift + 1) * sub_buckets + static_cast<std::size_t>(mantissa);
+    return (shift + 1) * sub_buckets + to_size(mantissa);
   }
   /// Largest value that falls into bucket b.
   static constexpr std::uint64_t upper_bound(std::size_t b) noexcept {

@@ -32,6 +32,7 @@
 #include <stop_token>
 #include <vector>
 
+#include "ringkernel/detail/to_size.h"
 #include "ringkernel/error.h"
 #include "ringkernel/kernel_message.h"
 #include "ringkernel/queue/backoff.h"
@@ -175,7 +176,7 @@ class BasicMessageQueue {
   bool is_shut_down() const noexcept { return ring_.closed(); }
 
   std::size_t capacity() const noexcept { return options_.capacity; }
-  std::size_t count() const noexcept { return static_cast<std::size_t>(ring_.size()); }
+  std::size_t count() const noexcept { return detail::to_size(ring_.size()); }
   bool is_empty() const noexcept { return count() == 0; }
   bool is_full() const noexcept { return count() >= capacity(); }
   FullPolicy policy() const noexcept { return options_.policy; }

@@ -29,6 +29,7 @@
 
 #include "ringkernel/config.h"
 #include "ringkernel/detail/atomic_word.h"
+#include "ringkernel/detail/to_size.h"
 #include "ringkernel/queue/ring_control.h"
 
 namespace ringkernel {
@@ -56,7 +57,7 @@ class mpmc_ring {
   /// Bytes of memory a ring of `capacity` slots needs (alignment: queue_line_bytes); capacity at
   /// most max_capacity.
   RINGKERNEL_HOST_DEVICE static constexpr std::size_t bytes_for(std::uint64_t capacity) noexcept {
-    return sizeof(detail::ring_control) + static_cast<std::size_t>(capacity) * sizeof(slot_type);
+    return sizeof(detail::ring_control) + detail::to_size(capacity) * sizeof(slot_type);
   }
 
   /// Writes an empty ring into `memory`: capacity a power of two >= 2 (host code; for device memory initialise a host copy and
@@ -69,7 +70,7 @@ class mpmc_ring {
     control.start = start;
     std::memcpy(memory, &control, sizeof control);
     auto* slots = static_cast<unsigned char*>(memory) + sizeof(detail::ring_control);
-    std::memset(slots, 0, static_cast<std::size_t>(capacity) * sizeof(slot_type));
+    std::memset(slots, 0, detail::to_size(capacity) * sizeof(slot_type));
     for (std::uint64_t s = 0; s < capacity; ++s) {
       const std::uint64_t first = start + ((s - start) & (capacity - 1));  // first position >= start that maps to s
       std::memcpy(slots + s * sizeof(slot_type) + offsetof(slot_type, sequence), &first, sizeof first);

@@ -23,6 +23,7 @@
 
 #include "ringkernel/config.h"
 #include "ringkernel/detail/atomic_word.h"
+#include "ringkernel/detail/to_size.h"
 #include "ringkernel/queue/ring_control.h"
 
 namespace ringkernel {
@@ -42,7 +43,7 @@ class spsc_ring {
 
   /// Bytes of memory a ring of `capacity` slots needs; capacity at most max_capacity.
   RINGKERNEL_HOST_DEVICE static constexpr std::size_t bytes_for(std::uint64_t capacity) noexcept {
-    return sizeof(detail::ring_control) + static_cast<std::size_t>(capacity) * sizeof(T);
+    return sizeof(detail::ring_control) + detail::to_size(capacity) * sizeof(T);
   }
 
   static spsc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
@@ -102,7 +103,7 @@ class spsc_ring {
       used = h - control_->cached_tail;
     }
     const std::uint64_t space = capacity() - used;
-    const std::size_t count = n < space ? n : static_cast<std::size_t>(space);
+    const std::size_t count = n < space ? n : detail::to_size(space);
     for (std::size_t i = 0; i < count; ++i) slots_[(h + i) & mask_] = values[i];
     if (count != 0) word(control_->head).store(h + count, detail::order::release);
     return count;
@@ -116,7 +117,7 @@ class spsc_ring {
       control_->cached_head = word(control_->head).load(detail::order::acquire);
       ready = control_->cached_head - t;
     }
-    const std::size_t count = n < ready ? n : static_cast<std::size_t>(ready);
+    const std::size_t count = n < ready ? n : detail::to_size(ready);
     for (std::size_t i = 0; i < count; ++i) out[i] = slots_[(t + i) & mask_];
     if (count != 0) word(control_->tail).store(t + count, detail::order::release);
     return count;
