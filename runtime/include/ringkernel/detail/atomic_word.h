@@ -86,8 +86,9 @@ RINGKERNEL_HOST_DEVICE constexpr cuda::std::memory_order to_cuda_order(order o) 
     case order::acquire: return cuda::std::memory_order_acquire;
     case order::release: return cuda::std::memory_order_release;
     case order::acq_rel: return cuda::std::memory_order_acq_rel;
-    default: return cuda::std::memory_order_seq_cst;
+    case order::seq_cst: return cuda::std::memory_order_seq_cst;
   }
+  return cuda::std::memory_order_seq_cst;
 }
 #endif
 
@@ -97,8 +98,9 @@ constexpr std::memory_order to_std_order(order o) noexcept {
     case order::acquire: return std::memory_order_acquire;
     case order::release: return std::memory_order_release;
     case order::acq_rel: return std::memory_order_acq_rel;
-    default: return std::memory_order_seq_cst;
+    case order::seq_cst: return std::memory_order_seq_cst;
   }
+  return std::memory_order_seq_cst;
 }
 
 /// Failure order of a compare-exchange whose success order is `o` (no release part on failure).

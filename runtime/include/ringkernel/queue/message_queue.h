@@ -301,7 +301,8 @@ class BasicMessageQueue {
       case SendStatus::timeout: stats_.timed_out.fetch_add(n, std::memory_order_relaxed); break;
       case SendStatus::stopped: stats_.stopped.fetch_add(n, std::memory_order_relaxed); break;
       case SendStatus::closed: stats_.rejected_closed.fetch_add(n, std::memory_order_relaxed); break;
-      default: break;
+      case SendStatus::ok:
+      case SendStatus::dropped_newest: break;  // not refusals (dropped_newest is counted by the caller)
     }
   }
 
