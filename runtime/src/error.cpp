@@ -40,4 +40,6 @@ Error::Error(errc code, std::string call, int device, std::string detail)
       device_(device),
       detail_(std::move(detail)) {}
 
+Error::~Error() = default;
+
 }  // namespace ringkernel

@@ -32,6 +32,11 @@ inline constexpr int no_device = -1;
 class Error : public std::runtime_error {
  public:
   Error(errc code, std::string call, int device, std::string detail);
+  Error(const Error&) = default;
+  Error(Error&&) = default;
+  Error& operator=(const Error&) = default;
+  Error& operator=(Error&&) = default;
+  ~Error() override;  // defined in error.cpp: the class's vtable has one home (clang's -Wweak-vtables)
 
   errc code() const noexcept { return code_; }
   /// The API call that failed, e.g. "PeerMemory::copy_peer" or "cudaMemcpyPeerAsync".

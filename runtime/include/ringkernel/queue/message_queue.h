@@ -233,10 +233,8 @@ class BasicMessageQueue {
     return o;
   }
 
-  static const std::stop_token& no_stop() noexcept {
-    static const std::stop_token none;
-    return none;
-  }
+  // A token no one can stop (no shared state: nothing to allocate or release).
+  static std::stop_token no_stop() noexcept { return {}; }
   bool detailed() const noexcept { return options_.detailed_statistics; }
   void host_producer(const char* call) const {
     if (!has_host(options_.producers)) [[unlikely]] detail::throw_host_not_a_user(call, "producers", options_.device);
