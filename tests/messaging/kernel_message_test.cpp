@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -73,6 +74,26 @@ TEST(KernelMessage, EqualityComparesEveryHeaderFieldAndThePayloadFields) {
   c = a;
   c.header.receiver_id = ringkernel::broadcast_receiver;
   EXPECT_NE(a, c);
+}
+
+TEST(KernelMessage, FloatFieldsCompareAsValuesNotBits) {
+  using messaging_test::Reading;
+  auto a = KernelMessage<Tick>::create_data(1, 2, Tick{5, 0.0f, "zero"});
+  auto b = a;
+  b.payload.weight = -0.0f;  // other bits, equal value
+  EXPECT_EQ(a, b);
+  b.payload.weight = 1.0e-45f;  // the smallest denormal: a different value
+  EXPECT_NE(a, b);
+  a.payload.weight = b.payload.weight = std::numeric_limits<float>::quiet_NaN();  // same bits, no value
+  EXPECT_NE(a, b);
+  EXPECT_NE(a, a);
+
+  const auto r = KernelMessage<Reading>::create_data(1, 2, Reading{Tagged{1, 0, 2}, {0.5, -0.0, 2.0}});
+  auto s = r;
+  s.payload.samples[1] = 0.0;
+  EXPECT_EQ(r, s);
+  s.payload.samples[2] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(r, s);
 }
 
 TEST(MessageStamper, AssignsSenderSequenceTimestampAndHlc) {

@@ -169,6 +169,8 @@ RINGKERNEL_HOST_DEVICE constexpr bool value_equal(const F& a, const F& b) noexce
     return true;
   } else if constexpr (is_message_v<F>) {
     return payload_equal(a, b);
+  } else if constexpr (std::is_floating_point_v<F>) {
+    return a <= b && a >= b;  // a == b (NaN unequal, -0 == +0), in a form clang's -Wfloat-equal accepts
   } else {
     return a == b;
   }
