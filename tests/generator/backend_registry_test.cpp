@@ -83,6 +83,18 @@ TEST_F(BackendRegistry, MergesManifestsAndDeduplicatesIdenticalNestedMessages) {
       << "app::Point appears in both manifests and must be listed once";
 }
 
+TEST_F(BackendRegistry, EachTypesEnvelopeDecoderIsItsOwnDeviceFunction) {
+  // dispatch_envelope calls one decoder per type; inlined into it in device code, a registry of 38
+  // types took nvcc minutes to compile (tests/codec/device/device_outlining.cu checks the codec's).
+  const RegistryRun result = run({writeManifest(sampleHeader())});
+  ASSERT_EQ(result.status, 0) << result.diagnostics;
+  std::string content;
+  ASSERT_TRUE(readWholeFile(output().string(), content));
+  EXPECT_NE(content.find("RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_NOINLINE ringkernel::codec_result decode_and_visit("),
+            std::string::npos)
+      << content;
+}
+
 TEST_F(BackendRegistry, MergeSortsByTypeId) {
   std::vector<ManifestInput> inputs{{"app.rk.json", sampleHeader()}, {"other.rk.json", otherHeader()}};
   MergedRegistry merged;

@@ -40,6 +40,17 @@ inline constexpr std::size_t max_encoded_size = detail::max_message_size<T>();
 /// Deepest array/map nesting decode follows, unknown (skipped) values included.
 inline constexpr std::uint32_t max_decode_depth = detail::codec_max_depth;
 
+namespace detail {
+/// encode into a buffer smaller than max_encoded_size<T>: every write checked.
+template <class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_result encode_checked(const T& msg, std::uint8_t* out,
+                                                                             std::size_t capacity) noexcept {
+  msgpack_writer<true> w(out, capacity);
+  encode_message(msg, w);
+  return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
+}
+}  // namespace detail
+
 template <class T>
   requires is_message_v<T>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result encode(const T& msg, std::uint8_t* out, std::size_t capacity) noexcept {
@@ -48,9 +59,7 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result encode(const
     detail::encode_message(msg, w);
     return {codec_status::ok, w.size()};
   }
-  detail::msgpack_writer<true> w(out, capacity);
-  detail::encode_message(msg, w);
-  return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
+  return detail::encode_checked(msg, out, capacity);
 }
 
 template <class T>

@@ -68,6 +68,16 @@ RINGKERNEL_HOST_DEVICE void encode_envelope_to(const KernelMessage<T>& m, Writer
   encode_message(m.payload, w);
 }
 
+/// encode_envelope into a buffer smaller than max_envelope_encoded_size<T>: every write checked.
+template <class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_result encode_envelope_checked(const KernelMessage<T>& m,
+                                                                                      std::uint8_t* out,
+                                                                                      std::size_t capacity) noexcept {
+  msgpack_writer<true> w(out, capacity);
+  encode_envelope_to(m, w);
+  return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
+}
+
 /// What an envelope says before its sender: its element count and element 0, the type id.
 struct envelope_start {
   std::uint32_t count;
@@ -85,35 +95,57 @@ RINGKERNEL_HOST_DEVICE inline codec_status read_envelope_start(msgpack_reader& r
   return r.read_int(out.type_id);
 }
 
-template <class T>
-RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, KernelMessage<T>& m) noexcept {
+/// Elements 0..6 of an envelope, the same for every payload type: the array header, the type id
+/// (wrong_message_type unless it is `type_id`), sender, receiver, message type, sequence, timestamp,
+/// and the raw hlc element with where it starts (the caller applies the payload type's rule to it).
+/// Out of line in device code, where each payload type's decoder had its own inlined copy.
+struct envelope_elements {
+  envelope_header<false> header;
+  std::uint32_t count;
+  std::uint64_t hlc;
+  msgpack_reader::mark hlc_at;
+};
+
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_NOINLINE inline codec_status read_envelope_elements(
+    msgpack_reader& r, std::uint32_t type_id, envelope_elements& out) noexcept {
   envelope_start start{};
   if (const codec_status s = read_envelope_start(r, start); s != codec_status::ok) return s;
-  const std::uint32_t count = start.count;
-  m.header.type_id = start.type_id;
-  if (m.header.type_id != message_traits<T>::type_id) {
-    return r.fail_at(start.type_id_at, codec_status::wrong_message_type);
-  }
-  if (const codec_status s = r.read_int(m.header.sender_id); s != codec_status::ok) return s;
-  if (const codec_status s = r.read_int(m.header.receiver_id); s != codec_status::ok) return s;
+  out.count = start.count;
+  out.header.type_id = start.type_id;
+  if (start.type_id != type_id) return r.fail_at(start.type_id_at, codec_status::wrong_message_type);
+  if (const codec_status s = r.read_int(out.header.sender_id); s != codec_status::ok) return s;
+  if (const codec_status s = r.read_int(out.header.receiver_id); s != codec_status::ok) return s;
   const msgpack_reader::mark type_at = r.position();
   std::uint8_t type = 0;
   if (const codec_status s = r.read_int(type); s != codec_status::ok) return s;
-  m.header.type = static_cast<MessageType>(type);
-  if (!is_valid(m.header.type)) return r.fail_at(type_at, codec_status::value_out_of_range);
-  if (const codec_status s = r.read_int(m.header.sequence); s != codec_status::ok) return s;
-  if (const codec_status s = r.read_int(m.header.timestamp_us); s != codec_status::ok) return s;
-  const msgpack_reader::mark hlc_at = r.position();
-  std::uint64_t hlc = 0;
-  if (const codec_status s = r.read_int(hlc); s != codec_status::ok) return s;
+  out.header.type = static_cast<MessageType>(type);
+  if (!is_valid(out.header.type)) return r.fail_at(type_at, codec_status::value_out_of_range);
+  if (const codec_status s = r.read_int(out.header.sequence); s != codec_status::ok) return s;
+  if (const codec_status s = r.read_int(out.header.timestamp_us); s != codec_status::ok) return s;
+  out.hlc_at = r.position();
+  return r.read_int(out.hlc);
+}
+
+template <class T>
+RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, KernelMessage<T>& m) noexcept {
+  envelope_elements e{};
+  if (const codec_status s = read_envelope_elements(r, message_traits<T>::type_id, e); s != codec_status::ok) {
+    return s;
+  }
+  m.header.type_id = e.header.type_id;
+  m.header.sender_id = e.header.sender_id;
+  m.header.receiver_id = e.header.receiver_id;
+  m.header.type = e.header.type;
+  m.header.sequence = e.header.sequence;
+  m.header.timestamp_us = e.header.timestamp_us;
   if constexpr (KernelMessage<T>::causal) {
-    m.header.hlc = hlc_timestamp{hlc};
-  } else if (hlc != 0) {
-    return r.fail_at(hlc_at, codec_status::value_out_of_range);
+    m.header.hlc = hlc_timestamp{e.hlc};
+  } else if (e.hlc != 0) {
+    return r.fail_at(e.hlc_at, codec_status::value_out_of_range);
   }
   if (const codec_status s = decode_message(r, m.payload, 1); s != codec_status::ok) return s;
   codec_status status = codec_status::ok;
-  for (std::uint32_t extra = envelope_field_count; status == codec_status::ok && extra < count; ++extra) {
+  for (std::uint32_t extra = envelope_field_count; status == codec_status::ok && extra < e.count; ++extra) {
     status = r.skip_value<codec_max_depth>(codec_max_depth - 1);
   }
   return status;
@@ -130,9 +162,7 @@ RINGKERNEL_HOST_DEVICE inline codec_result encode_envelope(const KernelMessage<T
     detail::encode_envelope_to(m, w);
     return {codec_status::ok, w.size()};
   }
-  detail::msgpack_writer<true> w(out, capacity);
-  detail::encode_envelope_to(m, w);
-  return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
+  return detail::encode_envelope_checked(m, out, capacity);
 }
 
 /// The type id of the envelope at `in`, read without knowing its payload type: to pick the decoder

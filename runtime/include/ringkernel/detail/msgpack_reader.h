@@ -113,6 +113,21 @@ class msgpack_reader {
       pos_ += 5;
       return codec_status::ok;
     }
+    return read_float_other_forms(out);
+  }
+
+  /// float64 as is; float32 widened exactly on its bits; an integer only when double represents it exactly.
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_double(double& out) noexcept {
+    if (need(9) && *pos_ == tag::float64) {
+      out = double_from_bits(load_be64(pos_ + 1));
+      pos_ += 9;
+      return codec_status::ok;
+    }
+    return read_double_other_forms(out);
+  }
+
+  // read_float / read_double past their fast path (the form encoders write for the field's type).
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_status read_float_other_forms(float& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float32) return truncated();  // with its 4 bytes it took the first test
@@ -127,13 +142,7 @@ class msgpack_reader {
     return read_exact_integer_as(out);
   }
 
-  /// float64 as is; float32 widened exactly on its bits; an integer only when double represents it exactly.
-  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_double(double& out) noexcept {
-    if (need(9) && *pos_ == tag::float64) {
-      out = double_from_bits(load_be64(pos_ + 1));
-      pos_ += 9;
-      return codec_status::ok;
-    }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_status read_double_other_forms(double& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float64) return truncated();  // with its 8 bytes it took the first test
@@ -188,7 +197,7 @@ class msgpack_reader {
   /// Skips one complete value of any type. Its arrays/maps may nest at most `depth_budget` levels
   /// (MaxDepth bounds the budget and sizes the explicit stack: no recursion).
   template <std::uint32_t MaxDepth>
-  RINGKERNEL_HOST_DEVICE codec_status skip_value(std::uint32_t depth_budget) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_NOINLINE codec_status skip_value(std::uint32_t depth_budget) noexcept {
     std::uint64_t pending[MaxDepth + 1];  // values still to skip per open container; [0]: the value
     std::uint32_t level = 0;
     pending[0] = 1;
