@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # The GPU machine's half of scripts/gpu-kit.sh (copied to gpu-kit/run.sh): runs the packed GPU
 # checks and writes gpu-kit.log (everything printed), bench_queue_device.json and
-# bench_peer_copy.json into $OUT (or gpu-kit/out). Usage: run.sh [tests|sanitize|bench|all] [REGEX]
-# (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over several calls of
-# a machine that limits each command's time).
+# bench_peer_copy.json into $OUT (or gpu-kit/out). Usage: run.sh [check|tests|sanitize|bench|all]
+# [REGEX] (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over calls).
 #
-# Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120),
-# RK_SANITIZE_LIMIT (260, per tool), RK_BENCH_LIMIT (240 for bench_queue_device, 150 for
-# bench_peer_copy). RK_RUN_BUDGET (570): the whole run ends within that many seconds even when
-# programs hang (a program gets what is left of it when that is less than its own limit; programs
-# after the budget is spent are not run, each with a FAIL line saying so), so one call of a machine
-# that limits each command to 10 minutes always comes back with the log and the summary. The 5 gpu
-# test binaries at their full limits do not fit one budget; neither does `all`: split a step with
-# REGEX over calls when one reports programs not run.
+# Steps: `tests` runs every gpu test binary; `sanitize` runs each under compute-sanitizer memcheck
+# and racecheck; `bench` runs bench_queue_device, bench_peer_copy, ringkernel-info --bandwidth and
+# the adder example; `all` does the three in that order. `check` is the one call for a machine lent
+# for a few minutes: every test binary, then bench_queue_device (the GPU queue goals), memcheck over
+# every binary, racecheck over every binary, then the rest of `bench`, under a budget of 330 s, so a
+# 360-second call comes back with the log and leaves time for a second one. Whatever the budget did
+# not reach has a "FAIL ...: not run" line; run it with the step and REGEX that name it.
+#
+# Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120; 60 under
+# check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_LIMIT (240 for
+# bench_queue_device; 120 under check), RK_COPY_BENCH_LIMIT (150 for bench_peer_copy; 60 under
+# check). RK_RUN_BUDGET (570; 330 under check): the whole run ends within that many seconds even
+# when programs hang (a program gets what is left of it when that is less than its own limit;
+# programs after the budget is spent are not run, each with a FAIL line saying so), so one call of
+# a machine that limits each command to 10 minutes always comes back with the log and the summary.
+# The 5 gpu test binaries at their full limits do not fit one budget; neither does `all`: split a
+# step with REGEX over calls when one reports programs not run.
 # RK_SANITIZE_GTEST_FILTER: the --gtest_filter of the sanitize step; unset, it leaves out
 #   - the tests whose kernels must run at the same time as another kernel (should compute-sanitizer
 #     serialise kernels, each would wait out its kernels' 20 s budget and fail):
@@ -31,10 +39,14 @@ out=${OUT:-$kit/out}
 mkdir -p "$out"
 step=${1:-all}
 only=${2:-}
-test_limit=${RK_TEST_LIMIT:-120}
-sanitize_limit=${RK_SANITIZE_LIMIT:-260}
-bench_limit=${RK_BENCH_LIMIT:-240}
-budget=${RK_RUN_BUDGET:-570}
+if [ "$step" = check ]; then
+  test_limit=${RK_TEST_LIMIT:-60} sanitize_limit=${RK_SANITIZE_LIMIT:-120} bench_limit=${RK_BENCH_LIMIT:-120}
+  copy_limit=${RK_COPY_BENCH_LIMIT:-60} budget=${RK_RUN_BUDGET:-330}
+else
+  test_limit=${RK_TEST_LIMIT:-120} sanitize_limit=${RK_SANITIZE_LIMIT:-260} bench_limit=${RK_BENCH_LIMIT:-240}
+  copy_limit=${RK_COPY_BENCH_LIMIT:-150} budget=${RK_RUN_BUDGET:-570}
+fi
+sanitizer_refused=0
 sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-QueueDevice.WarpBatchesKernelToKernel:QueueDevice.KernelToKernelOnOneGpu:\
 P2PQueueDevice.KernelToKernel*:CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream:\
 CudaBackend.CudaErrorsNameTheCallAndTheDevice"}
@@ -88,6 +100,68 @@ run() {
   fi
 }
 
+run_tests() {
+  for t in "${tests[@]}"; do run "$t" "$test_limit" "$kit/bin/$t" --gtest_brief=0; done
+}
+
+# run_sanitize TOOL...: each test binary under each compute-sanitizer tool, binary by binary.
+run_sanitize() {
+  if [ "$sanitizer_refused" = 1 ]; then return; fi  # said once already
+  if [ -z "$sanitizer" ]; then
+    echo "FAIL sanitize: compute-sanitizer is neither on the PATH nor in \${CUDA_HOME:-/usr/local/cuda}/bin"
+    failed=1
+    sanitizer_refused=1
+    return
+  fi
+  echo "sanitize ($*): $sanitizer, --gtest_filter='$sanitize_filter' (RK_SANITIZE_GTEST_FILTER)"
+  for t in "${tests[@]}"; do
+    for tool in "$@"; do
+      run "$t under compute-sanitizer $tool" "$sanitize_limit" "$sanitizer" --tool "$tool" --error-exitcode 99 \
+        "$kit/bin/$t" ${sanitize_filter:+"--gtest_filter=$sanitize_filter"}
+      # Some machines' sandboxes (gVisor, the nvidia-h200 kind as seen on 2026-11-04) have a GPU
+      # that compute-sanitizer refuses: every further run would fail the same way.
+      if grep -qi 'device not supported' "$scratch/output"; then
+        echo "SKIP sanitize: compute-sanitizer refuses this machine's GPU ('Device not supported'; seen under gVisor); run the sanitize step on another machine (nvidia-h100-x1 ran it on 2026-11-04)"
+        sanitizer_refused=1
+        return
+      fi
+    done
+  done
+}
+
+# The GPU queue goals (round trip, kernel to kernel, batched throughput). Eager module loading: with
+# CUDA's default (lazy), the first launch of each kernel loads it inside the first timed iteration
+# of the rows that time a fixed number of iterations.
+run_bench_queue() {
+  rm -f "$out/bench_queue_device.json"  # a row check of an earlier run's file, should this one not run
+  run bench_queue_device "$bench_limit" env CUDA_MODULE_LOADING=EAGER "$kit/bin/bench_queue_device" \
+    --benchmark_out="$out/bench_queue_device.json" --benchmark_out_format=json
+  check_bench_rows bench_queue_device
+}
+
+run_bench_rest() {
+  rm -f "$out/bench_peer_copy.json"
+  run bench_peer_copy "$copy_limit" "$kit/bin/bench_peer_copy" --benchmark_out="$out/bench_peer_copy.json" \
+    --benchmark_out_format=json
+  check_bench_rows bench_peer_copy
+  run "ringkernel-info --bandwidth" 90 "$kit/bin/ringkernel-info" --bandwidth
+  run "adder example (picks a GPU when there is one)" 60 "$kit/bin/adder"
+}
+
+# Rows of a benchmark's JSON that ended with SkipWithError: a FAIL unless they only say the machine
+# lacks something (e.g. "needs 2 CUDA devices" on a one-GPU machine, or a pair without peer access).
+check_bench_rows() {
+  local errors
+  errors=$(grep -o '"error_message": "[^"]*"' "$out/$1.json" 2>/dev/null | cut -d'"' -f4 | sort -u)
+  if [ -z "$errors" ]; then return; fi
+  if grep -qvE '^(needs |no peer access)' <<< "$errors"; then
+    echo "FAIL $1: rows with errors: $(tr '\n' ';' <<< "$errors")"
+    failed=1
+  else
+    echo "SKIP $1: rows skipped: $(tr '\n' ';' <<< "$errors")"
+  fi
+}
+
 main() {
   echo "gpu-kit run, step '$step', $(date -u '+%Y-%m-%d %H:%M UTC')"
   local gpus
@@ -103,51 +177,16 @@ main() {
     failed=1
   fi
   mapfile -t tests < <(grep -E -- "${only:-.}" "$kit/tests.txt")
-  if [ "$step" = tests ] || [ "$step" = all ]; then
-    for t in "${tests[@]}"; do run "$t" "$test_limit" "$kit/bin/$t" --gtest_brief=0; done
-  fi
-  if [ "$step" = sanitize ] || [ "$step" = all ]; then
-    if [ -z "$sanitizer" ]; then
-      echo "FAIL sanitize: compute-sanitizer is neither on the PATH nor in \${CUDA_HOME:-/usr/local/cuda}/bin"
-      failed=1
-    else
-      echo "sanitize: $sanitizer, --gtest_filter='$sanitize_filter' (RK_SANITIZE_GTEST_FILTER)"
-      for t in "${tests[@]}"; do
-        for tool in memcheck racecheck; do
-          run "$t under compute-sanitizer $tool" "$sanitize_limit" "$sanitizer" --tool "$tool" --error-exitcode 99 \
-            "$kit/bin/$t" ${sanitize_filter:+"--gtest_filter=$sanitize_filter"}
-          # Some machines' sandboxes (gVisor, the nvidia-h200 kind as seen on 2026-11-04) have a GPU
-          # that compute-sanitizer refuses: every further run would fail the same way.
-          if grep -qi 'device not supported' "$scratch/output"; then
-            echo "SKIP sanitize: compute-sanitizer refuses this machine's GPU ('Device not supported'; seen under gVisor); run the sanitize step on another machine (nvidia-h100-x1 ran it on 2026-11-04)"
-            break 2
-          fi
-        done
-      done
-    fi
-  fi
-  if [ "$step" = bench ] || [ "$step" = all ]; then
-    # Eager module loading: with CUDA's default (lazy), the first launch of each kernel loads it
-    # inside the first timed iteration of the rows that time a fixed number of iterations.
-    run bench_queue_device "$bench_limit" env CUDA_MODULE_LOADING=EAGER "$kit/bin/bench_queue_device" \
-      --benchmark_out="$out/bench_queue_device.json" --benchmark_out_format=json
-    run bench_peer_copy "${RK_BENCH_LIMIT:-150}" "$kit/bin/bench_peer_copy" --benchmark_out="$out/bench_peer_copy.json" \
-      --benchmark_out_format=json
-    for j in bench_queue_device bench_peer_copy; do  # rows that ended with SkipWithError
-      local errors
-      errors=$(grep -o '"error_message": "[^"]*"' "$out/$j.json" 2>/dev/null | cut -d'"' -f4 | sort -u)
-      if [ -z "$errors" ]; then continue; fi
-      if grep -qvE '^(needs |no peer access)' <<< "$errors"; then
-        echo "FAIL $j: rows with errors: $(tr '\n' ';' <<< "$errors")"
-        failed=1
-      else  # e.g. "needs 2 CUDA devices" on a one-GPU machine, or a pair without peer access
-        echo "SKIP $j: rows skipped: $(tr '\n' ';' <<< "$errors")"
-      fi
-    done
-    run "ringkernel-info --bandwidth" 90 "$kit/bin/ringkernel-info" --bandwidth
-    run "adder example (picks a GPU when there is one)" 60 "$kit/bin/adder"
-  fi
-  case "$step" in tests|sanitize|bench|all) ;; *) echo "unknown step '$step' (tests|sanitize|bench|all)"; failed=1 ;; esac
+  case "$step" in
+    tests) run_tests ;;
+    sanitize) run_sanitize memcheck racecheck ;;
+    bench) run_bench_queue; run_bench_rest ;;
+    all) run_tests; run_sanitize memcheck racecheck; run_bench_queue; run_bench_rest ;;
+    # One call for a machine lent for minutes: what the issues ask first, first. Every test once,
+    # the GPU queue goals, memcheck over every binary, racecheck over every binary, the rest.
+    check) run_tests; run_bench_queue; run_sanitize memcheck; run_sanitize racecheck; run_bench_rest ;;
+  esac
+  case "$step" in tests|sanitize|bench|all|check) ;; *) echo "unknown step '$step' (tests|sanitize|bench|all|check)"; failed=1 ;; esac
   echo "=== summary"
   return $failed
 }

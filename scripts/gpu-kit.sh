@@ -5,13 +5,14 @@
 # libraries they need beyond glibc, and gpu-kit/run.sh, which runs them there.
 #
 #   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
-#   there:   gpu-kit/run.sh [tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON into $OUT;
-#            REGEX picks test binaries, to split a step over calls of a time-limited machine)
+#   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON
+#            into $OUT; REGEX picks test binaries, to split a step over calls of a time-limited machine)
 #
 # run.sh steps: `tests` runs each gpu test binary (gtest output in the log; SKIP if all tests skipped);
 # `sanitize` runs each under compute-sanitizer memcheck and racecheck; `bench` runs
 # bench_queue_device, bench_peer_copy (JSON), ringkernel-info --bandwidth and the adder example on
-# the GPU. Each step prints one PASS/FAIL line per program; the exit status is non-zero if any failed.
+# the GPU; `check` runs all of it in the order that matters most, within 330 s (one short call).
+# Each prints one PASS/FAIL/SKIP line per program; the exit status is non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/default}
@@ -61,4 +62,4 @@ done
 cp scripts/gpu-kit-run.sh "$kit/run.sh"
 chmod +x "$kit/run.sh"
 echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(find "$kit/lib" "$kit/lib-fallback" -name '*.so*' | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
-echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh [tests|sanitize|bench|all]   (device tool: carry [\"$kit\"])"
+echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh check   (or tests|sanitize|bench|all; device tool: carry [\"$kit\"])"
