@@ -43,8 +43,8 @@ inline constexpr std::uint32_t max_decode_depth = detail::codec_max_depth;
 namespace detail {
 /// encode into a buffer smaller than max_encoded_size<T>: every write checked.
 template <class T>
-RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_result encode_checked(const T& msg, std::uint8_t* out,
-                                                                             std::size_t capacity) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_result encode_checked(const T& msg, std::uint8_t* out,
+                                                                                   std::size_t capacity) noexcept {
   msgpack_writer<true> w(out, capacity);
   encode_message(msg, w);
   return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};

@@ -70,9 +70,8 @@ RINGKERNEL_HOST_DEVICE void encode_envelope_to(const KernelMessage<T>& m, Writer
 
 /// encode_envelope into a buffer smaller than max_envelope_encoded_size<T>: every write checked.
 template <class T>
-RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_result encode_envelope_checked(const KernelMessage<T>& m,
-                                                                                      std::uint8_t* out,
-                                                                                      std::size_t capacity) noexcept {
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_result encode_envelope_checked(
+    const KernelMessage<T>& m, std::uint8_t* out, std::size_t capacity) noexcept {
   msgpack_writer<true> w(out, capacity);
   encode_envelope_to(m, w);
   return {w.ok() ? codec_status::ok : codec_status::buffer_too_small, w.size()};
@@ -106,7 +105,7 @@ struct envelope_elements {
   msgpack_reader::mark hlc_at;
 };
 
-RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_NOINLINE inline codec_status read_envelope_elements(
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_envelope_elements(
     msgpack_reader& r, std::uint32_t type_id, envelope_elements& out) noexcept {
   envelope_start start{};
   if (const codec_status s = read_envelope_start(r, start); s != codec_status::ok) return s;

@@ -2,7 +2,7 @@
 # Test codec.device_outlining (label unit, no GPU needed): compiles device_outlining.cu to PTX and
 # checks that its kernels call the codec's shared device functions instead of carrying inlined
 # copies of them (see device_outlining.cu). Fails when a function below is no longer called, e.g.
-# because RINGKERNEL_CODEC_DEVICE_NOINLINE / RINGKERNEL_CODEC_SLOW_PATH lost their __noinline__.
+# because RINGKERNEL_CODEC_DEVICE_NOINLINE / RINGKERNEL_CODEC_DEVICE_OUTLINED lost their __noinline__.
 # Usage: cmake -DNVCC=... -DSOURCE=device_outlining.cu -DINCLUDES=<dir>,<dir> -DWORK=<dir>
 #        [-DCCBIN=<host compiler>] -P check_device_outlining.cmake
 cmake_minimum_required(VERSION 3.25)

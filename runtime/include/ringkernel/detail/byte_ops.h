@@ -45,24 +45,20 @@
 #define RINGKERNEL_CODEC_FOLD_INLINE inline
 #endif
 
-// Rare or shared paths (skipping unknown values, the envelope elements every payload type has, a
-// registry's per-type envelope decoder) stay out of line in device code. nvcc inlines every device
-// function it can, so each kernel that decodes several message types got its own copy of them per
-// type: a kernel decoding the envelopes of 38 types took nvcc 3.6 minutes. Host code is unchanged
-// (the host compilers keep such functions out of line by themselves).
+// Paths that every message type or field would otherwise carry a copy of in device code (nvcc
+// inlines every device function it can): a kernel decoding the envelopes of 38 types took nvcc
+// 3.6 minutes. Both macros make them device functions of their own in device code and leave host
+// code as it was. RINGKERNEL_CODEC_DEVICE_NOINLINE (skipping unknown values, a registry's per-type
+// envelope decoder): no attribute in host code, the host compilers decide. RINGKERNEL_CODEC_DEVICE_
+// OUTLINED (the envelope's elements, the float forms other than a field's own, the checked
+// writers): inlined in host code like the code around them (RINGKERNEL_CODEC_INLINE); `inline` in
+// device code too, so that every translation unit may define them (relocatable device code).
 #if defined(__CUDA_ARCH__)
 #define RINGKERNEL_CODEC_DEVICE_NOINLINE __noinline__
+#define RINGKERNEL_CODEC_DEVICE_OUTLINED __noinline__ inline
 #else
 #define RINGKERNEL_CODEC_DEVICE_NOINLINE
-#endif
-
-// The slow paths of hot functions (a float field given as float64 or as an int): inlined on the
-// host like the fast path they belong to, out of line in device code, where a copy per field of
-// every message type multiplied the code nvcc compiles.
-#if defined(__CUDA_ARCH__)
-#define RINGKERNEL_CODEC_SLOW_PATH __noinline__
-#else
-#define RINGKERNEL_CODEC_SLOW_PATH RINGKERNEL_CODEC_INLINE
+#define RINGKERNEL_CODEC_DEVICE_OUTLINED RINGKERNEL_CODEC_INLINE
 #endif
 
 namespace ringkernel::detail {

@@ -127,7 +127,7 @@ class msgpack_reader {
   }
 
   // read_float / read_double past their fast path (the form encoders write for the field's type).
-  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_status read_float_other_forms(float& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_float_other_forms(float& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float32) return truncated();  // with its 4 bytes it took the first test
@@ -142,7 +142,7 @@ class msgpack_reader {
     return read_exact_integer_as(out);
   }
 
-  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_SLOW_PATH codec_status read_double_other_forms(double& out) noexcept {
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_double_other_forms(double& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
     if (t == tag::float64) return truncated();  // with its 8 bytes it took the first test
