@@ -49,7 +49,8 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Wri
   } else if constexpr (shape == wire_shape::array) {
     w.write_array_header(static_cast<std::uint32_t>(std::extent_v<F>));
     if constexpr (std::extent_v<F> <= unroll_limit) {
-      for_each_index([&](auto i) RINGKERNEL_CODEC_LAMBDA_INLINE { encode_value(v[decltype(i)::value], w); }, std::make_index_sequence<std::extent_v<F>>{});
+      RINGKERNEL_CODEC_UNROLL
+      for (std::size_t i = 0; i < std::extent_v<F>; ++i) encode_value(v[i], w);
     } else {
       for (std::size_t i = 0; i < std::extent_v<F>; ++i) encode_value(v[i], w);
     }
@@ -105,19 +106,16 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status decode_value(msgpack
     if (const codec_status s = r.read_array_header(count); s != codec_status::ok) return s;
     if (count != std::extent_v<F>) return r.fail_at(start, codec_status::wrong_length);
     if constexpr (std::extent_v<F> <= unroll_limit) {
-      codec_status status = codec_status::ok;
-      for_each_index(
-          [&](auto i) RINGKERNEL_CODEC_LAMBDA_INLINE {
-            if (status == codec_status::ok) status = decode_value(r, out[decltype(i)::value], depth + 1);
-          },
-          std::make_index_sequence<std::extent_v<F>>{});
-      return status;
+      RINGKERNEL_CODEC_UNROLL
+      for (std::size_t i = 0; i < std::extent_v<F>; ++i) {
+        if (const codec_status s = decode_value(r, out[i], depth + 1); s != codec_status::ok) return s;
+      }
     } else {
       for (std::size_t i = 0; i < std::extent_v<F>; ++i) {
         if (const codec_status s = decode_value(r, out[i], depth + 1); s != codec_status::ok) return s;
       }
-      return codec_status::ok;
     }
+    return codec_status::ok;
   } else {
     return decode_message(r, out, depth);
   }
