@@ -7,19 +7,10 @@
 #        [-DCCBIN=<host compiler>] -P check_device_outlining.cmake
 cmake_minimum_required(VERSION 3.25)
 
-file(MAKE_DIRECTORY "${WORK}")
-string(REPLACE "," ";" INCLUDES "${INCLUDES}")
-set(include_args "")
-foreach(dir IN LISTS INCLUDES)
-  list(APPEND include_args "-I${dir}")
-endforeach()
-set(ccbin_args "")
-if(CCBIN)
-  set(ccbin_args -ccbin "${CCBIN}")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/nvcc_script_args.cmake")
 set(ptx_file "${WORK}/device_outlining.ptx")
 execute_process(
-  COMMAND "${NVCC}" ${ccbin_args} -std=c++20 --Werror all-warnings -diag-suppress=2803 -arch=sm_90 -ptx ${include_args} "${SOURCE}"
+  COMMAND "${NVCC}" ${nvcc_args} -arch=sm_90 -ptx "${SOURCE}"
           -o "${ptx_file}"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -6,22 +6,12 @@
 #        [-DCCBIN=<host compiler>] -P check_device_rdc.cmake
 cmake_minimum_required(VERSION 3.25)
 
-file(MAKE_DIRECTORY "${WORK}")
-string(REPLACE "," ";" INCLUDES "${INCLUDES}")
-set(include_args "")
-foreach(dir IN LISTS INCLUDES)
-  list(APPEND include_args "-I${dir}")
-endforeach()
-set(ccbin_args "")
-if(CCBIN)
-  set(ccbin_args -ccbin "${CCBIN}")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/nvcc_script_args.cmake")
 set(objects "")
 foreach(unit 1 2)
   set(object "${WORK}/unit${unit}.o")
   execute_process(
-    COMMAND "${NVCC}" ${ccbin_args} -std=c++20 --Werror all-warnings -diag-suppress=2803 -Xcompiler=-Wno-attributes -arch=sm_90 -rdc=true
-            -DRK_UNIT=${unit} ${include_args} -c "${SOURCE}" -o "${object}"
+    COMMAND "${NVCC}" ${nvcc_args} -Xcompiler=-Wno-attributes -arch=sm_90 -rdc=true -DRK_UNIT=${unit} -c "${SOURCE}" -o "${object}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "nvcc -rdc=true -c ${SOURCE} (unit ${unit}) failed (${rc}):\n${out}${err}")
@@ -29,7 +19,7 @@ foreach(unit 1 2)
   list(APPEND objects "${object}")
 endforeach()
 execute_process(
-  COMMAND "${NVCC}" ${ccbin_args} -arch=sm_90 -dlink ${objects} -o "${WORK}/device_link.o"
+  COMMAND "${NVCC}" ${nvcc_ccbin} -arch=sm_90 -dlink ${objects} -o "${WORK}/device_link.o"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "device link of two units that use the codec failed (${rc}):\n${out}${err}")
