@@ -1,12 +1,14 @@
 # Copyright RingKernel authors.
 # Inlining checks (tests codec.inlining and messaging.queue_fast_path_inlined, label unit): compiles
 # SOURCE with each compiler in COMPILERS at -O2 and fails when the object defines a function whose
-# mangled name matches OUTLINED (and not ALLOWED): the hot paths named there must have been inlined
-# into their callers. ENTRY (a regex) must match at least ENTRY_COUNT defined functions, so that a
-# source that compiled to nothing cannot pass.
+# mangled name matches OUTLINED (and not ALLOWED) and that something in the object calls or refers
+# to: the hot paths named there must have been inlined into their callers. (A copy nothing refers to
+# is dead code, not a call: g++ 12 leaves such IPA-SRA clones, `.isra`, of functions it then inlined
+# everywhere; they are listed, not failed.) ENTRY (a regex) must match at least ENTRY_COUNT defined
+# functions, so that a source that compiled to nothing cannot pass.
 # Usage: cmake -DCOMPILERS=<c++>[,<c++>...] -DSOURCE=<file.cpp> -DINCLUDES=<dir>[,<dir>...] -DNM=<nm>
-#        -DWORK=<dir> -DENTRY=<regex> -DENTRY_COUNT=<n> -DOUTLINED=<regex> [-DALLOWED=<regex>]
-#        [-DHINT=<where to look when it fails>] -P check_inlined.cmake
+#        -DOBJDUMP=<objdump> -DWORK=<dir> -DENTRY=<regex> -DENTRY_COUNT=<n> -DOUTLINED=<regex>
+#        [-DALLOWED=<regex>] [-DHINT=<where to look when it fails>] -P check_inlined.cmake
 cmake_minimum_required(VERSION 3.25)
 
 string(REPLACE "," ";" COMPILERS "${COMPILERS}")
@@ -39,6 +41,31 @@ foreach(compiler IN LISTS COMPILERS)
       list(APPEND outlined "${name}")
     endif()
   endforeach()
+  if(outlined)
+    execute_process(COMMAND "${OBJDUMP}" -dr --no-show-raw-insn "${object}"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE disassembly ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${OBJDUMP} -dr ${object} failed (${rc}): ${err}")
+    endif()
+    set(called "")
+    foreach(name IN LISTS outlined)
+      # A call or jump to its start (`<name>` ending a line; its own label ends in `>:`), or a
+      # relocation naming it (`\tname`, then `-0x4`, `+0x..` or the line's end).
+      set(referenced FALSE)
+      foreach(pattern "<${name}>\n" "\t${name}-" "\t${name}+" "\t${name}\n")
+        string(FIND "${disassembly}" "${pattern}" at)
+        if(NOT at EQUAL -1)
+          set(referenced TRUE)
+        endif()
+      endforeach()
+      if(referenced)
+        list(APPEND called "${name}")
+      else()
+        message(STATUS "${compiler} -O2: defined, never called (dead code, not counted): ${name}")
+      endif()
+    endforeach()
+    set(outlined "${called}")
+  endif()
   if(entry_points LESS ENTRY_COUNT)
     list(APPEND failures "${compiler}: ${entry_points} of the ${ENTRY_COUNT} functions matching '${ENTRY}' in ${object}")
   endif()

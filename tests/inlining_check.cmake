@@ -14,7 +14,7 @@ function(ringkernel_add_inlining_check)
   list(JOIN arg_INCLUDES "," includes)
   string(MAKE_C_IDENTIFIER "${arg_NAME}" work)
   add_test(NAME ${arg_NAME}
-    COMMAND ${CMAKE_COMMAND} "-DCOMPILERS=${compilers}" "-DNM=${CMAKE_NM}" "-DSOURCE=${arg_SOURCE}"
+    COMMAND ${CMAKE_COMMAND} "-DCOMPILERS=${compilers}" "-DNM=${CMAKE_NM}" "-DOBJDUMP=${CMAKE_OBJDUMP}" "-DSOURCE=${arg_SOURCE}"
             "-DINCLUDES=${includes}" "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/${work}" "-DENTRY=${arg_ENTRY}"
             "-DENTRY_COUNT=${arg_ENTRY_COUNT}" "-DOUTLINED=${arg_OUTLINED}" "-DALLOWED=${arg_ALLOWED}"
             "-DHINT=${arg_HINT}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_inlined.cmake")
