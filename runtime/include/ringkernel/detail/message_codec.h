@@ -3,15 +3,20 @@
 // visit_fields, as an array of the fields (format = array) or a map from field name to value
 // (format = map). Forward compatibility: extra trailing array elements and unknown map keys are
 // skipped (bounded by the nesting limit); missing fields and repeated map keys are errors.
+// Messages of more than field_chunk_size fields go through host functions of that many fields
+// each (field_chunks.h); the others compile, as before, into their caller.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ringkernel/config.h"
+#include "ringkernel/detail/field_chunks.h"
 #include "ringkernel/detail/field_codec.h"
 #include "ringkernel/detail/field_type.h"
 #include "ringkernel/detail/msgpack_reader.h"
+#include "ringkernel/detail/msgpack_writer.h"
 #include "ringkernel/detail/msgpack_tags.h"
 #include "ringkernel/message.h"
 #include "ringkernel/status.h"
@@ -44,15 +49,54 @@ struct named_field_encoder {
   }
 };
 
+/// The visitor that encodes T's fields into `w`: values (format = array), names and values (map).
+template <class T, class Writer>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE auto field_encoder_for(Writer& w) noexcept {
+  if constexpr (message_traits<T>::format == wire_format::map) {
+    return named_field_encoder<T, Writer>{&w};
+  } else {
+    return field_encoder<Writer>{&w};
+  }
+}
+
+/// Encodes the fields of chunk Begin with an unchecked writer that starts at `cursor`; returns where
+/// it ended (one pointer in and out of the call instead of the whole writer).
+template <std::size_t Begin, class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_CHUNK std::uint8_t* encode_field_chunk_at(const T& msg, std::uint8_t* cursor) noexcept {
+  msgpack_writer<false> w(cursor, 0);  // capacity: not looked at by unchecked writers
+  visit_field_range<Begin>(msg, field_encoder_for<T>(w));
+  return w.cursor();
+}
+
+/// Encodes the fields of chunk Begin with any writer.
+template <std::size_t Begin, class T, class Writer>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_CHUNK Writer encode_field_chunk(const T& msg, Writer w) noexcept {
+  visit_field_range<Begin>(msg, field_encoder_for<T>(w));
+  return w;
+}
+
 template <class T, class Writer>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE void encode_message(const T& msg, Writer& w) noexcept {
   using traits = message_traits<T>;
   if constexpr (traits::format == wire_format::map) {
     w.write_map_header(static_cast<std::uint32_t>(traits::field_count));
-    traits::visit_fields(msg, named_field_encoder<T, Writer>{&w});
   } else {
     w.write_array_header(static_cast<std::uint32_t>(traits::field_count));
-    traits::visit_fields(msg, field_encoder<Writer>{&w});
+  }
+  if constexpr (split_into_chunks<T> && std::is_same_v<Writer, msgpack_writer<false>>) {
+    std::uint8_t* cursor = w.cursor();
+    for_each_field_chunk<T>([&](auto chunk) RINGKERNEL_CODEC_LAMBDA_INLINE {
+      cursor = encode_field_chunk_at<decltype(chunk)::value>(msg, cursor);
+      return true;
+    });
+    w.resume_at(cursor);
+  } else if constexpr (split_into_chunks<T>) {
+    for_each_field_chunk<T>([&](auto chunk) RINGKERNEL_CODEC_LAMBDA_INLINE {
+      w = encode_field_chunk<decltype(chunk)::value>(msg, w);
+      return true;
+    });
+  } else {
+    traits::visit_fields(msg, field_encoder_for<T>(w));
   }
 }
 
@@ -74,9 +118,12 @@ struct field_set {
   RINGKERNEL_HOST_DEVICE bool test(std::size_t i) const noexcept { return (words[i / 64] >> (i % 64)) & 1u; }
   RINGKERNEL_HOST_DEVICE void set(std::size_t i) noexcept { words[i / 64] |= std::uint64_t{1} << (i % 64); }
   RINGKERNEL_HOST_DEVICE bool all() const noexcept {
-    for (std::size_t i = 0; i < N; ++i) {
-      if (!test(i)) return false;
+    if constexpr (N >= 64) {  // (nvcc: `w < 0u` would be a pointless comparison, an error here)
+      for (std::size_t w = 0; w < N / 64; ++w) {
+        if (words[w] != ~std::uint64_t{0}) return false;
+      }
     }
+    if constexpr (N % 64 != 0) return words[N / 64] == (std::uint64_t{1} << (N % 64)) - 1;
     return true;
   }
 };
@@ -108,6 +155,85 @@ struct keyed_field_decoder {
   }
 };
 
+/// Decodes the fields of chunk Begin (format = array).
+template <std::size_t Begin, class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_CHUNK codec_status decode_field_chunk(msgpack_reader& r, T& msg,
+                                                                           std::uint32_t depth) noexcept {
+  msgpack_reader local = r;
+  codec_status status = codec_status::ok;
+  visit_field_range<Begin>(msg, field_decoder{&local, &status, depth});
+  r = local;
+  return status;
+}
+
+/// The names of T's fields with their lengths: map keys are looked up in it at run time when T's
+/// fields are decoded in chunks (no per-field code for the lookup).
+template <class T>
+struct field_name_table {
+  struct entry {
+    const char* name;
+    std::uint32_t length;
+  };
+  entry entries[message_traits<T>::field_count];
+};
+
+template <class T>
+inline constexpr field_name_table<T> field_names = [] {
+  field_name_table<T> table{};
+  for (std::size_t i = 0; i < message_traits<T>::field_count; ++i) {
+    const char* name = message_traits<T>::field(i).name;
+    table.entries[i] = {name, static_cast<std::uint32_t>(constexpr_strlen(name))};
+  }
+  return table;
+}();
+
+/// The index of the field named `key`, tried first at `expected`; field_count when there is none.
+template <class T>
+RINGKERNEL_HOST_DEVICE std::size_t find_field(const char* key, std::uint32_t length, std::size_t expected) noexcept {
+  constexpr std::size_t count = message_traits<T>::field_count;
+  const auto& names = field_names<T>.entries;
+  if (expected < count && names[expected].length == length && bytes_equal(key, names[expected].name, length)) {
+    return expected;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    if (names[i].length == length && bytes_equal(key, names[i].name, length)) return i;
+  }
+  return count;
+}
+
+/// Decodes map entries from entry `next` on while their keys name fields of chunk Begin (format =
+/// map, chunked messages), each as decode_map_message does; stops before the first key that names
+/// none of them (the reader back at that key) or after the last entry. `next` counts the entries
+/// read. One call per run of keys in one chunk: a map in declaration order takes one per chunk.
+template <std::size_t Begin, class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_CHUNK codec_status decode_map_entries(msgpack_reader& r, T& msg,
+                                                                           field_set<message_traits<T>::field_count>& seen,
+                                                                           std::uint32_t& next, std::uint32_t count,
+                                                                           std::uint32_t depth) noexcept {
+  msgpack_reader local = r;
+  field_set<message_traits<T>::field_count> seen_here = seen;
+  codec_status status = codec_status::ok;
+  std::uint32_t i = next;
+  for (; i < count; ++i) {
+    const msgpack_reader::mark key_start = local.position();
+    const char* key = nullptr;
+    std::uint32_t key_length = 0;
+    if (status = local.read_str(key, key_length); status != codec_status::ok) break;
+    bool matched = false;
+    visit_field_range<Begin>(msg, keyed_field_decoder<T>{&local, key, key_length, key_start, &seen_here, depth,
+                                                         &matched, &status});
+    if (!matched) {
+      local.rewind(key_start);
+      break;
+    }
+    if (status != codec_status::ok) break;
+  }
+  r = local;
+  seen = seen_here;
+  next = i;
+  return status;
+}
+
 template <class T>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_array_message(msgpack_reader& r, T& msg, std::uint32_t depth) noexcept {
   using traits = message_traits<T>;
@@ -125,7 +251,14 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_array_me
     }
   }
   codec_status status = codec_status::ok;
-  traits::visit_fields(msg, field_decoder{&r, &status, depth + 1});
+  if constexpr (split_into_chunks<T>) {
+    for_each_field_chunk<T>([&](auto chunk) RINGKERNEL_CODEC_LAMBDA_INLINE {
+      status = decode_field_chunk<decltype(chunk)::value>(r, msg, depth + 1);
+      return status == codec_status::ok;
+    });
+  } else {
+    traits::visit_fields(msg, field_decoder{&r, &status, depth + 1});
+  }
   for (std::uint32_t extra = static_cast<std::uint32_t>(traits::field_count);
        status == codec_status::ok && extra < count; ++extra) {
     status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
@@ -140,17 +273,40 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_map_mess
   std::uint32_t count = 0;
   if (const codec_status s = r.read_map_header(count); s != codec_status::ok) return s;
   field_set<traits::field_count> seen;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const msgpack_reader::mark key_start = r.position();
-    const char* key = nullptr;
-    std::uint32_t key_length = 0;
-    if (const codec_status s = r.read_str(key, key_length); s != codec_status::ok) return s;
-    bool matched = false;
-    codec_status status = codec_status::ok;
-    traits::visit_fields(msg, keyed_field_decoder<T>{&r, key, key_length, key_start, &seen, depth + 1,
-                                                     &matched, &status});
-    if (!matched) status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
-    if (status != codec_status::ok) return status;
+  if constexpr (split_into_chunks<T>) {
+    for (std::uint32_t i = 0; i < count;) {
+      // The chunk of the field that the next key names, looked up where declaration order puts it
+      // first; that chunk then decodes entries as long as their keys are its fields.
+      const msgpack_reader::mark key_start = r.position();
+      const char* key = nullptr;
+      std::uint32_t key_length = 0;
+      if (const codec_status s = r.read_str(key, key_length); s != codec_status::ok) return s;
+      const std::size_t index = find_field<T>(key, key_length, i);
+      codec_status status = codec_status::ok;
+      if (index == traits::field_count) {  // unknown key
+        status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+        ++i;
+      } else {
+        r.rewind(key_start);
+        with_field_chunk_of<T>(index, [&](auto chunk) RINGKERNEL_CODEC_LAMBDA_INLINE {
+          status = decode_map_entries<decltype(chunk)::value>(r, msg, seen, i, count, depth + 1);
+        });
+      }
+      if (status != codec_status::ok) return status;
+    }
+  } else {
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const msgpack_reader::mark key_start = r.position();
+      const char* key = nullptr;
+      std::uint32_t key_length = 0;
+      if (const codec_status s = r.read_str(key, key_length); s != codec_status::ok) return s;
+      bool matched = false;
+      codec_status status = codec_status::ok;
+      traits::visit_fields(msg, keyed_field_decoder<T>{&r, key, key_length, key_start, &seen, depth + 1, &matched,
+                                                       &status});
+      if (!matched) status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+      if (status != codec_status::ok) return status;
+    }
   }
   if (!seen.all()) return r.fail_at(start, codec_status::missing_field);
   return codec_status::ok;

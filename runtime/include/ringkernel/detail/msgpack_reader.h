@@ -49,6 +49,8 @@ class msgpack_reader {
     pos_ = where;
     return status;
   }
+  /// Goes back to `where` (a position of this reader) to read from there again.
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void rewind(mark where) noexcept { pos_ = where; }
 
   /// Moves past `byte` if it is the next input byte (a header the caller expects exactly).
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool consume(std::uint8_t byte) noexcept {

@@ -23,6 +23,19 @@ class msgpack_writer {
   RINGKERNEL_HOST_DEVICE msgpack_writer(std::uint8_t* out, std::size_t capacity) noexcept
       : out_(out), cur_(out), capacity_(capacity) {}
 
+  /// Unchecked writers: where the next byte goes, and carrying on from there (what a chunk of a
+  /// message's fields wrote, field_chunks.h), so that only one pointer crosses each chunk's call.
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::uint8_t* cursor() const noexcept
+    requires(!Checked)
+  {
+    return cur_;
+  }
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void resume_at(std::uint8_t* cursor) noexcept
+    requires(!Checked)
+  {
+    cur_ = cursor;
+  }
+
   /// False once a write did not fit (checked writers only).
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool ok() const noexcept { return !Checked || size_ <= capacity_; }
   /// Bytes written, or (after an overflow) bytes the whole encoding needs.

@@ -1,0 +1,82 @@
+// Copyright RingKernel authors.
+// The codec's folds over a message's fields (encode, decode, map key lookup) for messages with many
+// fields: in host code they run in functions of field_chunk_size fields each instead of one
+// function for the whole message. One function per message made g++'s -O2 compile time grow
+// faster than the field count (its jump threading follows every field's failure exit past the
+// later fields' tests; with -g the debug statements of each inlined reader go along): decoding a
+// message of 128 int32 fields took 27 s and of 128 fields in map format 42 s, each in its own
+// translation unit. Messages of up to field_chunk_size fields (most) compile as before, one
+// straight-line function; device code is never split (a call there costs a spill of the reader to
+// local memory; nvcc's compile time is handled by RINGKERNEL_CODEC_DEVICE_OUTLINED instead).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "ringkernel/config.h"
+#include "ringkernel/detail/byte_ops.h"
+#include "ringkernel/message.h"
+
+// A chunk's function: out of line, everything inside it inlined (test codec.inlining checks both).
+#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
+#define RINGKERNEL_CODEC_FIELD_CHUNKS 1
+#define RINGKERNEL_CODEC_CHUNK __attribute__((noinline, flatten))
+#else
+#define RINGKERNEL_CODEC_FIELD_CHUNKS 0
+#define RINGKERNEL_CODEC_CHUNK RINGKERNEL_CODEC_INLINE
+#endif
+
+namespace ringkernel::detail {
+
+/// Fields per chunk: a chunk's cost is small against the fields' own (a call, the reader or writer
+/// state through memory), and g++ compiles 16 fields in about the time it compiles 8.
+inline constexpr std::size_t field_chunk_size = 16;
+
+/// Whether T's folds run in chunks (host code, more than field_chunk_size fields).
+template <class T>
+inline constexpr bool split_into_chunks =
+    RINGKERNEL_CODEC_FIELD_CHUNKS != 0 && message_traits<T>::field_count > field_chunk_size;
+
+template <std::size_t Begin>
+using field_chunk = std::integral_constant<std::size_t, Begin>;
+
+/// Passes visit_fields' calls for the fields [Begin, Begin + field_chunk_size) on to `inner`.
+template <std::size_t Begin, class Visitor>
+struct field_range_visitor {
+  const Visitor* inner;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I> index, F& value) const noexcept {
+    if constexpr (I >= Begin && I < Begin + field_chunk_size) (*inner)(index, value);
+  }
+};
+
+/// visitor(field_index<I>{}, field) for the fields of chunk Begin only. A chunk's function takes
+/// the reader or writer by value or copies it into a local: through a pointer to the caller's,
+/// every byte stored (char may alias anything) would reload it.
+template <std::size_t Begin, class T, class Visitor>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void visit_field_range(T& msg, const Visitor& visitor) noexcept {
+  message_traits<std::remove_const_t<T>>::visit_fields(msg, field_range_visitor<Begin, Visitor>{&visitor});
+}
+
+/// chunk(field_chunk<Begin>{}) for every chunk of T's fields in order, until it returns false.
+template <class T, std::size_t Begin = 0, class Chunk>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE void for_each_field_chunk(Chunk&& chunk) noexcept {
+  if constexpr (Begin < message_traits<T>::field_count) {
+    if (!chunk(field_chunk<Begin>{})) return;
+    for_each_field_chunk<T, Begin + field_chunk_size>(chunk);
+  }
+}
+
+/// chunk(field_chunk<Begin>{}) for the chunk that holds field `index`; nothing when there is none.
+template <class T, std::size_t Begin = 0, class Chunk>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE void with_field_chunk_of(std::size_t index, Chunk&& chunk) noexcept {
+  if constexpr (Begin < message_traits<T>::field_count) {
+    if (index < Begin + field_chunk_size) {
+      chunk(field_chunk<Begin>{});
+    } else {
+      with_field_chunk_of<T, Begin + field_chunk_size>(index, chunk);
+    }
+  }
+}
+
+}  // namespace ringkernel::detail

@@ -1,0 +1,149 @@
+// Copyright RingKernel authors.
+// Messages with more fields than one host chunk of the codec holds (messages/many_fields.h; chunks:
+// ringkernel/detail/field_chunks.h): the same checks as for the other test messages (random
+// messages against msgpack-c, decoding against the reference decoder), and what crosses a chunk
+// boundary: the offset of a failing value in any chunk, map keys found in any chunk and order, the
+// checked writer's running size at every capacity.
+#include <gtest/gtest.h>
+#include <msgpack.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codec_test_support.h"
+#include "many_fields.rk.h"
+#include "random_message_checks.h"
+#include "reference/agreement.h"
+#include "reference/encoding_variants.h"
+#include "ringkernel/detail/field_chunks.h"
+
+namespace codec_test {
+namespace {
+
+using codec_variants::operator+=;
+using ringkernel::codec_status;
+
+static_assert(ringkernel::message_traits<ManyFields>::field_count == 35);
+static_assert(ringkernel::message_traits<ManyFieldsMap>::field_count == 35);
+static_assert(ringkernel::detail::field_chunk_size == 16, "the messages put their field kinds around 16 and 32");
+static_assert(ringkernel::detail::split_into_chunks<ManyFields> && ringkernel::detail::split_into_chunks<ManyFieldsMap>);
+static_assert(!ringkernel::detail::split_into_chunks<Scalars>, "16 fields: one function, as before");
+
+template <class T>
+class ManyFieldsTest : public ::testing::Test {};
+using ManyFieldTypes = ::testing::Types<ManyFields, ManyFieldsMap, ManyHolder>;
+TYPED_TEST_SUITE(ManyFieldsTest, ManyFieldTypes);
+
+TYPED_TEST(ManyFieldsTest, RandomMessagesEncodeLikeMsgpackCAndDecodeBitForBit) {
+  random_checks::check_random_messages<TypeParam>();
+}
+
+/// Every capacity short of the encoding: buffer_too_small with the size the encoding needs (the
+/// checked writer's count runs on through every chunk), nothing written past the capacity, and
+/// what is written before it is the encoding's own bytes at their own places.
+TYPED_TEST(ManyFieldsTest, EncodeRefusesEveryShortBufferWithTheSizeNeeded) {
+  random_filler random(random_test_seed());
+  auto m = std::make_unique<TypeParam>();
+  random.fill(*m);
+  const bytes wire = encode_to_vector(*m);
+  ASSERT_FALSE(wire.empty());
+  constexpr std::uint8_t guard = 0xa5;
+  for (std::size_t capacity = 0; capacity < wire.size(); ++capacity) {
+    bytes out(wire.size() + 8, guard);
+    const ringkernel::codec_result r = ringkernel::encode(*m, out.data(), capacity);
+    ASSERT_EQ(r.status, codec_status::buffer_too_small) << "capacity " << capacity;
+    ASSERT_EQ(r.size, wire.size()) << "capacity " << capacity;
+    ASSERT_TRUE(std::all_of(out.begin() + static_cast<std::ptrdiff_t>(capacity), out.end(),
+                            [](std::uint8_t b) { return b == guard; }))
+        << "written past capacity " << capacity;
+    for (std::size_t i = 0; i < capacity; ++i) {  // values that fit may be written: at their own places
+      ASSERT_TRUE(out[i] == guard || out[i] == wire[i]) << "capacity " << capacity << ", byte " << i;
+    }
+  }
+}
+
+TEST(ManyFieldsDecodeMatchesReference, Array) { agreement::expect_agreement<ManyFields>(300, 300); }
+TEST(ManyFieldsDecodeMatchesReference, Map) { agreement::expect_agreement<ManyFieldsMap>(300, 300); }
+TEST(ManyFieldsDecodeMatchesReference, Nested) { agreement::expect_agreement<ManyHolder>(300, 300); }
+
+/// Fields on both sides of each chunk boundary (15 | 16, 31 | 32) and the last one.
+constexpr std::size_t boundary_fields[] = {0, 15, 16, 31, 32, 34};
+
+/// A nil in place of field `bad`'s value: type_mismatch at that value's offset, the target untouched.
+template <class M>
+void expect_nil_rejected_at_its_offset(std::size_t bad) {
+  const std::vector<codec_variants::field_encodings> fields = codec_variants::fields_of<M>();
+  const bool map = ringkernel::message_traits<M>::format == ringkernel::wire_format::map;
+  bytes wire = map ? codec_variants::map_header(fields.size()) : codec_variants::array_header(fields.size());
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (map) wire += codec_variants::str(fields[i].name);
+    if (i == bad) offset = wire.size();
+    wire += i == bad ? bytes{0xc0} : fields[i].plain;
+  }
+  auto target = std::make_unique<M>();
+  std::memset(static_cast<void*>(target.get()), 0x5a, sizeof(M));
+  const auto before = std::make_unique<M>(*target);
+  const ringkernel::codec_result r = ringkernel::decode(wire.data(), wire.size(), *target);
+  EXPECT_EQ(r.status, codec_status::type_mismatch) << "field " << bad << " (" << fields[bad].name << ")";
+  EXPECT_EQ(r.size, offset) << "field " << bad << " (" << fields[bad].name << ")";
+  EXPECT_EQ(std::memcmp(target.get(), before.get(), sizeof(M)), 0) << "written on failure, field " << bad;
+}
+
+TEST(ManyFieldsErrors, AFailingValueInAnyChunkIsReportedAtItsOffset) {
+  for (std::size_t bad : boundary_fields) {
+    expect_nil_rejected_at_its_offset<ManyFields>(bad);
+    expect_nil_rejected_at_its_offset<ManyFieldsMap>(bad);
+  }
+}
+
+/// Map keys in an order that makes every lookup leave the chunk where declaration order would put
+/// it (the fields of chunk 2 first, then of chunk 1, then of chunk 0, each run reversed): the same
+/// message as in declaration order.
+TEST(ManyFieldsMapKeys, AnyOrderDecodesTheSameMessage) {
+  random_filler random(random_test_seed() ^ 0x6d61);
+  auto m = std::make_unique<ManyFieldsMap>();
+  random.fill(*m);
+  const bytes in_order = encode_to_vector(*m);
+  ASSERT_FALSE(in_order.empty());
+  // Each field's entry (key and value as the encoder wrote them), cut out with msgpack-c's parser.
+  const std::size_t field_count = ringkernel::message_traits<ManyFieldsMap>::field_count;
+  ASSERT_EQ(in_order[0], 0xde);  // map 16: two length bytes follow
+  std::vector<bytes> entries;
+  std::size_t pos = 3;
+  msgpack_zone zone;
+  msgpack_zone_init(&zone, 4096);
+  for (std::size_t i = 0; i < field_count; ++i) {
+    const std::size_t start = pos;
+    for (int part = 0; part < 2; ++part) {  // the key, then the value
+      msgpack_object object;
+      const msgpack_unpack_return rc =
+          msgpack_unpack(reinterpret_cast<const char*>(in_order.data()), in_order.size(), &pos, &zone, &object);
+      ASSERT_TRUE(rc == MSGPACK_UNPACK_SUCCESS || rc == MSGPACK_UNPACK_EXTRA_BYTES) << "entry " << i;
+    }
+    entries.emplace_back(in_order.begin() + static_cast<std::ptrdiff_t>(start),
+                         in_order.begin() + static_cast<std::ptrdiff_t>(pos));
+  }
+  msgpack_zone_destroy(&zone);
+  ASSERT_EQ(pos, in_order.size());
+  bytes shuffled = codec_variants::map_header(field_count);
+  for (std::size_t chunk = 3; chunk-- > 0;) {
+    const std::size_t first = chunk * 16;
+    const std::size_t last = std::min(first + 16, field_count);
+    for (std::size_t i = last; i-- > first;) shuffled += entries[i];
+  }
+  ASSERT_EQ(shuffled.size(), in_order.size());
+  auto back = std::make_unique<ManyFieldsMap>();
+  const ringkernel::codec_result r = ringkernel::decode(shuffled.data(), shuffled.size(), *back);
+  ASSERT_EQ(r.status, codec_status::ok) << hex(shuffled);
+  EXPECT_EQ(r.size, shuffled.size());
+  EXPECT_TRUE(values_equal(*m, *back));
+}
+
+}  // namespace
+}  // namespace codec_test
