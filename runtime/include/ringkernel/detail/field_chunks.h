@@ -1,13 +1,14 @@
 // Copyright RingKernel authors.
-// The codec's folds over a message's fields (encode, decode, map key lookup) for messages with many
-// fields: in host code they run in functions of field_chunk_size fields each instead of one
-// function for the whole message. One function per message made g++'s -O2 compile time grow
-// faster than the field count (its jump threading follows every field's failure exit past the
-// later fields' tests; with -g the debug statements of each inlined reader go along): decoding a
-// message of 128 int32 fields took 27 s and of 128 fields in map format 42 s, each in its own
-// translation unit. Messages of up to field_chunk_size fields (most) compile as before, one
-// straight-line function; device code is never split (a call there costs a spill of the reader to
-// local memory; nvcc's compile time is handled by RINGKERNEL_CODEC_DEVICE_OUTLINED instead).
+// The codec's folds over a message's fields (encode, array decode, map decode) for messages with
+// many fields: in host code they run in functions of field_chunk_size fields each instead of one
+// function for the whole message. One function per message made the compile time grow faster than
+// the field count (g++ threads every field's failure exit, and for maps every key's match, past
+// the later fields' tests; with -g the debug statements of each inlined reader go along): a
+// decoder of 128 int32 fields took 29-33 s with g++ 12 and 39 s with clang++ 19 at -O2 -g, in map
+// format 55-73 s and 82-109 s, each in its own translation unit (bench/RESULTS.md). Messages of
+// up to field_chunk_size fields (most) compile as before, one straight-line function; device code
+// is never split (a call there would move the reader through local memory; nvcc's compile time is
+// handled by RINGKERNEL_CODEC_DEVICE_OUTLINED instead).
 #pragma once
 
 #include <cstddef>
@@ -17,7 +18,8 @@
 #include "ringkernel/detail/byte_ops.h"
 #include "ringkernel/message.h"
 
-// A chunk's function: out of line, everything inside it inlined (test codec.inlining checks both).
+// A chunk's function: out of line, everything inside it inlined (test codec.inlining_chunks checks
+// both).
 #if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
 #define RINGKERNEL_CODEC_FIELD_CHUNKS 1
 #define RINGKERNEL_CODEC_CHUNK __attribute__((noinline, flatten))
@@ -28,8 +30,8 @@
 
 namespace ringkernel::detail {
 
-/// Fields per chunk: a chunk's cost is small against the fields' own (a call, the reader or writer
-/// state through memory), and g++ compiles 16 fields in about the time it compiles 8.
+/// Fields per chunk: a chunk's call costs a few percent of its fields' own instructions, and 8 per
+/// chunk compiled maps little faster for more instructions, 32 no faster (bench/RESULTS.md).
 inline constexpr std::size_t field_chunk_size = 16;
 
 /// Whether T's folds run in chunks (host code, more than field_chunk_size fields).
