@@ -1,9 +1,9 @@
 // Copyright RingKernel authors.
-// Messages with more fields than one host chunk of the codec holds (messages/many_fields.h; chunks:
-// ringkernel/detail/field_chunks.h): the same checks as for the other test messages (random
-// messages against msgpack-c, decoding against the reference decoder), and what crosses a chunk
-// boundary: the offset of a failing value in any chunk, map keys found in any chunk and order, the
-// checked writer's running size at every capacity.
+// Messages with more fields than the codec handles in one host function (messages/many_fields.h;
+// chunks: ringkernel/detail/field_chunks.h), and the widest one that stays in one function: the
+// same checks as for the other test messages (random messages against msgpack-c, decoding against
+// the reference decoder), and what crosses a chunk boundary: the offset of a failing value in any
+// chunk, map keys found in any chunk and order, the checked writer's running size at every capacity.
 #include <gtest/gtest.h>
 #include <msgpack.h>
 
@@ -30,13 +30,15 @@ using ringkernel::codec_status;
 
 static_assert(ringkernel::message_traits<ManyFields>::field_count == 35);
 static_assert(ringkernel::message_traits<ManyFieldsMap>::field_count == 35);
+static_assert(ringkernel::message_traits<Fields32Map>::field_count == 32);
 static_assert(ringkernel::detail::field_chunk_size == 16, "the messages put their field kinds around 16 and 32");
+static_assert(ringkernel::detail::max_unchunked_fields == 32, "Fields32Map is the widest unchunked message");
 static_assert(ringkernel::detail::split_into_chunks<ManyFields> && ringkernel::detail::split_into_chunks<ManyFieldsMap>);
-static_assert(!ringkernel::detail::split_into_chunks<Scalars>, "16 fields: one function, as before");
+static_assert(!ringkernel::detail::split_into_chunks<Fields32Map>);
 
 template <class T>
 class ManyFieldsTest : public ::testing::Test {};
-using ManyFieldTypes = ::testing::Types<ManyFields, ManyFieldsMap, ManyHolder>;
+using ManyFieldTypes = ::testing::Types<ManyFields, ManyFieldsMap, ManyHolder, Fields32Map>;
 TYPED_TEST_SUITE(ManyFieldsTest, ManyFieldTypes);
 
 TYPED_TEST(ManyFieldsTest, RandomMessagesEncodeLikeMsgpackCAndDecodeBitForBit) {
@@ -70,6 +72,7 @@ TYPED_TEST(ManyFieldsTest, EncodeRefusesEveryShortBufferWithTheSizeNeeded) {
 TEST(ManyFieldsDecodeMatchesReference, Array) { agreement::expect_agreement<ManyFields>(300, 300); }
 TEST(ManyFieldsDecodeMatchesReference, Map) { agreement::expect_agreement<ManyFieldsMap>(300, 300); }
 TEST(ManyFieldsDecodeMatchesReference, Nested) { agreement::expect_agreement<ManyHolder>(300, 300); }
+TEST(ManyFieldsDecodeMatchesReference, Unchunked32) { agreement::expect_agreement<Fields32Map>(300, 300); }
 
 /// Fields on both sides of each chunk boundary (15 | 16, 31 | 32) and the last one.
 constexpr std::size_t boundary_fields[] = {0, 15, 16, 31, 32, 34};

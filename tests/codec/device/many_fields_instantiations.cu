@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
-// Compile-only check (nvcc, -Werror all-warnings) of messages with more fields than one host chunk
-// of the codec (tests/codec/messages/many_fields.h): in host code, nvcc's host pass, they encode
+// Compile-only check (nvcc, -Werror all-warnings) of messages of more than 32 fields
+// (tests/codec/messages/many_fields.h): in host code, nvcc's host pass, they encode
 // and decode through chunk functions (ringkernel/detail/field_chunks.h); in device code as one
 // function, as every other message. Never launched.
 #include <cstddef>

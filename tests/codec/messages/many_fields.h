@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
-// Test messages with more fields than one of the codec's host chunks holds (field_chunk_size, 16,
-// ringkernel/detail/field_chunks.h): 35 fields are chunks of 16, 16 and 3, with every field kind
-// on both sides of each boundary, in both wire formats, and nested inside another message.
+// Test messages with more fields than the codec encodes and decodes in one host function
+// (max_unchunked_fields, 32, ringkernel/detail/field_chunks.h): 35 fields are chunks of 16, 16 and
+// 3 (field_chunk_size), with every field kind on both sides of each boundary, in both wire formats,
+// and nested inside another message. Fields32Map has the most fields that stay in one function.
 #pragma once
 
 #include <cstddef>
@@ -93,6 +94,42 @@ struct [[ringkernel::message(format = map)]] ManyFieldsMap {
   std::uint64_t first_of_third;
   Pair pairs[2];
   char tail[3];
+};
+
+/// 32 fields, a map: the widest message that still decodes in one function (no chunks).
+struct [[ringkernel::message(format = map)]] Fields32Map {
+  std::uint64_t id;
+  double f64;
+  std::int8_t i8;
+  char label[9];
+  std::uint16_t u16;
+  bool bits[3];
+  std::int32_t i32;
+  Pair pair;
+  std::uint8_t u8;
+  float f32;
+  std::int64_t i64;
+  Mode mode;
+  std::int16_t i16;
+  std::uint8_t blob[5];
+  char letter;
+  std::uint32_t u32;
+  std::int32_t grid[2][2];
+  bool flag;
+  double samples[2];
+  std::byte raw;
+  char words[3][3];
+  Mode modes[3];
+  std::int64_t balance;
+  Pair pairs[2];
+  std::uint64_t limit;
+  float ratio;
+  std::int16_t offset;
+  char code[4];
+  std::uint32_t count;
+  double total;
+  std::uint16_t port;
+  bool done;
 };
 
 /// Chunked messages inside a message (and inside an array).

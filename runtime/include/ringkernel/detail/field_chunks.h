@@ -1,14 +1,15 @@
 // Copyright RingKernel authors.
 // The codec's folds over a message's fields (encode, array decode, map decode) for messages with
-// many fields: in host code they run in functions of field_chunk_size fields each instead of one
-// function for the whole message. One function per message made the compile time grow faster than
-// the field count (g++ threads every field's failure exit, and for maps every key's match, past
-// the later fields' tests; with -g the debug statements of each inlined reader go along): a
-// decoder of 128 int32 fields took 29-33 s with g++ 12 and 39 s with clang++ 19 at -O2 -g, in map
-// format 55-73 s and 82-109 s, each in its own translation unit (bench/RESULTS.md). Messages of
-// up to field_chunk_size fields (most) compile as before, one straight-line function; device code
-// is never split (a call there would move the reader through local memory; nvcc's compile time is
-// handled by RINGKERNEL_CODEC_DEVICE_OUTLINED instead).
+// many fields: in host code, a message of more than max_unchunked_fields fields runs them in
+// functions of field_chunk_size fields each instead of one function for the whole message. One
+// function per message made the compile time grow faster than the field count (g++ threads every
+// field's failure exit, and for maps every key's match, past the later fields' tests; with -g the
+// debug statements of each inlined reader go along): a decoder of 128 int32 fields took 29-33 s
+// with g++ 12 and 39 s with clang++ 19 at -O2 -g, in map format 55-73 s and 82-109 s, each in its
+// own translation unit (bench/RESULTS.md). Messages of up to max_unchunked_fields fields (most)
+// compile as one straight-line function, the fastest code; device code is never split (a call
+// there would move the reader through local memory; nvcc's compile time is handled by
+// RINGKERNEL_CODEC_DEVICE_OUTLINED instead).
 #pragma once
 
 #include <cstddef>
@@ -34,10 +35,17 @@ namespace ringkernel::detail {
 /// chunk compiled maps little faster for more instructions, 32 no faster (bench/RESULTS.md).
 inline constexpr std::size_t field_chunk_size = 16;
 
-/// Whether T's folds run in chunks (host code, more than field_chunk_size fields).
+/// The most fields a message may have and still encode and decode in one function. Up to 32, one
+/// function compiles in seconds (g++ 12 -O2 -g: 4.7-5.9 s for a decoder of 32 int32 fields,
+/// 5.9-8.2 s in map format, where chunks took longer) and runs fastest: chunks cost 5-6% more
+/// instructions for an array of 32 fields, 10% for a map of 32 and 29% for a map of 17 (its 17th
+/// key is read three times). Above 32, one function's compile time grows faster than the fields.
+inline constexpr std::size_t max_unchunked_fields = 2 * field_chunk_size;
+
+/// Whether T's folds run in chunks (host code, more than max_unchunked_fields fields).
 template <class T>
 inline constexpr bool split_into_chunks =
-    RINGKERNEL_CODEC_FIELD_CHUNKS != 0 && message_traits<T>::field_count > field_chunk_size;
+    RINGKERNEL_CODEC_FIELD_CHUNKS != 0 && message_traits<T>::field_count > max_unchunked_fields;
 
 template <std::size_t Begin>
 using field_chunk = std::integral_constant<std::size_t, Begin>;

@@ -3,8 +3,8 @@
 // visit_fields, as an array of the fields (format = array) or a map from field name to value
 // (format = map). Forward compatibility: extra trailing array elements and unknown map keys are
 // skipped (bounded by the nesting limit); missing fields and repeated map keys are errors.
-// Messages of more than field_chunk_size fields go through host functions of that many fields
-// each (field_chunks.h); the others compile, as before, into their caller.
+// Messages of more than max_unchunked_fields fields go through host functions of field_chunk_size
+// fields each (field_chunks.h); the others compile into their caller.
 #pragma once
 
 #include <cstddef>
