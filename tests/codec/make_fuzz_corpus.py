@@ -2,7 +2,8 @@
 # Copyright RingKernel authors.
 """Regenerates the checked-in libFuzzer seed corpus (tests/codec/corpus/<set>/) from the Python
 msgpack fixtures of python_fixtures.py, plus a few crafted edge inputs per set (truncations, extra
-elements, deep nesting, the never-used byte). Usage: make_fuzz_corpus.py  (run from anywhere)."""
+elements, maps with an unknown key or their keys reversed, deep nesting, the never-used byte).
+Usage: make_fuzz_corpus.py  (run from anywhere)."""
 
 import os
 import sys
@@ -17,11 +18,12 @@ SETS = {
     "scalars": {"Scalars", "ScalarsMap"},
     "arrays": {"Arrays", "ArraysMap", "Outer"},
     "representative": {"Telemetry64", "Order128", "Wide"},
+    "many_fields": {"ManyFields", "ManyFieldsMap", "ManyHolder", "Fields32Map"},
 }
 
 
 def seeds_for(types):
-    for name, type_name, value, kwargs in fx.CASES:
+    for name, type_name, value, kwargs in fx.CASES + fx.MANY_FIELDS_CASES:
         if type_name not in types:
             continue
         packed = msgpack.packb(fx.to_wire(value), use_bin_type=True, **kwargs)
@@ -32,6 +34,8 @@ def seeds_for(types):
             yield name + "_extra", msgpack.packb(wire + [[1, {"k": None}], b"\x00"], use_bin_type=True, **kwargs)
         else:
             yield name + "_unknown_key", msgpack.packb({**wire, "zz": [[[]]]}, use_bin_type=True, **kwargs)
+            # Keys last to first: for messages decoded in chunks, every run of keys changes chunk.
+            yield name + "_reversed", msgpack.packb(dict(reversed(list(wire.items()))), use_bin_type=True, **kwargs)
     if "Scalars" in types:
         yield from wide_int_seeds()
         # Scalars with a skipped extra element whose innermost empty array is one level beyond

@@ -17,6 +17,8 @@
 
 #include "codec_test_support.h"
 #include "many_fields.rk.h"
+#include "python_fixture_check.h"
+#include "python_many_fields_fixtures.h"
 #include "random_message_checks.h"
 #include "reference/agreement.h"
 #include "reference/encoding_variants.h"
@@ -68,6 +70,12 @@ TYPED_TEST(ManyFieldsTest, EncodeRefusesEveryShortBufferWithTheSizeNeeded) {
     }
   }
 }
+
+/// Bytes from Python's msgpack (python_fixtures.py, set many_fields): float32 for double fields,
+/// nested chunked messages, a map in reverse key order with an unknown key, the 32-field map.
+#define CODEC_TEST_PYTHON_CASE(name, type) CODEC_TEST_PYTHON_FIXTURE_TEST(ManyFieldsPythonMsgpack, name, type)
+CODEC_TEST_PYTHON_MANY_FIELDS_CASES(CODEC_TEST_PYTHON_CASE)
+#undef CODEC_TEST_PYTHON_CASE
 
 TEST(ManyFieldsDecodeMatchesReference, Array) { agreement::expect_agreement<ManyFields>(300, 300); }
 TEST(ManyFieldsDecodeMatchesReference, Map) { agreement::expect_agreement<ManyFieldsMap>(300, 300); }

@@ -1,10 +1,11 @@
 // Copyright RingKernel authors.
 // libFuzzer target: decodes arbitrary bytes as each message of one message set (CODEC_FUZZ_SET:
-// 1 scalars, 2 arrays and nested messages, 3 representative/wide messages). Sanitizers catch any
-// out-of-bounds access; the checks below catch wrong results: ringkernel::decode must agree with
-// the reference decoder (reference/differential.h: ok or not, size, values, and the status on
-// well-formed MessagePack), a decoded message must re-encode canonically and decode again to the
-// same values, and failures must leave the target untouched.
+// 1 scalars, 2 arrays and nested messages, 3 representative/wide messages, 4 messages of more than
+// 32 fields, decoded in host chunks of 16 fields, and the 32-field map that is not). Sanitizers
+// catch any out-of-bounds access; the checks below catch wrong results: ringkernel::decode must
+// agree with the reference decoder (reference/differential.h: ok or not, size, values, and the
+// status on well-formed MessagePack), a decoded message must re-encode canonically and decode
+// again to the same values, and failures must leave the target untouched.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,9 @@
 
 #include "codec_test_support.h"
 #include "reference/differential.h"
+#if CODEC_FUZZ_SET == 4
+#include "many_fields.rk.h"
+#endif
 
 namespace {
 
@@ -58,8 +62,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_message<codec_test::Telemetry64>(data, size);
   check_message<codec_test::Order128>(data, size);
   check_message<codec_test::Wide>(data, size);
+#elif CODEC_FUZZ_SET == 4
+  check_message<codec_test::ManyFields>(data, size);
+  check_message<codec_test::ManyFieldsMap>(data, size);
+  check_message<codec_test::ManyHolder>(data, size);
+  check_message<codec_test::Fields32Map>(data, size);
 #else
-#error "define CODEC_FUZZ_SET to 1, 2 or 3"
+#error "define CODEC_FUZZ_SET to 1, 2, 3 or 4"
 #endif
   return 0;
 }
