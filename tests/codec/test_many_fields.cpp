@@ -17,6 +17,7 @@
 
 #include "codec_test_support.h"
 #include "many_fields.rk.h"
+#include "map_entries.h"
 #include "python_fixture_check.h"
 #include "python_many_fields_fixtures.h"
 #include "random_message_checks.h"
@@ -122,26 +123,9 @@ TEST(ManyFieldsMapKeys, AnyOrderDecodesTheSameMessage) {
   random.fill(*m);
   const bytes in_order = encode_to_vector(*m);
   ASSERT_FALSE(in_order.empty());
-  // Each field's entry (key and value as the encoder wrote them), cut out with msgpack-c's parser.
   const std::size_t field_count = ringkernel::message_traits<ManyFieldsMap>::field_count;
-  ASSERT_EQ(in_order[0], 0xde);  // map 16: two length bytes follow
-  std::vector<bytes> entries;
-  std::size_t pos = 3;
-  msgpack_zone zone;
-  msgpack_zone_init(&zone, 4096);
-  for (std::size_t i = 0; i < field_count; ++i) {
-    const std::size_t start = pos;
-    for (int part = 0; part < 2; ++part) {  // the key, then the value
-      msgpack_object object;
-      const msgpack_unpack_return rc =
-          msgpack_unpack(reinterpret_cast<const char*>(in_order.data()), in_order.size(), &pos, &zone, &object);
-      ASSERT_TRUE(rc == MSGPACK_UNPACK_SUCCESS || rc == MSGPACK_UNPACK_EXTRA_BYTES) << "entry " << i;
-    }
-    entries.emplace_back(in_order.begin() + static_cast<std::ptrdiff_t>(start),
-                         in_order.begin() + static_cast<std::ptrdiff_t>(pos));
-  }
-  msgpack_zone_destroy(&zone);
-  ASSERT_EQ(pos, in_order.size());
+  const std::vector<bytes> entries = map_entries<ManyFieldsMap>(in_order);
+  ASSERT_EQ(entries.size(), field_count);
   bytes shuffled = codec_variants::map_header(field_count);
   for (std::size_t chunk = 3; chunk-- > 0;) {
     const std::size_t first = chunk * 16;

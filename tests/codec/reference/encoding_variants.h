@@ -240,6 +240,11 @@ list map_message_variants(const std::vector<field_encodings>& fields) {
   const std::size_t n = fields.size();
   list out;
   auto entry = [&](std::size_t i) { return str(fields[i].name) + fields[i].plain; };
+  auto entries = [&](std::size_t from, std::size_t to) {  // fields [from, to) in order
+    bytes run;
+    for (std::size_t j = from; j < to; ++j) run += entry(j);
+    return run;
+  };
   for (std::size_t varied = 0; varied < n; ++varied) {
     for (const bytes& v : fields[varied].variants) {
       bytes m = map_header(n);
@@ -257,7 +262,7 @@ list map_message_variants(const std::vector<field_encodings>& fields) {
     out.push_back(header + reversed);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    bytes without, keyed;  // field i missing; field i's key in each str form
+    bytes without;  // field i missing
     for (std::size_t j = 0; j < n; ++j) {
       if (j != i) without += entry(j);
     }
@@ -277,6 +282,17 @@ list map_message_variants(const std::vector<field_encodings>& fields) {
     for (const bytes& key : str_forms(fields[i].name)) out.push_back(map_header(n) + without + key + fields[i].plain);
     out.push_back(map_header(n) + without + bin_forms(fields[i].name).front() + fields[i].plain);
     out.push_back(map_header(n) + without + bytes{0x07} + fields[i].plain);      // int key
+    // The order broken at field i, the fields before it in order (the decoder's in-order path stops
+    // at i and leaves the rest to the lookup): i and i + 1 swapped, an unknown key before i, i's key
+    // in each str form or with a byte more or less in place, i repeated right after itself.
+    const bytes before = entries(0, i), keyed = entry(i), after = entries(i + 1, n);
+    if (i + 1 < n) out.push_back(map_header(n) + before + entry(i + 1) + keyed + entries(i + 2, n));
+    out.push_back(map_header(n + 1) + before + str("zz_new") + bytes{0x01} + keyed + after);
+    for (const bytes& key : str_forms(fields[i].name)) out.push_back(map_header(n) + before + key + fields[i].plain + after);
+    out.push_back(map_header(n) + before + str(fields[i].name + 'x') + fields[i].plain + after);
+    out.push_back(map_header(n) + before + str(fields[i].name.substr(0, fields[i].name.size() - 1)) + fields[i].plain +
+                  after);
+    out.push_back(map_header(n + 1) + before + keyed + keyed + after);  // duplicate, adjacent
   }
   list unknown_values = values_of_every_type();
   constexpr std::size_t max_depth = ringkernel::max_decode_depth;

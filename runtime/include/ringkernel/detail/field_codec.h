@@ -14,7 +14,14 @@
 #include "ringkernel/detail/msgpack_reader.h"
 #include "ringkernel/status.h"
 
+#ifndef RINGKERNEL_CODEC_MAX_DEPTH
+/// Deepest array/map nesting the decoder follows (messages, arrays and skipped unknown values).
+#define RINGKERNEL_CODEC_MAX_DEPTH 32
+#endif
+
 namespace ringkernel::detail {
+
+inline constexpr std::uint32_t codec_max_depth = RINGKERNEL_CODEC_MAX_DEPTH;
 
 template <class T, class Writer>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE void encode_message(const T& msg, Writer& w) noexcept;

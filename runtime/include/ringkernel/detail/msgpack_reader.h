@@ -59,6 +59,15 @@ class msgpack_reader {
     return true;
   }
 
+  /// Moves past the next Size bytes if there are that many and `matches(first byte)` accepts them
+  /// (a key the caller expects exactly).
+  template <std::size_t Size, class Matches>
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool consume_matching(Matches matches) noexcept {
+    if (static_cast<std::size_t>(end_ - pos_) < Size || !matches(pos_)) return false;
+    pos_ += Size;
+    return true;
+  }
+
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_bool(bool& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
