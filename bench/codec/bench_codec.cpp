@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // bench_codec: ringkernel::encode / decode against memcpy of the struct (the floor) here, and against
 // msgpack-cxx MSGPACK_DEFINE and hand-written msgpack-c in the peer files, all in one run.
-// Names: <encode|decode>/<message>/<implementation>. Results: bench/RESULTS.md.
+// Names: <encode|decode>/<message>/<implementation>; <message>Map: the same message in map format
+// (bench_map_messages.h; msgpack-cxx's peer then uses MSGPACK_DEFINE_MAP). Results: bench/RESULTS.md.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -28,6 +29,12 @@ template <>
 Small sample<Small>() { return codec_test::sample_telemetry(); }
 template <>
 Large sample<Large>() { return codec_test::sample_order(); }
+#if BENCH_CODEC_MAP_MESSAGES
+template <>
+SmallMap sample<SmallMap>() { return same_layout_copy<SmallMap>(codec_test::sample_telemetry()); }
+template <>
+LargeMap sample<LargeMap>() { return same_layout_copy<LargeMap>(codec_test::sample_order()); }
+#endif
 
 // The messages the encode benchmarks read: iteration i varies (touch) the message it reads 4
 // iterations later, so every iteration encodes a different value, and the struct is not read right
@@ -118,6 +125,16 @@ BENCHMARK(ringkernel_encode<Large>)->Name("encode/Order128/ringkernel");
 BENCHMARK(memcpy_encode<Large>)->Name("encode/Order128/memcpy");
 BENCHMARK(ringkernel_decode<Large>)->Name("decode/Order128/ringkernel");
 BENCHMARK(memcpy_decode<Large>)->Name("decode/Order128/memcpy");
+#if BENCH_CODEC_MAP_MESSAGES
+BENCHMARK(ringkernel_encode<SmallMap>)->Name("encode/Telemetry64Map/ringkernel");
+BENCHMARK(memcpy_encode<SmallMap>)->Name("encode/Telemetry64Map/memcpy");
+BENCHMARK(ringkernel_decode<SmallMap>)->Name("decode/Telemetry64Map/ringkernel");
+BENCHMARK(memcpy_decode<SmallMap>)->Name("decode/Telemetry64Map/memcpy");
+BENCHMARK(ringkernel_encode<LargeMap>)->Name("encode/Order128Map/ringkernel");
+BENCHMARK(memcpy_encode<LargeMap>)->Name("encode/Order128Map/memcpy");
+BENCHMARK(ringkernel_decode<LargeMap>)->Name("decode/Order128Map/ringkernel");
+BENCHMARK(memcpy_decode<LargeMap>)->Name("decode/Order128Map/memcpy");
+#endif
 
 }  // namespace
 }  // namespace bench_codec

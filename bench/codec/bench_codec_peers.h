@@ -6,8 +6,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "codec_test_support.h"
+#if CODEC_TEST_GENERATED_TRAITS
+#include "bench_map_messages.rk.h"
+#define BENCH_CODEC_MAP_MESSAGES 1
+#else
+#define BENCH_CODEC_MAP_MESSAGES 0
+#endif
 
 namespace bench_codec {
 
@@ -19,5 +26,22 @@ static_assert(sizeof(Small) == 64 && sizeof(Large) == 128);
 /// Varies one field per iteration so no peer can fold the work into constants.
 inline void touch(Small& m, std::uint64_t i) { m.sequence = i; }
 inline void touch(Large& m, std::uint64_t i) { m.order_id = i; }
+
+/// The same bytes as another struct of the same members (the map messages, the peers' mirrors).
+template <class To, class From>
+To same_layout_copy(const From& m) {
+  static_assert(sizeof(To) == sizeof(From));
+  To out;
+  std::memcpy(static_cast<void*>(&out), &m, sizeof out);
+  return out;
+}
+
+#if BENCH_CODEC_MAP_MESSAGES
+/// The same messages in map format (bench_map_messages.h).
+using SmallMap = Telemetry64Map;
+using LargeMap = Order128Map;
+inline void touch(SmallMap& m, std::uint64_t i) { m.sequence = i; }
+inline void touch(LargeMap& m, std::uint64_t i) { m.order_id = i; }
+#endif
 
 }  // namespace bench_codec

@@ -50,17 +50,21 @@ struct LargeCxx {
                  tags, symbol, legs, client_ref);
 };
 
+// The same members as maps keyed by member name (MSGPACK_DEFINE_MAP), for the map messages.
+struct SmallMapCxx : SmallCxx {
+  MSGPACK_DEFINE_MAP(sequence, timestamp_ns, sensor_id, status, value, min, max, flags, channel, valid, unit);
+};
+struct LargeMapCxx : LargeCxx {
+  MSGPACK_DEFINE_MAP(order_id, account_id, price_ticks, quantity, limit_price, instrument, venue, side, reduce_only,
+                     tags, symbol, legs, client_ref);
+};
+
 static_assert(sizeof(SmallCxx) == sizeof(Small) && sizeof(LargeCxx) == sizeof(Large));
+static_assert(sizeof(SmallMapCxx) == sizeof(Small) && sizeof(LargeMapCxx) == sizeof(Large));
 
 // Same members, same order, same types: the mirror is a byte copy of the message.
-template <class Cxx, class T>
-Cxx mirror(const T& m) {
-  Cxx c;
-  std::memcpy(static_cast<void*>(&c), &m, sizeof c);
-  return c;
-}
-SmallCxx sample_small() { return mirror<SmallCxx>(codec_test::sample_telemetry()); }
-LargeCxx sample_large() { return mirror<LargeCxx>(codec_test::sample_order()); }
+SmallCxx sample_small() { return same_layout_copy<SmallCxx>(codec_test::sample_telemetry()); }
+LargeCxx sample_large() { return same_layout_copy<LargeCxx>(codec_test::sample_order()); }
 void touch(SmallCxx& m, std::uint64_t i) { m.sequence = i; }
 void touch(LargeCxx& m, std::uint64_t i) { m.order_id = i; }
 
@@ -113,6 +117,18 @@ BENCHMARK_CAPTURE(msgpack_cxx_decode, x, sample_small())->Name("decode/Telemetry
 BENCHMARK_CAPTURE(msgpack_cxx_encode, x, sample_large(), codec_test::sample_order())
     ->Name("encode/Order128/msgpack_cxx");
 BENCHMARK_CAPTURE(msgpack_cxx_decode, x, sample_large())->Name("decode/Order128/msgpack_cxx");
+#if BENCH_CODEC_MAP_MESSAGES
+BENCHMARK_CAPTURE(msgpack_cxx_encode, x, same_layout_copy<SmallMapCxx>(sample_small()),
+                  same_layout_copy<SmallMap>(codec_test::sample_telemetry()))
+    ->Name("encode/Telemetry64Map/msgpack_cxx");
+BENCHMARK_CAPTURE(msgpack_cxx_decode, x, same_layout_copy<SmallMapCxx>(sample_small()))
+    ->Name("decode/Telemetry64Map/msgpack_cxx");
+BENCHMARK_CAPTURE(msgpack_cxx_encode, x, same_layout_copy<LargeMapCxx>(sample_large()),
+                  same_layout_copy<LargeMap>(codec_test::sample_order()))
+    ->Name("encode/Order128Map/msgpack_cxx");
+BENCHMARK_CAPTURE(msgpack_cxx_decode, x, same_layout_copy<LargeMapCxx>(sample_large()))
+    ->Name("decode/Order128Map/msgpack_cxx");
+#endif
 
 }  // namespace
 }  // namespace bench_codec
