@@ -19,6 +19,9 @@
 // alternate the contenders of one comparison within every iteration and report the per-iteration
 // ratios: the figures to compare on a VM whose core-to-core latency drifts (the other rows give
 // absolute rates, poll counts and capacities, but their ratios mix machine states).
+// BM_Paired_SpscConsumerWork/N: the SPSC single-message contenders with a consumer that spends N
+// loop iterations (about N cycles) on each message, so that it is the slower side and the queue
+// runs full - the usual case in an application, and a different regime for the queue.
 #include <boost/lockfree/spsc_queue.hpp>
 #include <concurrentqueue/concurrentqueue.h>
 #include <readerwriterqueue/readerwriterqueue.h>
@@ -172,6 +175,31 @@ void BM_Paired_Spsc(benchmark::State& state) {
                                    [m](M& x) { return m->try_dequeue(x); }),
   });
 }
+// The same SPSC contenders with a consumer that works on each message (range(0): loop iterations,
+// about one cycle each) - the usual case, where the consumer is the slower side and the queue runs
+// full, so the producer finds it full and looks at the consumer's index on every send.
+template <class M>
+void BM_Paired_SpscConsumerWork(benchmark::State& state) {
+  const int work = static_cast<int>(state.range(0));
+  aligned_box<RkSpsc<M>> ours(rk_options), ours_api(rk_options);
+  aligned_box<BoostSpsc<M>> boost;
+  aligned_box<MoodyRwq<M>> rwq(capacity - 1);
+  auto ring = ours->ring();
+  RkSpsc<M>* api = &*ours_api;
+  BoostSpsc<M>* b = &*boost;
+  MoodyRwq<M>* m = &*rwq;
+  using rkbench::working_pop;
+  rkbench::run_paired(state, {
+      rkbench::single_contender<M>("ring", true, [ring](const M& x) mutable { return ring.try_push(x); },
+                                   working_pop([ring](M& x) mutable { return ring.try_pop(x); }, work)),
+      rkbench::single_contender<M>("queue_api", true, [api](const M& x) { return api->try_send(x).ok(); },
+                                   working_pop([api](M& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; }, work)),
+      rkbench::single_contender<M>("boost", false, [b](const M& x) { return b->push(x); },
+                                   working_pop([b](M& x) { return b->pop(x); }, work)),
+      rkbench::single_contender<M>("rwq", false, [m](const M& x) { return m->try_enqueue(x); },
+                                   working_pop([m](M& x) { return m->try_dequeue(x); }, work)),
+  });
+}
 template <class M>
 void BM_Paired_SpscBatch32(benchmark::State& state) {
   aligned_box<RkSpsc<M>> ours(rk_options);
@@ -240,6 +268,8 @@ RK_QUEUE_BENCH(BM_MpmcBatch32_MoodycamelConcurrentQueue);
 #define RK_PAIRED_BENCH(...) BENCHMARK(__VA_ARGS__)->UseRealTime()->MinTime(2.0)
 RK_PAIRED_BENCH(BM_Paired_Spsc<Msg64>);
 RK_PAIRED_BENCH(BM_Paired_Spsc<Msg64A>);
+RK_PAIRED_BENCH(BM_Paired_SpscConsumerWork<Msg64>)->Arg(8)->Arg(16)->Arg(32)->Arg(64);
+RK_PAIRED_BENCH(BM_Paired_SpscConsumerWork<Msg64A>)->Arg(8)->Arg(16)->Arg(32)->Arg(64);
 RK_PAIRED_BENCH(BM_Paired_SpscBatch32<Msg64>);
 RK_PAIRED_BENCH(BM_Paired_SpscBatch32<Msg64A>);
 RK_PAIRED_BENCH(BM_Paired_Mpmc);

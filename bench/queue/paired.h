@@ -34,6 +34,21 @@ contender batch_contender(std::string name, bool ours, PushN push_n, PopN pop_n)
           [push_n, pop_n](polls& p) { return move_once_batched<M>(push_n, pop_n, paired_messages, p); }};
 }
 
+/// The consumer's work per message in the BM_Paired_SpscConsumerWork rows: `iterations` turns of an
+/// empty loop the compiler must keep (about one cycle each), after every successful pop.
+inline void consumer_work(int iterations) {
+  for (int i = 0; i < iterations; ++i) asm volatile("");
+}
+/// pop, followed by consumer_work(iterations) when it returned a message.
+template <class Pop>
+auto working_pop(Pop pop, int iterations) {
+  return [pop, iterations](auto& m) mutable {
+    if (!pop(m)) return false;
+    consumer_work(iterations);
+    return true;
+  };
+}
+
 inline double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];

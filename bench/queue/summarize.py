@@ -32,7 +32,9 @@ def load(paths):
         one = {}
         for b in json.load(open(path))["benchmarks"]:
             if b.get("run_type") == "iteration":
-                one[re.sub(r"^rkbench::", "", b["run_name"].split("/")[0])] = b
+                parts = b["run_name"].split("/")  # name, arguments (digits), min_time:..., real_time
+                name = parts[0] + "".join("/" + p for p in parts[1:] if p.isdigit())
+                one[re.sub(r"^rkbench::", "", name)] = b
         rounds.append(one)
     return rounds
 
