@@ -1,9 +1,10 @@
 // Copyright RingKernel authors.
-// The shared state at the start of every ring's memory: producer index, consumer index and the
-// closed flag, each on its own 128-byte line (the GPU's L2 line; two 64-byte host lines, so no false
-// sharing on either). Indices are 64-bit positions that only grow (they wrap modulo 2^64, which a
-// queue moving 10^9 messages per second reaches after 584 years - and the tests start near 2^64 to
-// prove the arithmetic holds there too); slot = position & (capacity - 1).
+// The shared state at the start of every ring's memory: producer index, consumer index, the
+// closed flag and the spsc ring's two cached indices, each on its own 128-byte line (the GPU's L2
+// line; two 64-byte host lines, so no false sharing on either). Indices are 64-bit positions that
+// only grow (they wrap modulo 2^64, which a queue moving 10^9 messages per second reaches after 584
+// years - and the tests start near 2^64 to prove the arithmetic holds there too);
+// slot = position & (capacity - 1).
 #pragma once
 
 #include <cstddef>
@@ -16,15 +17,24 @@ namespace ringkernel::detail {
 inline constexpr std::size_t queue_line_bytes = 128;
 
 struct ring_control {
-  alignas(queue_line_bytes) std::uint64_t head;  // next position producers write
-  std::uint64_t cached_tail;                     // spsc: the producer's last look at tail
-  alignas(queue_line_bytes) std::uint64_t tail;  // next position consumers read
-  std::uint64_t cached_head;                     // spsc: the consumer's last look at head
+  alignas(queue_line_bytes) std::uint64_t head;    // next position producers write
+  alignas(queue_line_bytes) std::uint64_t tail;    // next position consumers read
   alignas(queue_line_bytes) std::uint64_t closed;  // non-zero once the queue is shut down
   std::uint64_t capacity;                          // power of two
   std::uint64_t start;                             // position of the first message ever sent
+  // spsc: each side's cache of the other side's index, on a line of its own that the other side
+  // never touches. Beside the side's own index (as at first) they made the ring 1.5-1.9x slower
+  // whenever the consumer was the slower side, i.e. whenever the queue runs full and the producer
+  // reads tail on every push (bench/RESULTS.md, "consumer at work"; mechanism not established).
+  alignas(queue_line_bytes) std::uint64_t cached_tail;  // the producer's last look at tail
+  alignas(queue_line_bytes) std::uint64_t cached_head;  // the consumer's last look at head
 };
-static_assert(sizeof(ring_control) == 3 * queue_line_bytes);
+static_assert(sizeof(ring_control) == 5 * queue_line_bytes);
+static_assert(offsetof(ring_control, head) == 0 * queue_line_bytes && offsetof(ring_control, tail) == 1 * queue_line_bytes &&
+                  offsetof(ring_control, closed) == 2 * queue_line_bytes &&
+                  offsetof(ring_control, cached_tail) == 3 * queue_line_bytes &&
+                  offsetof(ring_control, cached_head) == 4 * queue_line_bytes,
+              "each side's words on lines of their own; the same layout for every compiler, host and device");
 
 RINGKERNEL_HOST_DEVICE constexpr bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
 

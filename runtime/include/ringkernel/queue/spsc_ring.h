@@ -7,6 +7,8 @@
 //   consumer: reads slot tail, then tail.store(tail + n, release)
 // Each side re-reads the other side's index (acquire) only when its cached copy says full/empty,
 // so in steady state the two sides touch each other's cache line once per lap, not per message.
+// Each cached copy has a line of its own (ring_control.h): beside the side's own index they made
+// the ring up to 1.9x slower when the queue runs full (the producer then reads tail on every push).
 // The cached copies live in the ring's memory, so a role can move between host threads and kernel
 // launches. A side that stays with one thread for a while can hold it as an endpoint instead
 // (producer() / consumer()): its own index and its cache of the other side's index then live in
