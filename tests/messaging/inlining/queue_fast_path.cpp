@@ -1,8 +1,11 @@
 // Copyright RingKernel authors.
-// Test messaging.queue_fast_path_inlined: the queue API's non-blocking calls inline into their
-// callers with each compiler at -O2 (tests/check_inlined.cmake fails on an out-of-line try_send or
-// try_receive). clang++ 19 refused them by cost, and the queue API ran at 0.72-0.79x the ring
-// (bench/RESULTS.md); RINGKERNEL_QUEUE_FAST_PATH in ringkernel/queue/message_queue.h forces them.
+// Test messaging.queue_fast_path_inlined: the queue API's non-blocking calls, and the ring's
+// try_push / try_pop in them, inline into their callers with each compiler at -O2
+// (tests/check_inlined.cmake fails on any of them out of line; the slow paths send_one and
+// receive_one are meant to be). clang++ 19 refused try_send / try_receive by cost (the queue API at
+// 0.72-0.79x the ring), and g++ 12 kept try_receive out of line in bench_queue, calling try_pop from
+// it (0.45-0.55x; bench/RESULTS.md); RINGKERNEL_QUEUE_FAST_PATH in ringkernel/queue/message_queue.h
+// forces them.
 #include <cstdint>
 
 #include "ringkernel/queue/message_queue.h"

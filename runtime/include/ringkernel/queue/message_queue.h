@@ -45,13 +45,18 @@
 #include "ringkernel/queue/spsc_ring.h"
 #include "ringkernel/wall_clock.h"
 
-// try_send / try_receive: clang's inliner refused them (cost 350 against its -O2 threshold of 225:
-// the slow path is inlined into them) and the queue API ran at 0.72-0.79x the bare ring with clang 19;
-// GCC inlines the fast path and outlines the rest by itself.
-#if defined(__clang__)
-#define RINGKERNEL_QUEUE_FAST_PATH [[clang::always_inline]]
+// try_send / try_receive are inlined into the caller and their slow paths (send_one, receive_one:
+// policies, waiting, detailed statistics) are not. Left to themselves, clang refused to inline them
+// (cost 350 against its -O2 threshold of 225: the slow path inlined into them; 0.72-0.79x the bare
+// ring), and GCC 12 kept try_receive out of line with receive_one inlined into it and the ring's
+// try_pop called from it (0.45-0.55x the ring on an Intel Xeon VM whose consumer then became the
+// slower side; bench/RESULTS.md).
+#if defined(__GNUC__) || defined(__clang__)
+#define RINGKERNEL_QUEUE_FAST_PATH [[gnu::always_inline]]
+#define RINGKERNEL_QUEUE_SLOW_PATH [[gnu::noinline]]
 #else
 #define RINGKERNEL_QUEUE_FAST_PATH
+#define RINGKERNEL_QUEUE_SLOW_PATH
 #endif
 
 namespace ringkernel {
@@ -243,7 +248,7 @@ class BasicMessageQueue {
     if (!has_host(options_.consumers)) [[unlikely]] detail::throw_host_not_a_user(call, "consumers", options_.device);
   }
 
-  SendResult send_one(const T& value, duration timeout, const std::stop_token& stop, bool may_wait) {
+  RINGKERNEL_QUEUE_SLOW_PATH SendResult send_one(const T& value, duration timeout, const std::stop_token& stop, bool may_wait) {
     SendResult result;
     if (ring_.closed()) {
       stats_.rejected_closed.fetch_add(1, std::memory_order_relaxed);
@@ -304,7 +309,7 @@ class BasicMessageQueue {
     }
   }
 
-  ReceiveStatus receive_one(T& out, duration timeout, const std::stop_token& stop, bool may_wait) {
+  RINGKERNEL_QUEUE_SLOW_PATH ReceiveStatus receive_one(T& out, duration timeout, const std::stop_token& stop, bool may_wait) {
     detail::backoff wait(timeout, stop);
     for (;;) {
       const std::uint64_t before = detailed() ? ring_.size() : 0;
