@@ -167,7 +167,7 @@ class spsc_ring {
   /// about to (with the queue full that cost 5-25%). A cache too old to prove it is refreshed, unless
   /// this push just did (`looked`): with the queue running full it would be on every push. Rings of
   /// at most 4 * prefetch_distance slots never prefetch (nor look at tail for it). Idle-consumer SPSC
-  /// on an Intel Xeon VM: 1.3-1.6x the rate without (bench/RESULTS.md). Not in device code.
+  /// on an Intel Xeon VM: 1.4-1.5x the rate without (bench/RESULTS.md). Not in device code.
   RINGKERNEL_HOST_DEVICE void prefetch_free_slot(std::uint64_t next, std::uint64_t& tail_seen, bool looked) const noexcept {
 #if !defined(__CUDA_ARCH__)
     if (mask_ < 4 * prefetch_distance) return;
