@@ -159,6 +159,15 @@ Block& outbox_block() {
   return *block;
 }
 
+/// The consumer takes every byte it received: the whole message must be in `m` (in memory) here.
+/// Without it, a contender whose pop inlines into the loop copied only words[0] - the one word the
+/// check reads - while one called out of line (ReaderWriterQueue) copied all 64 bytes: the ring ran
+/// 1.55x the best peer on 8 of the 64 bytes, measured before this (bench/RESULTS.md).
+template <class V>
+inline void take(V& m) {
+  benchmark::DoNotOptimize(m);
+}
+
 /// Moves `n` messages with push(const M&) -> bool / pop(M&) -> bool, one per call, from the
 /// calling thread to a consumer thread on consumer_cpu; returns the seconds it took.
 template <class M, class Push, class Pop>
@@ -169,6 +178,7 @@ double move_once(Push push, const Pop& pop_shared, std::uint64_t n, polls& p) {
     M m{};
     for (std::uint64_t i = 0; i < n; ++i) {
       while (!pop(m)) spin_pause(waits);
+      take(m);
       if (m.words[0] != i) lost(i, m.words[0]);
     }
     p.empty += waits;
@@ -197,6 +207,7 @@ double move_once_batched(PushN push_n, const PopN& pop_shared, std::uint64_t n, 
     while (next < n) {
       const std::size_t got = pop_n(out.data(), batch);
       if (got == 0) spin_pause(waits);
+      take(out);
       for (std::size_t k = 0; k < got; ++k, ++next) {
         if (out[k].words[0] != next) lost(next, out[k].words[0]);
       }
