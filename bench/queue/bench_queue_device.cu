@@ -12,8 +12,8 @@
 //       ring, 64-byte messages (goal >= 1 G msgs/s); B = 1: warp_push / warp_pop (one message per
 //       lane per claim); B > 1: warp_push_batch / warp_pop_batch of B messages per warp call, staged
 //       in global memory (a claim covers up to 8 positions per lane: 256 for a full warp). The
-//       consumers' checksum is compared with what was sent, so a lost or repeated message fails
-//       the row.
+//       consumers' checksum over every word of every message is compared with what was sent, so a
+//       lost or repeated message fails the row (and no consumer can skip loading any word).
 // Any CUDA error (a launch refused, a kernel image missing for this GPU) ends the row with
 // SkipWithError naming the call, instead of spinning on a queue that no kernel serves; so does a
 // kernel that gave up (no answer, a ping-pong short of its rounds, a wrong checksum), whose time
@@ -254,12 +254,21 @@ __device__ Msg64* warp_staging(Msg64* staging, std::uint32_t batch) {
   return staging + static_cast<std::size_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32) * batch;
 }
 
-// Every thread sends k = 0 .. per_thread-1 (words[1]); batch > 1: each warp stages `batch` of its
-// lanes' messages and pushes them with warp_push_batch calls.
+// The consumers' checksum of one message: all eight words, so each is loaded (summing only the word
+// that varies let the compiler drop the other loads: a consumer then read 8 of the 64 bytes).
+__device__ unsigned long long message_sum(const Msg64& m) {
+  unsigned long long s = 0;
+  for (const std::uint64_t w : m.words) s += w;
+  return s;
+}
+
+// Every thread t sends k = 0 .. per_thread-1: words[0] = t, words[1] = k, words[j] = j for j >= 2;
+// batch > 1: each warp stages `batch` of its lanes' messages and pushes them with warp_push_batch calls.
 __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, Msg64* staging) {
   const std::uint32_t lane = threadIdx.x % 32;
   Msg64 m{};
   m.words[0] = blockIdx.x * blockDim.x + threadIdx.x;
+  for (std::uint32_t j = 2; j < 8; ++j) m.words[j] = j;
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   if (batch == 1) {
     for (std::uint32_t k = 0; k < per_thread; ++k) {
@@ -296,7 +305,7 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       while (!ringkernel::warp_pop(ring, m)) {
         if (give_up.passed()) return;  // the checksum then fails the row
       }
-      local += m.words[1];
+      local += message_sum(m);
     }
   } else {
     Msg64* mine = warp_staging(staging, batch);
@@ -305,7 +314,7 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       // The full warp calls (blockDim is a multiple of 32, lanes leave together); the call's entry
       // __syncwarp orders the last round's reads of `mine` before its writes.
       const unsigned n = ringkernel::warp_pop_batch(0xffffffffu, ring, mine, batch < left ? batch : left);
-      for (unsigned i = lane; i < n; i += 32) local += mine[i].words[1];
+      for (unsigned i = lane; i < n; i += 32) local += message_sum(mine[i]);
       left -= n;
     }
   }
@@ -330,9 +339,10 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
   unsigned long long* sum = nullptr;
   cudaStream_t s1 = nullptr, s2 = nullptr;
   cudaEvent_t begin = nullptr, end = nullptr;
-  // Each of the blocks * threads producers sends k = 0 .. per_thread-1: the consumers' sum of k.
+  // Each of the n = blocks * threads producers t sends k = 0 .. per_thread-1, words t, k, 2, .., 7.
+  constexpr unsigned long long n = static_cast<unsigned long long>(blocks) * threads;
   constexpr unsigned long long expected =
-      static_cast<unsigned long long>(blocks) * threads * (per_thread * (per_thread - 1ull) / 2);
+      per_thread * (n * (n - 1) / 2) + n * (per_thread * (per_thread - 1ull) / 2) + n * per_thread * (2 + 3 + 4 + 5 + 6 + 7);
   if (ok(state, cudaMalloc(&sum, sizeof *sum), "cudaMalloc") &&
       ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
