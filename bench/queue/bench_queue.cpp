@@ -156,8 +156,9 @@ void BM_MpmcBatch32_MoodycamelConcurrentQueue(benchmark::State& state) {
 }
 
 // ---- Paired rows (paired.h): the contenders of one comparison alternate within each iteration ----
-template <class M>
-void BM_Paired_Spsc(benchmark::State& state) {
+// The four SPSC single-message contenders; `consume` wraps each pop (the identity, or working_pop).
+template <class M, class Consume>
+void paired_spsc(benchmark::State& state, Consume consume) {
   aligned_box<RkSpsc<M>> ours(rk_options), ours_api(rk_options);
   aligned_box<BoostSpsc<M>> boost;
   aligned_box<MoodyRwq<M>> rwq(capacity - 1);
@@ -167,13 +168,18 @@ void BM_Paired_Spsc(benchmark::State& state) {
   MoodyRwq<M>* m = &*rwq;
   rkbench::run_paired(state, {
       rkbench::single_contender<M>("ring", true, [ring](const M& x) mutable { return ring.try_push(x); },
-                                   [ring](M& x) mutable { return ring.try_pop(x); }),
+                                   consume([ring](M& x) mutable { return ring.try_pop(x); })),
       rkbench::single_contender<M>("queue_api", true, [api](const M& x) { return api->try_send(x).ok(); },
-                                   [api](M& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; }),
-      rkbench::single_contender<M>("boost", false, [b](const M& x) { return b->push(x); }, [b](M& x) { return b->pop(x); }),
+                                   consume([api](M& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; })),
+      rkbench::single_contender<M>("boost", false, [b](const M& x) { return b->push(x); },
+                                   consume([b](M& x) { return b->pop(x); })),
       rkbench::single_contender<M>("rwq", false, [m](const M& x) { return m->try_enqueue(x); },
-                                   [m](M& x) { return m->try_dequeue(x); }),
+                                   consume([m](M& x) { return m->try_dequeue(x); })),
   });
+}
+template <class M>
+void BM_Paired_Spsc(benchmark::State& state) {
+  paired_spsc<M>(state, [](auto pop) { return pop; });
 }
 // The same SPSC contenders with a consumer that works on each message (range(0): loop iterations,
 // about one cycle each) - the usual case, where the consumer is the slower side and the queue runs
@@ -181,24 +187,7 @@ void BM_Paired_Spsc(benchmark::State& state) {
 template <class M>
 void BM_Paired_SpscConsumerWork(benchmark::State& state) {
   const int work = static_cast<int>(state.range(0));
-  aligned_box<RkSpsc<M>> ours(rk_options), ours_api(rk_options);
-  aligned_box<BoostSpsc<M>> boost;
-  aligned_box<MoodyRwq<M>> rwq(capacity - 1);
-  auto ring = ours->ring();
-  RkSpsc<M>* api = &*ours_api;
-  BoostSpsc<M>* b = &*boost;
-  MoodyRwq<M>* m = &*rwq;
-  using rkbench::working_pop;
-  rkbench::run_paired(state, {
-      rkbench::single_contender<M>("ring", true, [ring](const M& x) mutable { return ring.try_push(x); },
-                                   working_pop([ring](M& x) mutable { return ring.try_pop(x); }, work)),
-      rkbench::single_contender<M>("queue_api", true, [api](const M& x) { return api->try_send(x).ok(); },
-                                   working_pop([api](M& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; }, work)),
-      rkbench::single_contender<M>("boost", false, [b](const M& x) { return b->push(x); },
-                                   working_pop([b](M& x) { return b->pop(x); }, work)),
-      rkbench::single_contender<M>("rwq", false, [m](const M& x) { return m->try_enqueue(x); },
-                                   working_pop([m](M& x) { return m->try_dequeue(x); }, work)),
-  });
+  paired_spsc<M>(state, [work](auto pop) { return rkbench::working_pop(pop, work); });
 }
 template <class M>
 void BM_Paired_SpscBatch32(benchmark::State& state) {
