@@ -28,7 +28,7 @@ class backoff {
   /// Waits a little; says whether to try again or give up.
   outcome pause() {
     if (stop_.stop_requested()) return outcome::stopped;
-    ++rounds_;
+    if (rounds_ <= spin_rounds + yield_rounds) ++rounds_;  // then it stays in the sleeping phase
     if (rounds_ <= spin_rounds) {
 #if defined(__x86_64__) || defined(__i386__)
       _mm_pause();

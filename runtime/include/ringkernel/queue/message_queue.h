@@ -276,21 +276,32 @@ class BasicMessageQueue {
       case FullPolicy::reject: return SendStatus::full;
       case FullPolicy::drop_newest: return SendStatus::dropped_newest;
       case FullPolicy::drop_oldest: {
-        T oldest;
-        if (ring_.try_pop(oldest)) {
-          ++evicted;
-          stats_.dropped_oldest.fetch_add(1, std::memory_order_release);  // after the pop: see statistics()
-          if (on_evict_) on_evict_(oldest);
+        // Evict only when the ring is full by its indices: then the oldest queued message is in the
+        // slot this push needs. Otherwise a consumer has claimed that slot's message and not yet
+        // released the slot (a preempted thread, a kernel): evicting others would not free it, so
+        // wait for the consumer as block does.
+        if (ring_.size() >= ring_.capacity()) {
+          T oldest;
+          if (ring_.try_pop(oldest)) {
+            ++evicted;
+            stats_.dropped_oldest.fetch_add(1, std::memory_order_release);  // after the pop: see statistics()
+            if (on_evict_) on_evict_(oldest);
+            return SendStatus::ok;
+          }
         }
-        return SendStatus::ok;
+        return wait_for_room(wait, may_wait);
       }
-      case FullPolicy::block:
-        if (!may_wait) return SendStatus::full;
-        switch (wait.pause()) {
-          case detail::backoff::outcome::retry: return SendStatus::ok;
-          case detail::backoff::outcome::timeout: return SendStatus::timeout;
-          case detail::backoff::outcome::stopped: return SendStatus::stopped;
-        }
+      case FullPolicy::block: return wait_for_room(wait, may_wait);
+    }
+    return SendStatus::full;
+  }
+
+  SendStatus wait_for_room(detail::backoff& wait, bool may_wait) {
+    if (!may_wait) return SendStatus::full;
+    switch (wait.pause()) {
+      case detail::backoff::outcome::retry: return SendStatus::ok;
+      case detail::backoff::outcome::timeout: return SendStatus::timeout;
+      case detail::backoff::outcome::stopped: return SendStatus::stopped;
     }
     return SendStatus::full;
   }
@@ -345,10 +356,10 @@ class BasicMessageQueue {
 
   // The ring looked empty: ok = try again.
   ReceiveStatus empty_outcome(detail::backoff& wait, bool may_wait) {
-    if (ring_.closed()) {
-      // Closed first, then empty: anything sent before the close was seen is claimed by now.
-      return ring_.size() == 0 ? ReceiveStatus::closed : ReceiveStatus::ok;
-    }
+    // Closed first, then empty: anything sent before the close was seen is claimed by now. Closed
+    // but not empty: a producer claimed a position and has not published it yet (MpmcQueue), so
+    // wait for it as for any message, under the same timeout and stop token.
+    if (ring_.closed() && ring_.size() == 0) return ReceiveStatus::closed;
     if (!may_wait) return ReceiveStatus::empty;
     switch (wait.pause()) {
       case detail::backoff::outcome::retry: return ReceiveStatus::ok;

@@ -146,8 +146,8 @@ class spsc_ring {
   RINGKERNEL_HOST_DEVICE std::uint64_t size() const noexcept {
     const std::uint64_t t = word(control_->tail).load(detail::order::acquire);
     const std::uint64_t h = word(control_->head).load(detail::order::acquire);
-    const std::int64_t d = detail::position_diff(h, t);
-    return d <= 0 ? 0 : static_cast<std::uint64_t>(d);
+    // A third thread's snapshot: both indices may move between the two loads.
+    return detail::occupancy(h, t, capacity());
   }
   RINGKERNEL_HOST_DEVICE std::uint64_t head_position() const noexcept { return word(control_->head).load(detail::order::acquire); }
   RINGKERNEL_HOST_DEVICE std::uint64_t tail_position() const noexcept { return word(control_->tail).load(detail::order::acquire); }
