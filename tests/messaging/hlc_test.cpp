@@ -92,6 +92,43 @@ TEST(HybridLogicalClock, LogicalOverflowCarriesIntoPhysicalAndIsCounted) {
   EXPECT_EQ(clock.logical_overflows(), 2u);
 }
 
+TEST(HybridLogicalClock, RemoteStampsNearTheEndOfTheRangeAreRejectedWhateverTheSkewBound) {
+  HybridLogicalClock clock(~std::uint64_t{0});  // no skew bound
+  const std::uint64_t wall = 1'763'000'000'000'000;
+  const hlc_timestamp before = clock.now_at(wall);
+  for (const std::uint64_t bits : {~std::uint64_t{0}, ~std::uint64_t{0} - 1,
+                                   hlc_timestamp::from_parts(hlc_timestamp::max_remote_physical_us + 1, 0).bits}) {
+    const auto r = clock.update_at(hlc_timestamp{bits}, wall);
+    EXPECT_EQ(r.status, hlc_status::skew_rejected) << std::hex << bits;
+    EXPECT_EQ(clock.last(), before) << "a rejected stamp must not be adopted";
+  }
+  EXPECT_EQ(clock.skew_rejections(), 3u);
+  const hlc_timestamp edge = hlc_timestamp::from_parts(hlc_timestamp::max_remote_physical_us, hlc_timestamp::logical_mask);
+  const auto r = clock.update_at(edge, wall);
+  ASSERT_EQ(r.status, hlc_status::ok);
+  EXPECT_GT(r.stamp, edge);
+  EXPECT_GT(clock.now_at(wall), r.stamp);
+}
+
+// Only a wall clock past the range (the year 2112) gets there: stamps go up to the largest, never
+// wrap and never repeat; after it the clock issues the empty stamp and counts each refusal.
+TEST(HybridLogicalClock, AClockThatIssuedTheLargestStampIssuesNoMore) {
+  HybridLogicalClock clock;
+  hlc_timestamp last = clock.now_at(hlc_timestamp::max_physical_us + 5);
+  EXPECT_EQ(last, hlc_timestamp::from_parts(hlc_timestamp::max_physical_us, 0));
+  for (std::uint64_t i = 0; i < hlc_timestamp::logical_mask; ++i) {
+    const hlc_timestamp next = clock.now_at(hlc_timestamp::max_physical_us);
+    ASSERT_GT(next, last) << i;
+    last = next;
+  }
+  EXPECT_EQ(last.bits, ~std::uint64_t{0});
+  EXPECT_EQ(clock.exhaustions(), 0u);
+  EXPECT_EQ(clock.now_at(1000), hlc_timestamp{});
+  EXPECT_EQ(clock.update_at(hlc_timestamp::from_parts(999, 0), 1000).stamp, hlc_timestamp{});
+  EXPECT_EQ(clock.exhaustions(), 2u);
+  EXPECT_EQ(clock.last().bits, ~std::uint64_t{0});
+}
+
 TEST(HybridLogicalClock, ConcurrentStampsAreUniqueAndStrictlyIncreasingPerThread) {
   HybridLogicalClock clock;
   constexpr int threads = 6;

@@ -23,7 +23,10 @@
 // "+ 1" on a logical part of 4095 carries into the physical part: the clock then runs one
 // microsecond ahead of the wall clock instead of wrapping (counted as a logical overflow); stamps
 // stay unique and increasing, and the lead is bounded by 1 us per 4096 stamps issued within one
-// microsecond.
+// microsecond. The word never wraps: remote stamps in the last 2^32 us of the range (the year
+// 2112) are rejected whatever the skew bound, and a clock that has issued the largest stamp (it
+// would take a wall clock past 2112, or 4096 stamps per microsecond for 71 minutes after such a
+// remote) issues no more: now() returns the empty stamp 0, counted in exhaustions().
 //
 // Concurrency: each call is one CAS loop on the word, so every stamp is issued exactly once
 // (unique) and the stamps one thread receives increase strictly. Relaxed ordering suffices for
@@ -52,6 +55,9 @@ struct hlc_timestamp {
   static constexpr unsigned logical_bits = 12;
   static constexpr std::uint64_t logical_mask = (std::uint64_t{1} << logical_bits) - 1;
   static constexpr std::uint64_t max_physical_us = (std::uint64_t{1} << (64 - logical_bits)) - 1;
+  /// The largest physical part a remote stamp may carry: the range's last 2^32 us stay reserved
+  /// for local carries, so no remote stamp brings a clock near the end of its word.
+  static constexpr std::uint64_t max_remote_physical_us = max_physical_us - (std::uint64_t{1} << 32);
 
   std::uint64_t bits = 0;  // 0: "no stamp" (never issued: it would need a wall time of 0)
 
@@ -73,7 +79,8 @@ static_assert(sizeof(hlc_timestamp) == 8 && alignof(hlc_timestamp) == 8);
 
 enum class hlc_status : std::uint8_t {
   ok = 0,
-  skew_rejected = 1,  // the remote stamp's physical part is more than max_skew_us ahead of the wall clock
+  skew_rejected = 1,  // the remote stamp's physical part is more than max_skew_us ahead of the wall clock,
+                      // or beyond hlc_timestamp::max_remote_physical_us
 };
 
 RINGKERNEL_HOST_DEVICE constexpr const char* to_string(hlc_status s) noexcept {
@@ -106,7 +113,8 @@ class HybridLogicalClock {
   /// physical part leads the wall clock by more than max_skew_us().
   RINGKERNEL_HOST_DEVICE hlc_update_result update(hlc_timestamp remote) noexcept { return update_at(remote, wall_clock_us()); }
   RINGKERNEL_HOST_DEVICE hlc_update_result update_at(hlc_timestamp remote, std::uint64_t wall_us) noexcept {
-    if (remote.physical_us() > wall_us && remote.physical_us() - wall_us > max_skew_us_) {
+    const std::uint64_t physical = remote.physical_us();
+    if ((physical > wall_us && physical - wall_us > max_skew_us_) || physical > hlc_timestamp::max_remote_physical_us) {
       counter(skew_rejections_).fetch_add(1, detail::order::relaxed);
       return {hlc_status::skew_rejected, last()};
     }
@@ -120,6 +128,8 @@ class HybridLogicalClock {
   RINGKERNEL_HOST_DEVICE std::uint64_t skew_rejections() const noexcept { return word(skew_rejections_).load(detail::order::relaxed); }
   /// Stamps whose logical part overflowed into the physical part so far.
   RINGKERNEL_HOST_DEVICE std::uint64_t logical_overflows() const noexcept { return word(logical_overflows_).load(detail::order::relaxed); }
+  /// Calls that found the largest stamp issued already and returned the empty stamp 0 instead.
+  RINGKERNEL_HOST_DEVICE std::uint64_t exhaustions() const noexcept { return word(exhaustions_).load(detail::order::relaxed); }
 
  private:
   using word_ref = detail::atomic_word<atomic_scope::system>;
@@ -136,6 +146,10 @@ class HybridLogicalClock {
     std::uint64_t current = w.load(detail::order::relaxed);
     std::uint64_t next = 0;
     do {
+      if (current == ~std::uint64_t{0}) {  // no larger stamp exists: issue none rather than wrap
+        counter(exhaustions_).fetch_add(1, detail::order::relaxed);
+        return {};
+      }
       next = current + 1;
       if (other > next) next = other;
       if (floor > next) next = floor;
@@ -150,6 +164,7 @@ class HybridLogicalClock {
   alignas(8) std::uint64_t last_ = 0;
   std::uint64_t skew_rejections_ = 0;
   std::uint64_t logical_overflows_ = 0;
+  std::uint64_t exhaustions_ = 0;
   std::uint64_t max_skew_us_;
 };
 

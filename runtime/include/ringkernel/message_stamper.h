@@ -2,7 +2,9 @@
 // ringkernel::MessageStamper: gives the KernelMessages of one sender their sender id, their
 // per-sender sequence number (0, 1, 2, ... in stamping order), their timestamp and, for causal
 // payload types, a hybrid logical clock stamp. Host and device; several threads may stamp for one
-// sender concurrently (the sequence is one atomic counter, each number is given out once). As for
+// sender concurrently (the sequence is one atomic counter, each number is given out once; the
+// sequence number, the timestamp and the clock stamp are taken one after the other, so their orders
+// agree per thread only: docs/messaging.md §1). As for
 // HybridLogicalClock (hlc.h): host threads and kernels share one stamper in mapped pinned memory
 // only where the device has host-native atomics; over PCIe each side needs its own sender id.
 #pragma once
