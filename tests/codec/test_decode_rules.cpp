@@ -196,8 +196,9 @@ TEST(DecodeRejects, TruncatedAtEveryPrefix) {
   // A length that claims more than the input holds, in a skipped value.
   decode_expecting_untouched<Point>(cat({{0x93, 0x01}, float32_half, {0xdb, 0xff, 0xff, 0xff, 0xff}}),
                                     codec_status::truncated_input);
-  decode_expecting_untouched<Point>(cat({{0x93, 0x01}, float32_half, {0xdd, 0xff, 0xff, 0xff, 0xff}}),
-                                    codec_status::truncated_input);
+  const ringkernel::codec_result r = decode_expecting_untouched<Point>(
+      cat({{0x93, 0x01}, float32_half, {0xdd, 0xff, 0xff, 0xff, 0xff}}), codec_status::truncated_input);
+  EXPECT_EQ(r.size, 7u);  // the array 32 header of the skipped value, not past it
 }
 
 TEST(DecodeRejects, TypeMismatchNamesTheOffset) {
@@ -259,7 +260,8 @@ TEST(DecodeRejects, NestingTooDeepInSkippedValues) {
   bytes deep = cat({{0x93, 0x01}, float32_half});
   for (std::uint32_t i = 0; i < ringkernel::max_decode_depth; ++i) deep.push_back(0x91);
   deep.push_back(0x00);
-  decode_expecting_untouched<Point>(deep, codec_status::nesting_too_deep);
+  const ringkernel::codec_result r = decode_expecting_untouched<Point>(deep, codec_status::nesting_too_deep);
+  EXPECT_EQ(r.size, 7u + ringkernel::max_decode_depth - 1);  // the header that opens one level too many
   // One level less fits: the message is level 1, the skipped value may open max - 1 levels.
   bytes fits = cat({{0x93, 0x01}, float32_half});
   for (std::uint32_t i = 0; i + 1 < ringkernel::max_decode_depth; ++i) fits.push_back(0x91);

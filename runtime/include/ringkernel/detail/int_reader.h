@@ -17,7 +17,9 @@ namespace ringkernel::detail {
 
 template <class I>
 RINGKERNEL_HOST_DEVICE constexpr I integer_max() noexcept {
-  if constexpr (std::is_signed_v<I>) {
+  if constexpr (std::is_same_v<I, bool>) {
+    return true;
+  } else if constexpr (std::is_signed_v<I>) {
     return static_cast<I>(static_cast<std::make_unsigned_t<I>>(~std::make_unsigned_t<I>{0}) >> 1);
   } else {
     return static_cast<I>(~I{0});
@@ -36,7 +38,9 @@ RINGKERNEL_HOST_DEVICE constexpr I integer_min() noexcept {
 /// True when every value of the integer type From is a value of the integer type To.
 template <class To, class From>
 RINGKERNEL_HOST_DEVICE constexpr bool holds_every_value() noexcept {
-  if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
+  if constexpr (std::is_same_v<To, bool>) {  // the underlying type of an enum: 0 and 1 only
+    return std::is_same_v<From, bool>;
+  } else if constexpr (std::is_signed_v<From> == std::is_signed_v<To>) {
     return sizeof(To) >= sizeof(From);
   } else if constexpr (std::is_signed_v<To>) {
     return sizeof(To) > sizeof(From);  // unsigned From into a wider signed To
@@ -97,7 +101,19 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_tagged_int(cons
   }
 }
 
-/// Any int encoding at `pos` whose value fits I (I: an integer type other than bool). On success
+/// A positive fixint (0..127): every integer type holds it, except bool (an enum's underlying type).
+template <class I>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status take_positive_fixint(const std::uint8_t*& pos, I& out,
+                                                                                 std::uint8_t t) noexcept {
+  if constexpr (std::is_same_v<I, bool>) {
+    if (t > 1) return codec_status::value_out_of_range;
+  }
+  out = static_cast<I>(t);
+  ++pos;
+  return codec_status::ok;
+}
+
+/// Any int encoding at `pos` whose value fits I (an integer type; bool: 0 and 1). On success
 /// `pos` moves past the value; on failure it stays at the value: truncated_input (the value does not
 /// end before `end`), value_out_of_range, type_mismatch (not an int), invalid_input (0xc1).
 template <class I>
@@ -106,21 +122,13 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_at(const st
   const std::size_t left = static_cast<std::size_t>(end - pos);
   if (left >= 9) {  // any form fits: one length check for all of them
     const std::uint8_t t = *pos;
-    if (t <= tag::positive_fixint_max) {  // 0..127: every integer type holds it
-      out = static_cast<I>(t);
-      ++pos;
-      return codec_status::ok;
-    }
+    if (t <= tag::positive_fixint_max) return take_positive_fixint(pos, out, t);
     if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
     return read_tagged_int<true>(pos, left, t, out);
   }
   if (left == 0) return codec_status::truncated_input;
   const std::uint8_t t = *pos;
-  if (t <= tag::positive_fixint_max) {
-    out = static_cast<I>(t);
-    ++pos;
-    return codec_status::ok;
-  }
+  if (t <= tag::positive_fixint_max) return take_positive_fixint(pos, out, t);
   if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
   return read_tagged_int<false>(pos, left, t, out);
 }

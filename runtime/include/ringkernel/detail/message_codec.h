@@ -149,9 +149,37 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_array_me
   return status;
 }
 
-/// Copies each field of a decoded message into the caller's message with the field's own width.
+template <class T>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void copy_fields(const T& source, T& target) noexcept;
+
+/// Copies one decoded field value with its own width; nested messages (and arrays of them) field
+/// by field, so that no padding byte of the decoder's uninitialised temporary reaches the target.
 /// (A whole-struct copy would load wide words right after the decoder's narrow stores, and stall on
 /// store-to-load forwarding: that copy alone cost more than decoding a 64-byte message.)
+template <class F>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void copy_field_value(const F& from, F& to) noexcept {
+  if constexpr (is_message_v<std::remove_all_extents_t<F>>) {
+    if constexpr (std::is_array_v<F>) {
+      for (std::size_t i = 0; i < std::extent_v<F>; ++i) copy_field_value(from[i], to[i]);
+    } else {
+      copy_fields(from, to);
+    }
+  } else {
+    const auto* src = reinterpret_cast<const unsigned char*>(&from);
+    auto* dst = reinterpret_cast<unsigned char*>(&to);
+    // Arrays go in 8-byte pieces: loads no wider than the decoder's stores forward from them.
+    std::size_t done = 0;
+    for (; done + 8 <= sizeof(F); done += 8) {
+      std::uint64_t piece;
+      copy_bytes(&piece, src + done, 8);
+      copy_bytes(dst + done, &piece, 8);
+    }
+    if constexpr (sizeof(F) % 8 != 0) copy_bytes(dst + done, src + done, sizeof(F) % 8);
+  }
+}
+
+/// Copies each field of a decoded message into the caller's message (the target's field at the
+/// source field's offset).
 template <class T>
 struct field_copier {
   const T* source;
@@ -159,16 +187,7 @@ struct field_copier {
   template <std::size_t I, class F>
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, const F& value) const noexcept {
     const auto offset = reinterpret_cast<const unsigned char*>(&value) - reinterpret_cast<const unsigned char*>(source);
-    unsigned char* to = reinterpret_cast<unsigned char*>(target) + offset;
-    const auto* from = reinterpret_cast<const unsigned char*>(&value);
-    // Arrays go in 8-byte pieces: loads no wider than the decoder's stores forward from them.
-    std::size_t done = 0;
-    for (; done + 8 <= sizeof(F); done += 8) {
-      std::uint64_t piece;
-      copy_bytes(&piece, from + done, 8);
-      copy_bytes(to + done, &piece, 8);
-    }
-    if constexpr (sizeof(F) % 8 != 0) copy_bytes(to + done, from + done, sizeof(F) % 8);
+    copy_field_value(value, *reinterpret_cast<F*>(reinterpret_cast<unsigned char*>(target) + offset));
   }
 };
 

@@ -220,11 +220,12 @@ class msgpack_reader {
       --pending[level];
       bool container = false;
       std::uint64_t children = 0;
+      const mark start = pos_;
       if (const codec_status s = skip_item(container, children); s != codec_status::ok) return s;
-      if (container) {  // opens a level, also when empty
-        if (level + 1 > depth_budget || level + 1 > MaxDepth) return codec_status::nesting_too_deep;
+      if (container) {  // opens a level, also when empty; a failure points at the container's header
+        if (level + 1 > depth_budget || level + 1 > MaxDepth) return fail_at(start, codec_status::nesting_too_deep);
         // Every value takes at least one byte: a count beyond the remaining input cannot be valid.
-        if (children > static_cast<std::uint64_t>(end_ - pos_)) return codec_status::truncated_input;
+        if (children > static_cast<std::uint64_t>(end_ - pos_)) return fail_at(start, codec_status::truncated_input);
         pending[++level] = children;
       }
     }
