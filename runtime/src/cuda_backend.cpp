@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "cuda_link_detection.h"
@@ -216,7 +217,7 @@ class CudaBackend final : public DeviceBackend {
   }
 
   int owner_of(const void* p) const noexcept override {
-    if (const auto* a = find(p)) return a->second.ordinal;
+    if (const auto a = find(p)) return a->allocation.ordinal;
     cudaPointerAttributes attr{};
     if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
       (void)cudaGetLastError();
@@ -228,17 +229,17 @@ class CudaBackend final : public DeviceBackend {
   void check_device_range(int ordinal, const void* p, std::size_t bytes, const char* call,
                           const char* what, int device_id) const override {
     if (!p) throw Error(errc::invalid_argument, call, device_id, std::string(what) + " is null");
-    if (const auto* a = find(p)) {
-      if (a->second.ordinal != ordinal)
+    if (const auto a = find(p)) {
+      if (a->allocation.ordinal != ordinal)
         throw Error(errc::invalid_argument, call, device_id,
                     std::string(what) + " " + hex(p) + " is memory of device " +
-                        std::to_string(a->second.ordinal) + ", not of device " + std::to_string(device_id));
-      const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - a->first;
-      if (bytes > a->second.bytes - offset)
+                        std::to_string(a->allocation.ordinal) + ", not of device " + std::to_string(device_id));
+      const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - a->start;
+      if (bytes > a->allocation.bytes - offset)
         throw Error(errc::out_of_range, call, device_id,
                     std::string(what) + " range [" + std::to_string(offset) + ", " + std::to_string(offset) +
                         " + " + std::to_string(bytes) + ") exceeds its allocation of " +
-                        std::to_string(a->second.bytes) + " bytes");
+                        std::to_string(a->allocation.bytes) + " bytes");
       return;
     }
     // Memory not allocated through RingKernel: the driver can say where it lives, not its size.
@@ -363,13 +364,19 @@ class CudaBackend final : public DeviceBackend {
     std::size_t bytes;
   };
 
-  const std::pair<const std::uintptr_t, Allocation>* find(const void* p) const {
+  struct FoundAllocation {
+    std::uintptr_t start;
+    Allocation allocation;
+  };
+  // A copy taken under the lock: another thread may release the allocation right after.
+  std::optional<FoundAllocation> find(const void* p) const {
     const auto address = reinterpret_cast<std::uintptr_t>(p);
     std::lock_guard lock(mutex_);
     auto it = allocations_.upper_bound(address);
-    if (it == allocations_.begin()) return nullptr;
+    if (it == allocations_.begin()) return std::nullopt;
     --it;
-    return address <= it->first + it->second.bytes ? &*it : nullptr;
+    if (address > it->first + it->second.bytes) return std::nullopt;
+    return FoundAllocation{it->first, it->second};
   }
 
   std::string note_;

@@ -44,10 +44,26 @@ obstacle direct_obstacle(PeerMemory& peers, int source, int destination, const P
 
 }  // namespace
 
+bool p2p_access_enabled(PeerMemory& peers, int source, int destination) {
+  return source != destination && device(source).backend == device(destination).backend &&
+         peers.peer_access_enabled(source, destination);
+}
+
 P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
   if (source == destination) {
     throw Error(errc::invalid_argument, call, source,
                 "source and destination are the same device; a queue on one device is an MpmcQueue");
+  }
+  if (device(source).backend != device(destination).backend) {
+    throw Error(errc::unsupported, call, source,
+                "device " + std::to_string(source) + " (" + to_string(device(source).backend) + ") and device " +
+                    std::to_string(destination) + " (" + to_string(device(destination).backend) +
+                    ") belong to different backends: no memory both can reach holds the ring");
+  }
+  if (o.mode != P2PTransferMode::adaptive && o.mode != P2PTransferMode::direct_p2p &&
+      o.mode != P2PTransferMode::host_staged) {
+    throw Error(errc::invalid_argument, call, source,
+                "P2PQueueOptions::mode " + std::to_string(static_cast<int>(o.mode)) + " is no P2PTransferMode");
   }
   obstacle direct;
   if (o.mode != P2PTransferMode::host_staged) {

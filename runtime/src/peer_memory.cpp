@@ -3,8 +3,12 @@
 #include "ringkernel/peer_memory.h"
 
 #include <algorithm>
+#include <compare>
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -66,6 +70,30 @@ std::string hex(const void* p) {
   return buf;
 }
 
+/// The live peer mappings of every PeerMemory: peer access is process-wide state, so
+/// disable_peer_access must see the mappings another PeerMemory made (a P2P queue's, say), and
+/// "access checked and mapping recorded" must be one step against every disabler.
+struct Mapping {
+  int local_device = -1;
+  std::size_t count = 0;  // map_peer_memory calls not yet ended by unmap_peer_memory
+  std::size_t bytes = 0;  // the largest range mapped (for error messages)
+  std::weak_ptr<detail::DeviceBackend> backend;  // of the devices the ids named then
+};
+struct MappingKey {
+  const PeerMemory* owner;
+  const void* pointer;
+  int remote_device;
+  auto operator<=>(const MappingKey&) const = default;
+};
+struct MappingTable {
+  std::mutex mutex;
+  std::map<MappingKey, Mapping> entries;
+};
+MappingTable& mapping_table() {
+  static auto* table = new MappingTable;  // never destroyed: PeerMemory objects of static storage use it at exit
+  return *table;
+}
+
 }  // namespace
 
 PeerMemory::PeerMemory(PeerMemoryOptions options) : options_(options) {
@@ -74,7 +102,11 @@ PeerMemory::PeerMemory(PeerMemoryOptions options) : options_(options) {
                 "PeerMemoryOptions::staging_chunk_bytes must be > 0");
 }
 
-PeerMemory::~PeerMemory() = default;
+PeerMemory::~PeerMemory() {
+  auto& table = mapping_table();
+  std::lock_guard lock(table.mutex);
+  std::erase_if(table.entries, [this](const auto& entry) { return entry.first.owner == this; });
+}
 
 bool PeerMemory::can_access_peer(int src, int dst) const {
   constexpr const char* call = "PeerMemory::can_access_peer";
@@ -104,16 +136,19 @@ void PeerMemory::disable_peer_access(int src, int dst) {
     const void* pointer;
     std::size_t bytes;
     std::size_t count;
+    bool ours;
   };
   std::vector<Listed> listed;
   std::size_t live = 0;
-  // Held until access is off: a map_peer_memory of another thread, which checks access under the
-  // same lock, then either comes first (and refuses this call) or sees access disabled.
-  std::lock_guard lock(mutex_);
-  for (const auto& [key, value] : mappings_) {
-    if (key.second != src || value.local_device != dst || value.backend.lock() != p.src.backend) continue;
+  // Held until access is off: a map_peer_memory of another thread (of any PeerMemory), which
+  // checks access under the same lock, then either comes first (and refuses this call) or sees
+  // access disabled.
+  auto& table = mapping_table();
+  std::lock_guard lock(table.mutex);
+  for (const auto& [key, value] : table.entries) {
+    if (key.remote_device != src || value.local_device != dst || value.backend.lock() != p.src.backend) continue;
     live += value.count;
-    if (listed.size() < listed_max) listed.push_back({key.first, value.bytes, value.count});
+    if (listed.size() < listed_max) listed.push_back({key.pointer, value.bytes, value.count, key.owner == this});
   }
   if (live != 0) {
     std::string list;
@@ -121,6 +156,7 @@ void PeerMemory::disable_peer_access(int src, int dst) {
     for (const auto& m : listed) {
       list += (list.empty() ? "" : ", ") + hex(m.pointer) + " (" + std::to_string(m.bytes) + " bytes";
       if (m.count > 1) list += ", mapped " + std::to_string(m.count) + " times";
+      if (!m.ours) list += ", by another PeerMemory (a P2PMessageQueue's, for one)";
       // A hint only: an address freed and allocated again looks allocated.
       if (p.src.backend->owner_of(m.pointer) != p.dst.ordinal) list += ", no longer allocated";
       list += ')';
@@ -277,7 +313,8 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
                 "local and remote device are the same; the memory is accessible without a mapping");
   if (bytes == 0) throw Error(errc::invalid_argument, call, local_device, "cannot map 0 bytes");
   p.src.backend->check_device_range(p.src.ordinal, local, bytes, call, "local memory", local_device);
-  std::lock_guard lock(mutex_);  // access checked and mapping recorded as one step (disable_peer_access)
+  auto& table = mapping_table();
+  std::lock_guard lock(table.mutex);  // access checked and mapping recorded as one step (disable_peer_access)
   if (!p.src.backend->peer_access_enabled(p.dst.ordinal, p.src.ordinal)) {
     const bool supported = p.src.backend->link(p.dst.ordinal, p.src.ordinal).peer_access_supported;
     throw Error(supported ? errc::invalid_state : errc::peer_access_unsupported, call, remote_device,
@@ -287,7 +324,7 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
                                      ", " + std::to_string(local_device) + ") first"
                                : " is not supported by the topology; memory cannot be mapped, copy it instead"));
   }
-  auto& entry = mappings_[{local, remote_device}];
+  auto& entry = table.entries[MappingKey{this, local, remote_device}];
   if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, 0, p.src.backend};
   ++entry.count;
   entry.bytes = std::max(entry.bytes, bytes);
@@ -298,19 +335,23 @@ void PeerMemory::unmap_peer_memory(void* mapped, int remote_device) {
   constexpr const char* call = "PeerMemory::unmap_peer_memory";
   Registry::instance().resolve(remote_device, call);
   if (!mapped) throw Error(errc::invalid_argument, call, remote_device, "mapped pointer is null");
-  std::lock_guard lock(mutex_);
-  const auto it = mappings_.find({mapped, remote_device});
-  if (it == mappings_.end())
+  auto& table = mapping_table();
+  std::lock_guard lock(table.mutex);
+  const auto it = table.entries.find(MappingKey{this, mapped, remote_device});
+  if (it == table.entries.end())
     throw Error(errc::invalid_state, call, remote_device,
                 hex(mapped) + " is not mapped for device " + std::to_string(remote_device) +
                     " (already unmapped, or never mapped by this PeerMemory)");
-  if (--it->second.count == 0) mappings_.erase(it);
+  if (--it->second.count == 0) table.entries.erase(it);
 }
 
 std::size_t PeerMemory::live_mappings() const {
-  std::lock_guard lock(mutex_);
+  auto& table = mapping_table();
+  std::lock_guard lock(table.mutex);
   std::size_t n = 0;
-  for (const auto& [key, value] : mappings_) n += value.count;
+  for (const auto& [key, value] : table.entries) {
+    if (key.owner == this) n += value.count;
+  }
   return n;
 }
 

@@ -164,6 +164,55 @@ TEST(P2PMessageQueue, AnInvalidDeviceIdIsNamedAsTheQueuesSourceOrDestination) {
   }
 }
 
+// Peer access is process-wide: a second PeerMemory may not switch off what a live queue's mapping uses.
+TEST(P2PMessageQueue, AnotherPeerMemoryCannotDisableTheAccessALiveQueueMaps) {
+  const auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers, other;
+  {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.capacity = 64});
+    ASSERT_EQ(q.transfer_mode(), P2PTransferMode::direct_p2p);
+    try {
+      other.disable_peer_access(ids[0], ids[1]);
+      FAIL() << "another PeerMemory disabled the access of a live mapping";
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::invalid_state);
+      EXPECT_NE(std::string(e.what()).find("by another PeerMemory"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(peers.peer_access_enabled(ids[0], ids[1]));
+    EXPECT_EQ(other.live_mappings(), 0u);
+    EXPECT_EQ(peers.live_mappings(), 1u);
+  }
+  other.disable_peer_access(ids[0], ids[1]);  // the queue is gone: nothing uses it
+  EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1]));
+}
+
+TEST(P2PMessageQueue, AFailedConstructionLeavesPeerAccessAsItWas) {
+  ringkernel::HostBackendConfig config;
+  config.device_count = 2;
+  config.topology = ringkernel::HostTopology::all;
+  config.memory_per_device = std::size_t{1} << 20;
+  ringkernel::configure_host_backend(config);
+  std::vector<int> ids;
+  for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
+  ringkernel::PeerMemory peers;
+  ASSERT_FALSE(peers.peer_access_enabled(ids[0], ids[1]));
+  // Direct placement is chosen (and access enabled), then the ring does not fit the device's memory.
+  EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], P2PQueueOptions{.capacity = std::size_t{1} << 20})),
+               ringkernel::Error);
+  EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1])) << "the failed construction left peer access enabled";
+  peers.enable_peer_access(ids[0], ids[1]);  // enabled before: stays enabled
+  EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], P2PQueueOptions{.capacity = std::size_t{1} << 20})),
+               ringkernel::Error);
+  EXPECT_TRUE(peers.peer_access_enabled(ids[0], ids[1]));
+  try {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.mode = static_cast<P2PTransferMode>(7)});
+    FAIL() << "mode 7 accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("is no P2PTransferMode"), std::string::npos) << e.what();
+  }
+}
+
 TEST(P2PMessageQueue, FullPoliciesAndShutdownApply) {
   const auto ids = host_devices(ringkernel::HostTopology::all);
   ringkernel::PeerMemory peers;

@@ -372,6 +372,9 @@ TEST(Deadline, PassesWhenTheWallClockReachesIt) {
   const auto soon = ringkernel::deadline::after_us(2000);
   while (!soon.passed()) {}
   EXPECT_GE(ringkernel::wall_clock_us(), now + 2000);
+  const auto never = ringkernel::deadline::after_us(~std::uint64_t{0});  // past the clock's range
+  EXPECT_FALSE(never.passed());
+  EXPECT_EQ(never.at_us(), ~std::uint64_t{0});
 }
 
 TEST(LatencyHistogram, BucketsBoundValuesWithin12Point5Percent) {

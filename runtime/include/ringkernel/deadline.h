@@ -18,8 +18,11 @@ namespace ringkernel {
 
 class deadline {
  public:
-  /// `us` microseconds from now.
-  RINGKERNEL_HOST_DEVICE static deadline after_us(std::uint64_t us) noexcept { return deadline(wall_clock_us() + us); }
+  /// `us` microseconds from now (a bound past the clock's range: never passes).
+  RINGKERNEL_HOST_DEVICE static deadline after_us(std::uint64_t us) noexcept {
+    const std::uint64_t now = wall_clock_us();
+    return deadline(us > ~std::uint64_t{0} - now ? ~std::uint64_t{0} : now + us);
+  }
   RINGKERNEL_HOST_DEVICE bool passed() const noexcept { return wall_clock_us() >= at_us_; }
   RINGKERNEL_HOST_DEVICE std::uint64_t at_us() const noexcept { return at_us_; }
 

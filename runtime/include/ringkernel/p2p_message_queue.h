@@ -50,28 +50,21 @@ class P2PMessageQueue {
         source_(checked_device(source_device, "source")),
         destination_(checked_device(destination_device, "destination")),
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
+        access_was_enabled_(detail::p2p_access_enabled(peers, source_device, destination_device)),
         mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
                                        prevalidated(options, destination_device))),
         capacity_(options.capacity),
         policy_(options.policy) {
-    const QueueOptions queue_options{
-        .capacity = options.capacity,
-        .policy = options.policy,
-        .memory = mode_ == P2PTransferMode::direct_p2p ? QueueMemory::device : QueueMemory::pinned,
-        .device = destination_device,
-        .detailed_statistics = options.detailed_statistics,
-        .producers = options.producers,
-        .consumers = options.consumers};
-    if (queue_options.memory == QueueMemory::device && device(destination_device).backend != Backend::host) {
-      MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
-      kernel_storage_.emplace(QueueMemory::device, destination_device, ring_type::bytes_for(options.capacity));
-      ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
-    } else {
-      queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
-      ring_ = queue_->ring();
-    }
-    if (mode_ == P2PTransferMode::direct_p2p) {
-      source_mapping_ = peers.map_peer_memory(storage().data(), destination_, source_, storage().size());
+    try {
+      place_ring(options);
+    } catch (...) {  // leave no peer access behind that only this failed construction enabled
+      if (mode_ == P2PTransferMode::direct_p2p && !access_was_enabled_) {
+        try {
+          peers.disable_peer_access(source_, destination_);
+        } catch (...) {  // another mapping of the pair appeared meanwhile: it needs the access
+        }
+      }
+      throw;
     }
   }
   ~P2PMessageQueue() {
@@ -175,6 +168,29 @@ class P2PMessageQueue {
     return o;
   }
 
+  // The ring in the memory the mode needs, and the source's peer mapping of it (direct_p2p).
+  void place_ring(const P2PQueueOptions& options) {
+    const QueueOptions queue_options{
+        .capacity = options.capacity,
+        .policy = options.policy,
+        .memory = mode_ == P2PTransferMode::direct_p2p ? QueueMemory::device : QueueMemory::pinned,
+        .device = destination_,
+        .detailed_statistics = options.detailed_statistics,
+        .producers = options.producers,
+        .consumers = options.consumers};
+    if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
+      MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
+      kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
+      ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
+    } else {
+      queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
+      ring_ = queue_->ring();
+    }
+    if (mode_ == P2PTransferMode::direct_p2p) {
+      source_mapping_ = peers_->map_peer_memory(storage().data(), destination_, source_, storage().size());
+    }
+  }
+
   enum class host_role : std::uint8_t { producer, consumer, either };
 
   // The queue a host-side call works on: refused when the ring is GPU memory, or when the call's
@@ -201,6 +217,7 @@ class P2PMessageQueue {
   int source_;
   int destination_;
   bool direct_available_;
+  bool access_was_enabled_;  // peer access source -> destination before this queue (kept on failure)
   P2PTransferMode mode_;
   std::size_t capacity_;
   FullPolicy policy_;

@@ -43,10 +43,14 @@ namespace detail {
 
 /// The mode a P2P queue from `source` to `destination` uses for `options` (direct_p2p or
 /// host_staged), after checking that the ring's memory can serve both declared sides. Enables
-/// peer access for direct_p2p. Throws Error: invalid_argument (source == destination, bad users),
+/// peer access for direct_p2p. Throws Error: invalid_argument (source == destination, bad users,
+/// a mode that is no P2PTransferMode), unsupported (devices of two backends),
 /// peer_access_unsupported (direct_p2p requested where it is impossible: says why),
 /// unsupported (host_staged sides the pinned memory cannot serve).
 P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options);
+
+/// Peer access source -> destination is enabled now (false for one device or two backends).
+bool p2p_access_enabled(PeerMemory& peers, int source, int destination);
 
 }  // namespace detail
 }  // namespace ringkernel

@@ -96,8 +96,10 @@ class PeerMemory {
 
   /// A pointer through which `remote_device` can access [local, local + bytes) of
   /// `local_device`'s memory. Requires peer access enabled from remote to local. The mapping
-  /// lives until unmap_peer_memory, also after the memory is freed (PeerMemory does not track
-  /// buffers): unmap before freeing; until then disable_peer_access(remote, local) is refused.
+  /// lives until unmap_peer_memory (or this PeerMemory's destruction), also after the memory is
+  /// freed (PeerMemory does not track buffers): unmap before freeing; until then
+  /// disable_peer_access(remote, local) is refused, through this or any other PeerMemory (peer
+  /// access belongs to the process, so every PeerMemory's mappings count).
   void* map_peer_memory(void* local, int local_device, int remote_device, std::size_t bytes);
   /// Ends a mapping made by map_peer_memory (also after its memory was freed); one call per
   /// map_peer_memory call. Error(invalid_state) if there is none.
@@ -125,12 +127,6 @@ class PeerMemory {
   std::shared_ptr<detail::StagingPipeline> staging(int src, int dst);
   std::shared_ptr<Stream> internal_stream(int device);
 
-  struct Mapping {
-    int local_device = -1;
-    std::size_t count = 0;  // map_peer_memory calls not yet ended by unmap_peer_memory
-    std::size_t bytes = 0;  // the largest range mapped (for error messages)
-    std::weak_ptr<detail::DeviceBackend> backend;  // of the devices the ids named then
-  };
   struct Measured {
     LinkMeasurement figures;
     std::weak_ptr<detail::DeviceBackend> backend;  // ignored once the ids name other devices
@@ -140,7 +136,6 @@ class PeerMemory {
   mutable std::mutex mutex_;
   std::map<std::pair<int, int>, std::shared_ptr<detail::StagingPipeline>> staging_;
   std::map<int, std::shared_ptr<Stream>> internal_streams_;
-  std::map<std::pair<const void*, int>, Mapping> mappings_;  // (pointer, remote device) ->
   std::map<std::tuple<int, int, CopyPath>, Measured> measured_;  // (src, dst, path) ->
 };
 
