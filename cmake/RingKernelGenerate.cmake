@@ -7,7 +7,8 @@
 #  - the tool rewrites only changed files and touches a stamp, so no-op builds run nothing with
 #    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
 #  - the parse sees the target's include directories, compile definitions (as for its C++ sources,
-#    $<COMPILE_LANGUAGE:CXX> entries included) and C++ standard;
+#    $<COMPILE_LANGUAGE:CXX> entries included), the -D/-U of CMAKE_CXX_FLAGS[_<CONFIG>], and C++
+#    standard and dialect (RingKernelGenerateArgs.cmake);
 #  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
 #    outputs are removed (no stale files survive a failed generation);
 #  - multi-config generators get one output directory per configuration ($<CONFIG>);
@@ -16,6 +17,7 @@
 #  - so are those of a whole call (or target) removed: the build tree keeps the list of its output
 #    directories, and one that left the list is cleaned up (not after a fatal configure error).
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateArgs.cmake")
 
 # Where the templates are: the source tree sets this before including this file; an installed package
 # finds them next to itself (<prefix>/lib/cmake/RingKernel -> <prefix>/share/ringkernel/templates).
@@ -106,9 +108,9 @@ function(ringkernel_generate_messages target)
   endforeach()
 
   # What the target's C++ compiler sees (transitively through its links): its include directories,
-  # definitions and C++ standard go into a file, one argument per line, because only
-  # file(GENERATE) evaluates $<COMPILE_LANGUAGE:...> / $<COMPILE_LANG_AND_ID:...> in them (a custom
-  # command's arguments silently drop such entries). With $<COMPILE_LANGUAGE> in OUTPUT, CMake
+  # definitions (also the -D/-U in CMAKE_CXX_FLAGS[_<CONFIG>]) and C++ standard and dialect go into
+  # a file, one argument per line, because only file(GENERATE) evaluates $<COMPILE_LANGUAGE:...> /
+  # $<COMPILE_LANG_AND_ID:...> in them (a custom command's arguments silently drop such entries). With $<COMPILE_LANGUAGE> in OUTPUT, CMake
   # writes one file per enabled language (and per configuration, through $<CONFIG>), each evaluated
   # for that language; the headers are parsed as C++, so the tool reads the CXX one. A file is
   # rewritten only when its content changes, and the commands depend on it: a changed definition
@@ -119,21 +121,7 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: the CXX language is not enabled; the headers are parsed as C++ "
       "with the target's C++ include directories and definitions (project(... LANGUAGES CXX))")
   endif()
-  set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
-  set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
-  # The C++ standard: the highest of C++20 (what the runtime needs), the target's CXX_STANDARD (98
-  # is C++98 though the number is higher) and the cxx_std_NN features it compiles with. CMake raises
-  # the compile's standard for those (its own, also generator expressions, and the
-  # INTERFACE_COMPILE_FEATURES of what it links: COMPILE_FEATURES is evaluated transitively) but
-  # does not always reflect that in CXX_STANDARD. One -std: a lower level never replaces a higher.
-  set(std "$<TARGET_PROPERTY:${target},CXX_STANDARD>")
-  set(features "$<TARGET_PROPERTY:${target},COMPILE_FEATURES>")
-  set(level "$<IF:$<AND:$<VERSION_GREATER:${std},20>,$<VERSION_LESS:${std},98>>,${std},20>")
-  foreach(feature_level IN ITEMS 23 26)  # the cxx_std_NN above 20 that CMake knows
-    string(CONCAT above "$<AND:$<IN_LIST:cxx_std_${feature_level},${features}>,"
-                        "$<VERSION_LESS:${level},${feature_level}>>")
-    set(level "$<IF:${above},${feature_level},${level}>")
-  endforeach()
+  _ringkernel_parse_args(${target} args_content)
   set(args_file "${out}/ringkernel-gen.args.$<COMPILE_LANGUAGE>")
   if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])  # one directory for all configurations
     set(args_file "${out}/ringkernel-gen.args.$<CONFIG>.$<COMPILE_LANGUAGE>")
@@ -143,8 +131,7 @@ function(ringkernel_generate_messages target)
     set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_ARGS ${out}" TRUE)
     # No TARGET option: the properties name their target, and with TARGET CMake 3.25 crashes
     # (segfault while generating) for these outputs.
-    file(GENERATE OUTPUT "${args_file}"
-      CONTENT "-std=c++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>")
+    file(GENERATE OUTPUT "${args_file}" CONTENT "${args_content}")
   endif()
   string(REPLACE "$<COMPILE_LANGUAGE>" "CXX" args_file "${args_file}")
 
@@ -293,27 +280,6 @@ function(_ringkernel_schedule_finalize)
     set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED TRUE)
     cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _ringkernel_finalize)
   endif()
-endfunction()
-
-# Names of the files that `out`'s file(GENERATE) writes (one per enabled language, and per
-# configuration for a multi-config build into a directory without $<CONFIG>).
-function(_ringkernel_args_files out out_var)
-  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
-  set(names)
-  foreach(lang IN LISTS languages)
-    if(lang STREQUAL "NONE")
-      continue()
-    endif()
-    if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])
-      foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
-        list(APPEND names "ringkernel-gen.args.${config}.${lang}")
-      endforeach()
-    else()
-      list(APPEND names "ringkernel-gen.args.${lang}")
-    endif()
-  endforeach()
-  set(${out_var} "${names}" PARENT_SCOPE)
 endfunction()
 
 # At the end of the configure step (deferred to the end of the top-level directory, so it runs

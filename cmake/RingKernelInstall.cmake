@@ -48,4 +48,5 @@ install(FILES
   "${_ringkernel_package_stage}/RingKernelConfig.cmake"
   "${_ringkernel_package_stage}/RingKernelConfigVersion.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerate.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateArgs.cmake"
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})

@@ -61,6 +61,10 @@ struct FieldModel {
   FieldKind kind = FieldKind::Int32;       // of one element
   FieldKind underlying = FieldKind::Int32; // == kind unless Enumeration
   std::string typeName;   // element type for .rk.cuh: "std::int32_t", "::app::Color", "::app::Point"
+  // The element type as the parse resolved it (canonical, valid anywhere): "unsigned long long",
+  // "::std::byte", "::app::Color"; .rk.h asserts that the compiled field has it. Empty in a model
+  // read from a manifest or built by hand (then typeName stands in).
+  std::string sourceType;
   std::string referencedType;  // qualified name of the enum or message for those kinds, else empty
   std::uint32_t messageTypeId = 0;
   std::vector<std::uint64_t> extents;  // array dimensions, outermost first; empty for scalars

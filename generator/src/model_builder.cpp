@@ -198,13 +198,19 @@ bool ModelBuilder::buildField(const clang::FieldDecl& field, const MessageModel&
     const MessageModel& nested = messages_[messageIndex_.at(type.message)];
     model.referencedType = nested.qualifiedName;
     model.typeName = "::" + nested.qualifiedName;
+    model.sourceType = model.typeName;
     model.messageTypeId = nested.typeId;
   } else if (type.kind == FieldKind::Enumeration) {
     if (!addEnum(field, *type.enumeration, message.qualifiedName)) return false;
     model.referencedType = qualifiedName(*type.enumeration);
     model.typeName = "::" + model.referencedType;
+    model.sourceType = model.typeName;
+  } else if (type.kind == FieldKind::Byte) {
+    model.typeName = fixedWidthType(type.kind);
+    model.sourceType = "::std::byte";
   } else {
     model.typeName = fixedWidthType(type.kind);
+    model.sourceType = type.element.getAsString(context_.getPrintingPolicy());  // "unsigned long"
   }
   if (!validator_.checkInitializer(field, type, message.qualifiedName, model.initializer)) {
     return false;

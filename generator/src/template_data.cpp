@@ -171,9 +171,10 @@ class HeaderDataBuilder {
     fields.reserve(m.fields.size());
     for (std::size_t i = 0; i < m.fields.size(); ++i) {
       const FieldModel& f = m.fields[i];
-      fields.push_back(TemplateObject(10)
+      fields.push_back(TemplateObject(11)
           .add("field_index", std::to_string(i))
           .add("field_name", f.name)
+          .add("field_source_type", (f.sourceType.empty() ? elementType(f) : f.sourceType) + dimensions(f))
           .add("field_kind", runtimeName(f.kind))
           .add("field_underlying", runtimeName(f.underlying))
           .add("field_offset", std::to_string(f.offset))

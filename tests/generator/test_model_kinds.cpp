@@ -40,6 +40,31 @@ struct [[ringkernel::message]] Kinds {
   }
 }
 
+// .rk.h asserts that every compiled field has the type the parse resolved (sourceType, element type):
+// the canonical type, not the fixed-width spelling of .rk.cuh, and valid from any scope.
+TEST(ModelKinds, SourceTypeIsTheResolvedElementType) {
+  const auto run = runFrontendOn(R"(#include <cstdint>
+#include <cstddef>
+namespace app {
+using Stamp = std::uint32_t;
+enum class Mode : std::uint8_t { off, on };
+struct [[ringkernel::message]] Point { std::int32_t x; };
+struct [[ringkernel::message]] Types {
+  Stamp stamp; unsigned long long ull; long l; char8_t c8; signed char sc; char c; bool b;
+  std::byte raw[4]; Mode mode; Point corner; float grid[2][3];
+};
+})");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  const std::vector<std::pair<const char*, const char*>> expected = {
+      {"stamp", "unsigned int"}, {"ull", "unsigned long long"}, {"l", "long"},
+      {"c8", "char8_t"},         {"sc", "signed char"},         {"c", "char"},
+      {"b", "bool"},             {"raw", "::std::byte"},         {"mode", "::app::Mode"},
+      {"corner", "::app::Point"}, {"grid", "float"}};
+  for (const auto& [name, type] : expected) {
+    EXPECT_EQ(run.field("app::Types", name).sourceType, type) << name;
+  }
+}
+
 TEST(ModelKinds, EnumsCarryTheirUnderlyingKindAndEnumerators) {
   const auto run = runFrontendOn(R"(#include <cstdint>
 namespace app {
