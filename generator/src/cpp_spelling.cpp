@@ -47,6 +47,27 @@ std::string macroFragment(std::string_view text) {
   return out;
 }
 
+std::string qualifiedNameFragment(std::string_view qualifiedName) {
+  std::string out;
+  for (std::size_t i = 0; i < qualifiedName.size(); ++i) {
+    const auto u = static_cast<unsigned char>(qualifiedName[i]);
+    if (u < 0x80 && std::isalnum(u) != 0) {
+      out += qualifiedName[i];
+    } else if (u == '_') {
+      out += "_0";
+    } else if (u == ':' && i + 1 < qualifiedName.size() && qualifiedName[i + 1] == ':') {
+      out += "_1";
+      ++i;
+    } else {
+      std::array<char, 3> hex{};
+      std::snprintf(hex.data(), hex.size(), "%02x", static_cast<unsigned>(u));
+      out += "_x";
+      out += hex.data();
+    }
+  }
+  return out;
+}
+
 std::string cppIdentifier(std::string_view text) {
   static constexpr std::array<std::string_view, 92> kKeywords = {
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",

@@ -185,7 +185,7 @@ class HeaderDataBuilder {
           .add("field_message_type_id", f.kind == FieldKind::Message ? hexLiteral(f.messageTypeId) : "0u"));
     }
     return TemplateObject(16)
-        .add("traits_guard", "RINGKERNEL_TRAITS_" + hexDigits(m.typeId))
+        .add("traits_guard", traitsGuard(m))
         .add("cpp_type", "::" + m.qualifiedName)
         .add("qualified_name", m.qualifiedName)
         .add("type_id", hexLiteral(m.typeId))
@@ -352,11 +352,15 @@ class HeaderDataBuilder {
 }  // namespace
 
 std::string typeGuard(const MessageModel& message) {
-  return "RINGKERNEL_TYPE_" + hexDigits(message.typeId);
+  return "RINGKERNEL_TYPE_" + qualifiedNameFragment(message.qualifiedName);
 }
 
 std::string typeGuard(const EnumModel& enumeration) {
-  return "RINGKERNEL_TYPE_" + hexDigits(fnv1a32(enumeration.qualifiedName));
+  return "RINGKERNEL_TYPE_" + qualifiedNameFragment(enumeration.qualifiedName);
+}
+
+std::string traitsGuard(const MessageModel& message) {
+  return "RINGKERNEL_TRAITS_" + qualifiedNameFragment(message.qualifiedName);
 }
 
 std::string cudaHeaderMacro(const HeaderModel& model) {

@@ -12,10 +12,13 @@
 
 namespace ringkernel::gen {
 
-/// Guard of a type definition in .rk.cuh: RINGKERNEL_TYPE_<8 hex digits> (message: type id; enum:
-/// FNV-1a of its qualified name).
+/// Guard of a type definition in .rk.cuh: RINGKERNEL_TYPE_<qualifiedNameFragment>, keyed on the type's
+/// identity, so that one type generated from two headers is defined once and two types never share
+/// a guard (a type id may repeat across headers, and an enum's hash may equal a message's id).
 std::string typeGuard(const MessageModel& message);
 std::string typeGuard(const EnumModel& enumeration);
+/// Guard of a message's traits and layout checks: RINGKERNEL_TRAITS_<qualifiedNameFragment>.
+std::string traitsGuard(const MessageModel& message);
 
 /// Macro a <stem>.rk.cuh defines so that the matching <stem>.rk.h does not include the original
 /// header after it.

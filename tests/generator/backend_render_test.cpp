@@ -16,7 +16,9 @@
 #include "cpp_spelling.h"
 #include "emit.h"
 #include "manifest.h"
+#include "names.h"
 #include "output_writer.h"
+#include "template_data.h"
 #include "template_renderer.h"
 
 namespace ringkernel::gen {
@@ -325,6 +327,26 @@ TEST(BackendSpelling, RegistryNamesBecomeValidIdentifiers) {
   EXPECT_EQ(cppIdentifier("default"), "default_");
   EXPECT_EQ(cppStringLiteral("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
   EXPECT_EQ(hexLiteral(0x4001u), "0x00004001u");
+}
+
+// Type guards stand for one qualified name each (two names never share one, whatever their ids).
+TEST(BackendSpelling, GuardFragmentsAreOnePerQualifiedName) {
+  EXPECT_EQ(qualifiedNameFragment("app::my_Ping"), "app_1my_0Ping");
+  EXPECT_NE(qualifiedNameFragment("a_b::c"), qualifiedNameFragment("a::b_c"));
+  EXPECT_NE(qualifiedNameFragment("a_1b"), qualifiedNameFragment("a::b"));
+  EXPECT_EQ(qualifiedNameFragment("n::\xc3\xa9"), "n_1_xc3_xa9");
+  MessageModel ping, pong;
+  ping.qualifiedName = "app::Ping";
+  pong.qualifiedName = "app::Pong";
+  ping.typeId = pong.typeId = 0x4001u;
+  EXPECT_NE(typeGuard(ping), typeGuard(pong));
+  EXPECT_NE(traitsGuard(ping), traitsGuard(pong));
+  EnumModel color;
+  color.qualifiedName = "app::Color";
+  MessageModel same;
+  same.qualifiedName = "app::Color2";
+  same.typeId = fnv1a32("app::Color");
+  EXPECT_NE(typeGuard(color), typeGuard(same));
 }
 
 }  // namespace
