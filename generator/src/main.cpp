@@ -12,6 +12,7 @@
 #include "frontend.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include "options.h"
 #include "paths.h"
@@ -124,14 +125,20 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   if (prerenderer) prerenderer->finish();
   // Every failure from here on (errors in the input, a template that does not load or render, an
   // output, the depfile or the stamp that cannot be written) leaves no stale outputs when asked to.
-  const auto failed = [&](const std::string& message) {
-    llvm::errs() << "ringkernel-gen: " << message << '\n';
+  const auto failed = [&](const std::string& line) {
+    llvm::errs() << line << '\n';
     if (commandLine.removeStaleOutputs) removeStaleOutputs(commandLine, request.outputDir);
     return kInputError;
   };
-  const auto inputError = [&](const std::string& message) { return failed("error: " + message); };
+  const auto inputError = [&](const std::string& message) { return failed("ringkernel-gen: error: " + message); };
+  // A model the templates cannot reproduce is reported at the type, clang-style
+  // ("file:line:col: error: ..."): printed as it is, without the tool's own prefix.
+  const auto renderError = [&](const std::string& message) {
+    const bool located = llvm::Regex("^[^\n]+:[0-9]+:[0-9]+: error: ").match(message);
+    return located ? failed(message) : inputError(message);
+  };
   if (parsed.errorCount != 0) {
-    return failed("nothing was written (" + std::to_string(parsed.errorCount) +
+    return failed("ringkernel-gen: nothing was written (" + std::to_string(parsed.errorCount) +
                   (parsed.errorCount == 1 ? " error" : " errors") + " in the input)");
   }
 
@@ -140,7 +147,7 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
     Prerendered ahead = prerenderer ? prerenderer->take(header.headerPath) : Prerendered{};
     const bool rendered = templates ? renderHeader(header, request.outputDir, *templates, outputs, error, &ahead)
                                     : renderHeader(header, request.outputDir, templateDir, outputs, error);
-    if (!rendered) return inputError(error);
+    if (!rendered) return renderError(error);
   }
   // The depfile and the stamp are written after the outputs: whatever can be checked about them is
   // checked first, so that a bad path fails the run before any output is written.

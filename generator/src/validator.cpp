@@ -176,6 +176,12 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
   }
   // The type and declarator as written, without a bit-field's width or an initializer.
   const clang::SourceRange declaration = field.DeclaratorDecl::getSourceRange();
+  if (const auto* shared = field.getAttr<clang::NoUniqueAddressAttr>()) {
+    return fail(shared->getLocation(), shared->getRange(),
+                subject() + " is [[no_unique_address]]: it may share its bytes with other fields or "
+                            "the tail padding, which the layout of .rk.cuh and the codecs cannot reproduce",
+                "remove [[no_unique_address]]");
+  }
   if (!type.ok()) return fail(where, declaration, subject() + " " + type.rejection, type.fix);
   if (type.extents.size() > kMaxArrayRank) {
     return fail(where, declaration,

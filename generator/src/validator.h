@@ -42,7 +42,8 @@ class Validator {
   static bool hasConcreteLayout(const clang::CXXRecordDecl& record);
 
   /// Rules on one field: anonymous struct/union members, bit-fields, non-public access,
-  /// const/volatile, an unsupported type (`type.rejection`), more than kMaxArrayRank dimensions.
+  /// [[no_unique_address]], const/volatile, an unsupported type (`type.rejection`), more than
+  /// kMaxArrayRank dimensions.
   bool checkField(const clang::FieldDecl& field, const FieldType& type, const std::string& message);
 
   /// An enum used by a field must be named and sit at namespace scope or in a message.

@@ -80,6 +80,22 @@ TEST_F(CliTest, BadHeaderExitsOneAndWritesNothing) {
   EXPECT_FALSE(fs::exists(path("stamp")));
 }
 
+// Reported at the attribute like any other error, with a caret and no "ringkernel-gen: error:"
+// prefix in front of the location (it used to be reported by the renderer, prefixed twice).
+TEST_F(CliTest, NoUniqueAddressIsAClangStyleErrorAtTheAttribute) {
+  const std::string bad = write("tail.h", "struct [[ringkernel::message]] Empty {};\n"
+                                          "struct [[ringkernel::message]] Tail {\n"
+                                          "  int a;\n"
+                                          "  [[no_unique_address]] Empty e;\n"
+                                          "};\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(bad));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_EQ(result.output.rfind(bad + ":4:5: error: field 'e' of message 'Tail' is [[no_unique_address]]", 0), 0u)
+      << result.output;
+  EXPECT_NE(result.output.find("|     ^~~~"), std::string::npos) << result.output;  // caret at column 5
+  EXPECT_EQ(result.output.find("ringkernel-gen: error:"), std::string::npos) << result.output;
+}
+
 TEST_F(CliTest, DepfileTargetsTheOutputsWithoutStamp) {
   const std::string header = write("messages.h", kGoodHeader);
   const Result result = runGenerator("--output-dir " + quote(path("out")) + " --depfile " +

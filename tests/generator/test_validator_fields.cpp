@@ -113,6 +113,20 @@ TEST(FieldRules, PragmaPackMisalignsAField) {
                        "remove the packing"));
 }
 
+// [[no_unique_address]] lets a field share bytes with others; it was reported late, from the
+// renderer, with a doubled "ringkernel-gen: error: ...: error:" prefix and sometimes at the next field.
+TEST(FieldRules, NoUniqueAddressIsAnErrorAtTheAttribute) {
+  const std::string source =
+      "struct [[ringkernel::message]] Empty {};\n"
+      "struct [[ringkernel::message]] Tail { int a; [[no_unique_address]] Empty e; char c; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "no_unique_address"),
+                       {"field 'e' of message 'Tail' is [[no_unique_address]]"},
+                       "remove [[no_unique_address]]"))
+      << run.printed;
+}
+
 TEST(FieldRules, AllBadFieldsOfOneMessageAreReported) {
   const std::string source =
       "struct [[ringkernel::message]] Many { int* p; long double ld; wchar_t w; };\n";
