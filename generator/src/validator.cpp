@@ -65,6 +65,23 @@ const clang::CXXMethodDecl* nonTrivialSpecialMember(const clang::CXXRecordDecl& 
   return nullptr;
 }
 
+/// Why `record` has no usable default constructor: its deleted default constructor, or the first
+/// user-declared constructor when that suppresses the implicit one; null when it has one.
+const clang::CXXConstructorDecl* missingDefaultConstructor(const clang::CXXRecordDecl& record) {
+  const clang::CXXConstructorDecl* first = nullptr;
+  for (const clang::CXXConstructorDecl* ctor : record.ctors()) {
+    if (ctor->isImplicit()) continue;
+    if (ctor->isDefaultConstructor()) return ctor->isDeleted() ? ctor : nullptr;
+    if (first == nullptr && !ctor->isCopyOrMoveConstructor()) first = ctor;
+  }
+  if (record.hasDefaultConstructor()) return nullptr;
+  if (first != nullptr) return first;
+  for (const clang::CXXConstructorDecl* ctor : record.ctors()) {
+    if (!ctor->isImplicit()) return ctor;  // only copy or move constructors were declared
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool Validator::hasConcreteLayout(const clang::CXXRecordDecl& record) {
@@ -327,6 +344,14 @@ bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
                 subject + " is not trivially copyable: it has " + what +
                     "; messages are copied byte for byte",
                 "remove it (or declare it = default)");
+  }
+  if (const clang::CXXConstructorDecl* blocking = missingDefaultConstructor(record)) {
+    return fail(blocking->getLocation(),
+                subject + " is not default-constructible (" +
+                    (blocking->isDeleted() ? "its default constructor is deleted"
+                                           : "a user-declared constructor suppresses the implicit default one") +
+                    "); decoders, queues and the registry create messages before they fill them",
+                "add a default constructor: " + record.getNameAsString() + "() = default;");
   }
   if (!record.isStandardLayout()) {
     return fail(record.getLocation(), subject + " is not a standard-layout type",

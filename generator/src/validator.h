@@ -61,8 +61,8 @@ class Validator {
                         const std::string& message);
 
   /// After the fields (only when nothing more specific was reported): packing that lowers the
-  /// struct's alignment, a size over kMaxMessageBytes, non-trivially-copyable or non-standard-layout
-  /// records.
+  /// struct's alignment, a size over kMaxMessageBytes, non-trivially-copyable, not
+  /// default-constructible or non-standard-layout records.
   bool checkRecordAfterFields(const clang::CXXRecordDecl& record, const MessageModel& model,
                               bool anyErrorReported);
 

@@ -71,6 +71,12 @@ INSTANTIATE_TEST_SUITE_P(Rules, RecordRule, ::testing::Values(
             "Copier(const", 1, {"not trivially copyable", "copy or move constructor"}, "= default"},
   BadRecord{"UserProvidedAssignment", "struct [[ringkernel::message]] Assigner { int a; Assigner& operator=(const Assigner&) { return *this; } };\n",
             "operator=", 1, {"not trivially copyable", "assignment operator"}, "= default"},
+  // Decoders, queues and the registry create messages before filling them; without a default
+  // constructor the generated code failed deep inside the codec headers.
+  BadRecord{"NoDefaultConstructor", "struct [[ringkernel::message]] NoDef { explicit NoDef(int v) : a(v) {} int a; };\n",
+            "NoDef(int", 1, {"message 'NoDef' is not default-constructible", "suppresses the implicit default one"}, "NoDef() = default;"},
+  BadRecord{"DeletedDefaultConstructor", "struct [[ringkernel::message]] Gone { Gone() = delete; int a; };\n",
+            "Gone()", 1, {"message 'Gone' is not default-constructible", "its default constructor is deleted"}, "Gone() = default;"},
   // Every field ends within 4 GiB - 1, but the tail padding to the alignment does not.
   BadRecord{"TailPaddingBeyondFourGiB", "struct [[ringkernel::message]] Huge { std::uint64_t a; char rest[0xFFFFFFFFull - 8]; };\n",
             "Huge", 1, {"message 'Huge' is 4294967296 bytes", "more than the 4294967295"}, "several messages"},
@@ -123,6 +129,12 @@ TEST(RecordRules, NameHashingToTheReservedIdZeroNeedsAnExplicitId) {
                        "give it an explicit id"));
   const auto fixed = runFrontendOn("struct [[ringkernel::message(id = 2)]] ZCL8rVv { int a; };\n");
   EXPECT_EQ(errorCount(fixed), 0u) << fixed.printed;
+}
+
+TEST(RecordRules, DefaultConstructibleMessagesWithOtherConstructorsAreAccepted) {
+  const auto run = runFrontendOn("struct [[ringkernel::message]] Both { Both() = default; explicit Both(int v) : a(v) {} int a; };\n"
+                                 "struct [[ringkernel::message]] Own { Own() : a(1) {} int a; };\n");
+  EXPECT_EQ(errorCount(run), 0u) << run.printed;
 }
 
 TEST(RecordRules, SharedKernelNamesAreNoCollision) {
