@@ -48,10 +48,27 @@ function(ringkernel_generate_messages target)
         message(FATAL_ERROR "${where}: ${ARGV${i}} needs a value\n"
           "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
       endif()
+      # Given twice, cmake_parse_arguments would keep the last value silently.
+      if(DEFINED seen_${ARGV${i}})
+        message(FATAL_ERROR "${where}: ${ARGV${i}} is given twice ('${seen_${ARGV${i}}}' and "
+          "'${ARGV${next}}'); one call takes one ${ARGV${i}} (call the function again for another)")
+      endif()
+      set(seen_${ARGV${i}} "${ARGV${next}}")
     endif()
   endforeach()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "${where}: '${target}' is not a target; create it (add_library/add_executable) first")
+  endif()
+  # An ALIAS (ns::lib) stands for its target: generate for that one (ringkernel_gen/lib, its rules).
+  get_target_property(aliased ${target} ALIASED_TARGET)
+  if(aliased)
+    set(target "${aliased}")
+  endif()
+  get_target_property(imported ${target} IMPORTED)
+  if(imported)
+    message(FATAL_ERROR "${where}: '${target}' is an IMPORTED target, built outside this project, so "
+      "there is no build step of it to generate for; call the function for a target this project "
+      "builds (the one that includes the generated headers)")
   endif()
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
@@ -156,6 +173,10 @@ function(ringkernel_generate_messages target)
     if(NOT EXISTS "${header}")
       message(FATAL_ERROR "${where}: header '${header}' does not exist")
     endif()
+    if(header IN_LIST headers_seen)
+      message(FATAL_ERROR "${where}: header '${header}' is listed twice in HEADERS; list it once")
+    endif()
+    list(APPEND headers_seen "${header}")
     cmake_path(GET header STEM LAST_ONLY stem)
     if(stem IN_LIST stems)
       message(FATAL_ERROR "${where}: two headers have the stem '${stem}' (outputs would collide): "
