@@ -101,18 +101,6 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_tagged_int(cons
   }
 }
 
-/// A positive fixint (0..127): every integer type holds it, except bool (an enum's underlying type).
-template <class I>
-RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status take_positive_fixint(const std::uint8_t*& pos, I& out,
-                                                                                 std::uint8_t t) noexcept {
-  if constexpr (std::is_same_v<I, bool>) {
-    if (t > 1) return codec_status::value_out_of_range;
-  }
-  out = static_cast<I>(t);
-  ++pos;
-  return codec_status::ok;
-}
-
 /// Any int encoding at `pos` whose value fits I (an integer type; bool: 0 and 1). On success
 /// `pos` moves past the value; on failure it stays at the value: truncated_input (the value does not
 /// end before `end`), value_out_of_range, type_mismatch (not an int), invalid_input (0xc1).
@@ -122,13 +110,23 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_at(const st
   const std::size_t left = static_cast<std::size_t>(end - pos);
   if (left >= 9) {  // any form fits: one length check for all of them
     const std::uint8_t t = *pos;
-    if (t <= tag::positive_fixint_max) return take_positive_fixint(pos, out, t);
+    if (t <= tag::positive_fixint_max) {  // 0..127: every integer type holds it but bool (an enum's)
+      if constexpr (std::is_same_v<I, bool>) return take_int<I, std::uint8_t, 0>(pos, out, t);
+      out = static_cast<I>(t);
+      ++pos;
+      return codec_status::ok;
+    }
     if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
     return read_tagged_int<true>(pos, left, t, out);
   }
   if (left == 0) return codec_status::truncated_input;
   const std::uint8_t t = *pos;
-  if (t <= tag::positive_fixint_max) return take_positive_fixint(pos, out, t);
+  if (t <= tag::positive_fixint_max) {
+    if constexpr (std::is_same_v<I, bool>) return take_int<I, std::uint8_t, 0>(pos, out, t);
+    out = static_cast<I>(t);
+    ++pos;
+    return codec_status::ok;
+  }
   if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
   return read_tagged_int<false>(pos, left, t, out);
 }
