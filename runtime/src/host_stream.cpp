@@ -7,13 +7,14 @@ namespace ringkernel::detail {
 
 std::uint64_t HostEvent::begin_record() {
   std::lock_guard lock(mutex_);
-  return ++recorded_;
+  pending_.insert(++recorded_);
+  return recorded_;
 }
 
 void HostEvent::complete(std::uint64_t generation) {
   {
     std::lock_guard lock(mutex_);
-    if (generation > completed_) completed_ = generation;
+    pending_.erase(generation);
   }
   completed_cv_.notify_all();
 }
@@ -25,12 +26,12 @@ std::uint64_t HostEvent::latest() const {
 
 void HostEvent::wait_for(std::uint64_t generation) const {
   std::unique_lock lock(mutex_);
-  completed_cv_.wait(lock, [&] { return completed_ >= generation; });
+  completed_cv_.wait(lock, [&] { return !pending_.contains(generation); });
 }
 
 bool HostEvent::reached(std::uint64_t generation) const {
   std::lock_guard lock(mutex_);
-  return completed_ >= generation;
+  return !pending_.contains(generation);
 }
 
 HostStream::HostStream(int ordinal) : ordinal_(ordinal), worker_([this] { run(); }) {}

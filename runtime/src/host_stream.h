@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "backend.h"
@@ -25,6 +26,8 @@ class HostEvent final : public EventImpl, public std::enable_shared_from_this<Ho
   void complete(std::uint64_t generation);
   /// Generation of the latest record (0: never recorded).
   std::uint64_t latest() const;
+  /// Wait until / whether record `generation` itself has completed. Records on different streams
+  /// complete in any order: a later one completing says nothing about an earlier one.
   void wait_for(std::uint64_t generation) const;
   bool reached(std::uint64_t generation) const;
 
@@ -33,7 +36,7 @@ class HostEvent final : public EventImpl, public std::enable_shared_from_this<Ho
   mutable std::mutex mutex_;
   mutable std::condition_variable completed_cv_;
   std::uint64_t recorded_ = 0;
-  std::uint64_t completed_ = 0;
+  std::set<std::uint64_t> pending_;  // generations recorded but not completed yet
 };
 
 class HostStream final : public StreamImpl {

@@ -2,6 +2,7 @@
 // Stream ordering, events across devices and device synchronisation on the host backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "host_fixture.h"
@@ -53,6 +54,31 @@ void cross_device_pipeline(HostTopology topology, CopyPath expected) {
 
 TEST(Events, CrossDeviceOrderingDirect) { cross_device_pipeline(HostTopology::all, CopyPath::direct_peer); }
 TEST(Events, CrossDeviceOrderingHostStaged) { cross_device_pipeline(HostTopology::none, CopyPath::host_staged); }
+
+// A wait is for the record it saw, not for whichever record of the event completes first: the
+// event re-recorded on an idle stream completed at once and released the wait for the earlier
+// record, still behind a long copy on another stream.
+TEST(Events, WaitIsForTheRecordItSawNotALaterOneOnAnotherStream) {
+  const auto ids = test::use_host_devices(1, HostTopology::none);
+  constexpr std::size_t n = std::size_t{64} << 20, tail = 4096;
+  const auto data = pattern(n, 9);
+  DeviceBuffer source(ids[0], n), produced(ids[0], n);
+  source.upload(data.data(), n);
+  Stream slow(ids[0]), consumer(ids[0]), idle(ids[0]);
+  Event e(ids[0]);
+  slow.copy_async(produced.data(), source.data(), n);  // fills front to back: the tail comes last
+  e.record(slow);      // record 1
+  consumer.wait(e);    // for record 1
+  e.record(idle);      // record 2, completes at once
+  idle.synchronize();
+  std::vector<std::uint8_t> out(tail);
+  consumer.copy_async(out.data(), produced.bytes() + (n - tail), tail);
+  consumer.synchronize();
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), data.end() - tail))
+      << "the consumer ran before the copy it waited for had finished";
+  e.synchronize();  // the latest record only (as cudaEventSynchronize)
+  slow.synchronize();
+}
 
 TEST(Streams, WorkRunsInOrderAndSynchronizeDeviceWaitsForAllStreams) {
   const auto ids = test::use_host_devices(2, HostTopology::none);
