@@ -49,18 +49,20 @@ void HostStream::enqueue(std::function<void()> task) {
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(std::move(task));
+    ++enqueued_;
   }
   work_cv_.notify_one();
 }
 
 void HostStream::synchronize() {
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  const std::uint64_t target = enqueued_;
+  idle_cv_.wait(lock, [&] { return finished_ >= target; });
 }
 
 bool HostStream::idle() {
   std::lock_guard lock(mutex_);
-  return queue_.empty() && !busy_;
+  return finished_ == enqueued_;
 }
 
 void HostStream::run() {
@@ -70,12 +72,11 @@ void HostStream::run() {
     if (queue_.empty()) return;  // stopping and drained
     auto task = std::move(queue_.front());
     queue_.pop_front();
-    busy_ = true;
     lock.unlock();
     task();  // tasks are validated before they are queued and do not throw
     lock.lock();
-    busy_ = false;
-    if (queue_.empty()) idle_cv_.notify_all();
+    ++finished_;
+    idle_cv_.notify_all();
   }
 }
 

@@ -48,6 +48,7 @@ class HostStream final : public StreamImpl {
 
   int ordinal() const noexcept { return ordinal_; }
   void enqueue(std::function<void()> task);
+  /// Blocks until the work enqueued before the call has finished.
   void synchronize();
   bool idle();
 
@@ -59,7 +60,10 @@ class HostStream final : public StreamImpl {
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
   std::deque<std::function<void()>> queue_;
-  bool busy_ = false;
+  // Tasks enqueued / finished so far: synchronize() waits for the count it saw, so work other
+  // threads keep adding does not hold it up (waiting for an empty queue could wait forever).
+  std::uint64_t enqueued_ = 0;
+  std::uint64_t finished_ = 0;
   bool stopping_ = false;
   std::thread worker_;  // last: starts after everything above is initialised
 };

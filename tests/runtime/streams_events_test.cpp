@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "host_fixture.h"
@@ -102,6 +104,42 @@ TEST(Streams, WorkRunsInOrderAndSynchronizeDeviceWaitsForAllStreams) {
   std::vector<std::uint8_t> out(n);
   remote.download(out.data(), n);
   EXPECT_TRUE(out == data);
+}
+
+// synchronize() waits for the work enqueued before it, not for an empty queue: while another
+// thread kept a backlog on the stream, it (and so synchronize_device and freeing a buffer) waited
+// until that thread stopped.
+TEST(Streams, SynchronizeIsNotHeldUpByWorkOtherThreadsKeepAdding) {
+  const auto ids = test::use_host_devices(1, HostTopology::none);
+  constexpr std::size_t n = std::size_t{4} << 20, backlog = 32;
+  DeviceBuffer a(ids[0], n), b(ids[0], n);
+  Stream s(ids[0]);
+  std::atomic<bool> stop{false}, started{false}, gave_up{false};
+  std::thread producer([&] {  // keeps about `backlog` copies queued until told to stop, at most 10 s
+    std::vector<Event> done;
+    for (std::size_t i = 0; i < backlog; ++i) done.emplace_back(ids[0]);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (std::size_t i = 0; !stop; ++i) {
+      s.copy_async(b.data(), a.data(), n);
+      done[i % backlog].record(s);
+      if (i >= backlog) started = true;
+      done[(i + 1) % backlog].synchronize();
+      if (std::chrono::steady_clock::now() > deadline) {
+        gave_up = true;
+        break;
+      }
+    }
+  });
+  while (!started) std::this_thread::yield();
+  const auto t0 = std::chrono::steady_clock::now();
+  s.synchronize();
+  synchronize_device(ids[0]);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  stop = true;
+  producer.join();
+  EXPECT_FALSE(gave_up) << "synchronize() returned only once the other thread stopped adding work";
+  EXPECT_LT(waited, std::chrono::seconds(5)) << "synchronize() waited for work added after it";
+  s.synchronize();
 }
 
 TEST(Streams, ConcurrentCopiesFromManyThreadsShareOnePeerMemory) {
