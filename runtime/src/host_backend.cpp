@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <new>
@@ -73,7 +74,12 @@ class HostBackend final : public DeviceBackend {
                   "cannot allocate " + std::to_string(bytes) + " bytes: " +
                       std::to_string(config_.memory_per_device - d.used) + " of " +
                       std::to_string(config_.memory_per_device) + " bytes free");
-    void* p = allocate_aligned_host(bytes);
+    // One byte more than asked: the address one past the end, which counts as the allocation's
+    // (empty ranges at its end), then lies inside it and cannot be where host memory of the
+    // program begins. Allocators without chunk headers (jemalloc, tcmalloc, the sanitizers') put
+    // objects of one size class side by side, and host memory there was taken for this
+    // allocation's end: Stream::copy_async refused it as out of range.
+    void* p = bytes == std::numeric_limits<std::size_t>::max() ? nullptr : allocate_aligned_host(bytes + 1);
     if (!p)
       throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
