@@ -98,8 +98,11 @@ void validate_host_config(const HostBackendConfig& config, const char* source) {
     const std::string name = std::to_string(a) + "-" + std::to_string(b);
     if (a == b) bad("pair " + name + " links a device to itself");
     if (a < 0 || b < 0 || a >= config.device_count || b >= config.device_count)
-      bad("pair " + name + " names a device outside the " + std::to_string(config.device_count) +
-          " host devices (ordinals 0.." + std::to_string(config.device_count - 1) + ")");
+      bad("pair " + name + (config.device_count == 0
+                                ? std::string(" names a device but there are no host devices (the count is 0)")
+                                : " names a device outside the " + std::to_string(config.device_count) +
+                                      " host devices (ordinals 0.." +
+                                      std::to_string(config.device_count - 1) + ")"));
     for (std::size_t j = 0; j < i; ++j) {
       const auto [c, d] = config.pairs[j];
       if ((a == c && b == d) || (a == d && b == c)) bad("pair " + name + " is listed twice");

@@ -104,6 +104,10 @@ TEST(HostConfig, PairErrorsQuoteTheTopology) {
                          "device outside the 2 host devices (ordinals 0..1)");
   e = capture([] { HostBackendConfig::parse("3", "0-1,1-0"); });
   EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_TOPOLOGY: bad configuration: \"0-1,1-0\": pair 1-0 is listed twice");
+  // With no devices there is no range of ordinals to name (it said "ordinals 0..-1").
+  e = capture([] { HostBackendConfig::parse("0", "0-1"); });
+  EXPECT_STREQ(e.what(), "ringkernel: RINGKERNEL_HOST_TOPOLOGY: bad configuration: \"0-1\": pair 0-1 names a device "
+                         "but there are no host devices (the count is 0)");
 }
 
 TEST(HostConfig, ParsesNativeAtomics) {
