@@ -2,6 +2,7 @@
 // ringkernel-info: devices, capabilities and the P2P matrix of this machine; with --bandwidth,
 // measured copy bandwidth and latency between every pair (like CUDA's p2pBandwidthLatencyTest),
 // once with peer access disabled and once with it enabled where the topology allows.
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -166,6 +167,11 @@ int main(int argc, char** argv) {
     }
   } catch (const ringkernel::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  // A report that did not reach its file (disk full, closed pipe) is a failure, not exit status 0.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "ringkernel-info: cannot write the output: %s\n", std::strerror(errno));
     return 1;
   }
   return 0;
