@@ -27,6 +27,12 @@ inline int cuda_device_or_skip() {
 /// for them forever (freeing pinned or device memory waits for outstanding kernels).
 inline constexpr std::uint64_t kernel_budget_us = 20'000'000;
 
+/// A ring start `before` positions short of 2^64: the indices of a test that moves more messages
+/// than that cross the wrap mid-run, on the device's own 64-bit arithmetic and shuffles (the host
+/// tests do the same with simulated warps). Some tests start there, some at 0, so that a failure
+/// says whether the wrap is what broke.
+inline constexpr std::uint64_t start_before_wrap(std::uint64_t before) { return 0 - before; }
+
 namespace detail {
 // Waits (at most budget_us) for the host to set flags[0]; flags[1] = 1 if it saw it, 2 if not.
 static __global__ void launch_probe(unsigned* flags, std::uint64_t budget_us) {

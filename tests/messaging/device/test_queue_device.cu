@@ -2,7 +2,8 @@
 // Queues with CUDA kernels on either side (label gpu; each test skips with the reason when there is
 // no CUDA device): host -> device -> host through mapped pinned memory, a warp-aggregated device
 // producer to a host consumer, and kernel to kernel on one GPU through device memory (two kernels at
-// once, and the same device code one kernel after the other).
+// once, and the same device code one kernel after the other). Tests that call start_before_wrap have
+// their positions cross 2^64 halfway through.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -36,6 +37,7 @@ using DeviceRing = mpmc_ring<Tagged, atomic_scope::device>;
 using SpscRing = ringkernel::spsc_ring<Tagged, atomic_scope::system>;
 
 using queue_device_test::kernel_budget_us;
+using queue_device_test::start_before_wrap;
 
 // The batch calls below are collective over the full warp (mask 0xffffffff: blockDim is a multiple
 // of 32 and lanes leave only together), so every lane must make each call or none: whether to go
@@ -143,8 +145,9 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   REQUIRE_CUDA_DEVICE(dev);
   constexpr std::uint32_t blocks = 16, threads = 256, warps = blocks * threads / 32, batch = 200, batches = 8,
                           capacity = 1024;
+  constexpr std::uint32_t total = warps * batch * batches;
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
-  const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+  const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity, start_before_wrap(total / 2));
   unsigned* counters = nullptr;  // [0] received, [1] errors, [2] refused claims
   unsigned long long* checksum = nullptr;
   CUDA_CHECK(cudaMalloc(&counters, 3 * sizeof *counters));
@@ -157,7 +160,6 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   CUDA_PRELOAD(batch_consume);  // the consumer spins until the producer runs: no lazy load between
   CUDA_PRELOAD(batch_produce);
-  constexpr std::uint32_t total = warps * batch * batches;
   batch_consume<<<4, 256, 0, b>>>(ring, total, counters, checksum, counters + 1);
   batch_produce<<<blocks, threads, 0, a>>>(ring, batch, batches, counters + 2);
   CUDA_CHECK(cudaGetLastError());
@@ -288,8 +290,10 @@ TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
   REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   constexpr std::uint32_t count = 20000;  // many laps of a 64-slot ring
   ringkernel::SpscQueue<Tagged> in(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
+                                                .start_position = start_before_wrap(count / 2),
                                                 .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
   ringkernel::SpscQueue<Tagged> out(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
+                                                 .start_position = start_before_wrap(count / 2),
                                                  .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   spsc_echo<<<1, 1>>>(in.ring(), out.ring(), count);
   CUDA_CHECK(cudaGetLastError());
@@ -343,6 +347,7 @@ TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
   REQUIRE_ASYNCHRONOUS_LAUNCHES();  // the kernel waits for this thread
   constexpr std::uint32_t threads = 2048, per_thread = 16;
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev,
+                                               .start_position = start_before_wrap(threads * per_thread / 2),
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   produce<<<threads / 256, 256>>>(q.ring(), per_thread);
   CUDA_CHECK(cudaGetLastError());
@@ -360,7 +365,8 @@ TEST(QueueDevice, KernelToKernelOnOneGpu) {
   REQUIRE_CUDA_DEVICE(dev);
   constexpr std::uint32_t threads = 1024, per_thread = 64, capacity = 1024;
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
-  const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+  const DeviceRing ring =
+      ringkernel::initialize_ring<DeviceRing>(storage, capacity, start_before_wrap(threads * per_thread / 2));
   unsigned long long* checksum = nullptr;
   unsigned* received = nullptr;
   CUDA_CHECK(cudaMalloc(&checksum, sizeof *checksum));
