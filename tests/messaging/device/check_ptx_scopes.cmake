@@ -26,11 +26,13 @@ set(failures "")
 set(required
   "mpmc_push$|ld\\.acquire\\.@" "mpmc_push$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "mpmc_push$|st\\.release\\.@"
   "mpmc_pop$|ld\\.acquire\\.@" "mpmc_pop$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "mpmc_pop$|st\\.release\\.@"
-  "sys_mpmc_batches|st\\.release\\.sys" "sys_mpmc_peek_close|ld\\.acquire\\.sys" "sys_mpmc_peek_close|st\\.release\\.sys"
-  "spsc_push|ld\\.acquire\\.@" "spsc_push|st\\.release\\.@"
-  "spsc_pop|ld\\.acquire\\.@" "spsc_pop|st\\.release\\.@"
-  "spsc_consumer_endpoint|ld\\.acquire\\.sys" "spsc_consumer_endpoint|st\\.release\\.sys"
-  "spsc_producer_endpoint|ld\\.acquire\\.sys" "spsc_producer_endpoint|st\\.release\\.sys"
+  "mpmc_p[a-z]+_batch$|ld\\.acquire\\.@" "mpmc_p[a-z]+_batch$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas"
+  "mpmc_p[a-z]+_batch$|st\\.release\\.@" "mpmc_peek_close|ld\\.acquire\\.@" "mpmc_peek_close|st\\.release\\.@"
+  "spsc_push$|ld\\.acquire\\.@" "spsc_push$|st\\.release\\.@"
+  "spsc_pop$|ld\\.acquire\\.@" "spsc_pop$|st\\.release\\.@"
+  "spsc_p[a-z]+_batch$|ld\\.acquire\\.@" "spsc_p[a-z]+_batch$|st\\.release\\.@"
+  "spsc_consumer_endpoint|ld\\.acquire\\.@" "spsc_consumer_endpoint|st\\.release\\.@"
+  "spsc_producer_endpoint|ld\\.acquire\\.@" "spsc_producer_endpoint|st\\.release\\.@"
   "warp_push$|ld\\.acquire\\.@" "warp_push$|st\\.release\\.@" "warp_pop$|ld\\.acquire\\.@" "warp_pop$|st\\.release\\.@"
   "warp_p[a-z]+_batch$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "warp_p[a-z]+_batch$|st\\.relaxed\\.@"
   "sys_hlc|atom\\.[a-z.]*\\.sys" "sys_stamper|ld\\.relaxed\\.sys")

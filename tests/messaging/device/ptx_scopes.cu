@@ -26,8 +26,11 @@ constexpr auto dev = ringkernel::atomic_scope::device;
 // Single-thread MPMC operations.
 extern "C" __global__ void sys_mpmc_push(Mpmc<sys> r, Payload v, int* ok) { *ok = r.try_push(v) ? 1 : 0; }
 extern "C" __global__ void sys_mpmc_pop(Mpmc<sys> r, Payload* out, int* ok) { *ok = r.try_pop(*out) ? 1 : 0; }
-extern "C" __global__ void sys_mpmc_batches(Mpmc<sys> r, Payload* io, unsigned n, int* ok) {
-  *ok = static_cast<int>(r.try_push_batch(io, n) + r.try_pop_batch(io, n));
+extern "C" __global__ void sys_mpmc_push_batch(Mpmc<sys> r, const Payload* in, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_push_batch(in, n));
+}
+extern "C" __global__ void sys_mpmc_pop_batch(Mpmc<sys> r, Payload* out, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_pop_batch(out, n));
 }
 extern "C" __global__ void sys_mpmc_peek_close(Mpmc<sys> r, Payload* out, int* ok) {
   *ok = (r.try_peek(*out) ? 1 : 0) + (r.closed() ? 2 : 0) + static_cast<int>(r.size());
@@ -35,6 +38,16 @@ extern "C" __global__ void sys_mpmc_peek_close(Mpmc<sys> r, Payload* out, int* o
 }
 extern "C" __global__ void dev_mpmc_push(Mpmc<dev> r, Payload v, int* ok) { *ok = r.try_push(v) ? 1 : 0; }
 extern "C" __global__ void dev_mpmc_pop(Mpmc<dev> r, Payload* out, int* ok) { *ok = r.try_pop(*out) ? 1 : 0; }
+extern "C" __global__ void dev_mpmc_push_batch(Mpmc<dev> r, const Payload* in, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_push_batch(in, n));
+}
+extern "C" __global__ void dev_mpmc_pop_batch(Mpmc<dev> r, Payload* out, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_pop_batch(out, n));
+}
+extern "C" __global__ void dev_mpmc_peek_close(Mpmc<dev> r, Payload* out, int* ok) {
+  *ok = (r.try_peek(*out) ? 1 : 0) + (r.closed() ? 2 : 0) + static_cast<int>(r.size());
+  r.close();
+}
 
 // SPSC through the ring and through endpoints.
 extern "C" __global__ void sys_spsc_push(Spsc<sys> r, Payload v, int* ok) { *ok = r.try_push(v) ? 1 : 0; }
@@ -47,8 +60,28 @@ extern "C" __global__ void sys_spsc_producer_endpoint(Spsc<sys> r, Payload v, in
   auto tx = r.producer();
   *ok = tx.try_push(v) ? 1 : 0;
 }
+extern "C" __global__ void sys_spsc_push_batch(Spsc<sys> r, const Payload* in, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_push_batch(in, n));
+}
+extern "C" __global__ void sys_spsc_pop_batch(Spsc<sys> r, Payload* out, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_pop_batch(out, n));
+}
 extern "C" __global__ void dev_spsc_push(Spsc<dev> r, Payload v, int* ok) { *ok = r.try_push(v) ? 1 : 0; }
 extern "C" __global__ void dev_spsc_pop(Spsc<dev> r, Payload* out, int* ok) { *ok = r.try_pop(*out) ? 1 : 0; }
+extern "C" __global__ void dev_spsc_push_batch(Spsc<dev> r, const Payload* in, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_push_batch(in, n));
+}
+extern "C" __global__ void dev_spsc_pop_batch(Spsc<dev> r, Payload* out, unsigned n, int* ok) {
+  *ok = static_cast<int>(r.try_pop_batch(out, n));
+}
+extern "C" __global__ void dev_spsc_consumer_endpoint(Spsc<dev> r, Payload* out, int* ok) {
+  auto rx = r.consumer();
+  *ok = rx.try_pop(*out) ? 1 : 0;
+}
+extern "C" __global__ void dev_spsc_producer_endpoint(Spsc<dev> r, Payload v, int* ok) {
+  auto tx = r.producer();
+  *ok = tx.try_push(v) ? 1 : 0;
+}
 
 // Warp-aggregated operations.
 extern "C" __global__ void sys_warp_push(Mpmc<sys> r, Payload v, int* ok) { *ok = ringkernel::warp_push(r, v) ? 1 : 0; }
