@@ -130,7 +130,8 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   std::vector<double> ns;
   ns.reserve(1 << 20);
   bool answered = true;
-  for (auto _ : state) {
+  for (std::uint64_t sent = 1; auto _ : state) {
+    m.words[0] = sent++;  // the echo must return this very message (else the row reports no latency)
     const auto t0 = std::chrono::steady_clock::now();
     const auto give_up = t0 + std::chrono::seconds(1);
     while (!in.try_send(m).ok() && (answered = std::chrono::steady_clock::now() < give_up)) {
@@ -138,8 +139,10 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
     while (answered && out.try_receive(m) != ringkernel::ReceiveStatus::ok &&
            (answered = std::chrono::steady_clock::now() < give_up)) {
     }
-    if (!answered) {
-      state.SkipWithError("no answer within 1 s: the echo kernel is not running");
+    if (!answered || m.words[0] != sent - 1) {
+      state.SkipWithError(answered ? ("echo returned message " + std::to_string(m.words[0]) + ", expected " +
+                                      std::to_string(sent - 1)).c_str()
+                                   : "no answer within 1 s: the echo kernel is not running");
       break;
     }
     ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
@@ -154,15 +157,15 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   }
 }
 
-// Writes the number of rounds it completed to *completed (fewer than `rounds`: it gave up, and the
-// row must not report the time as a latency).
+// Writes the number of rounds it completed to completed[0] (fewer than `rounds`: it gave up, and the
+// row must not report the time as a latency) and the rounds whose answer was not its message to [1].
 template <class Ring>
 __global__ void ping(Ring to_ring, Ring from_ring, std::uint64_t rounds, unsigned long long* completed) {
   auto to = sending_end(to_ring);
   auto from = receiving_end(from_ring);
   Msg64 m{};
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
-  std::uint64_t r = 0;
+  std::uint64_t r = 0, wrong = 0;
   for (; r < rounds; ++r) {
     m.words[0] = r;
     bool stuck = false;
@@ -171,8 +174,10 @@ __global__ void ping(Ring to_ring, Ring from_ring, std::uint64_t rounds, unsigne
     while (!stuck && !from.try_pop(m) && !(stuck = give_up.passed())) {
     }
     if (stuck) break;
+    if (m.words[0] != r) ++wrong;
   }
-  *completed = r;
+  completed[0] = r;
+  completed[1] = wrong;
 }
 template <class Ring>
 __global__ void pong(Ring from_ring, Ring to_ring, std::uint64_t rounds) {
@@ -209,7 +214,7 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
   cudaStream_t s1 = nullptr, s2 = nullptr;
   cudaEvent_t begin = nullptr, end = nullptr;
   double total_ms = 0;
-  if (ok(state, cudaMalloc(&completed, sizeof *completed), "cudaMalloc") &&
+  if (ok(state, cudaMalloc(&completed, 2 * sizeof *completed), "cudaMalloc") &&
       ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
@@ -223,11 +228,13 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
       if (!ok(state, cudaSuccess, "ping<<<1, 1>>>")) break;
       if (!ok(state, cudaEventRecord(end, s1), "cudaEventRecord")) break;
       if (!ok(state, cudaEventSynchronize(end), "ping-pong kernels")) break;
-      unsigned long long done = 0;
-      if (!ok(state, cudaMemcpy(&done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
-      if (done != rounds) {
-        state.SkipWithError(("ping gave up after " + std::to_string(done) + " of " + std::to_string(rounds) +
-                             " rounds: the pong kernel did not answer (not running alongside?)")
+      unsigned long long done[2] = {};
+      if (!ok(state, cudaMemcpy(done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
+      if (done[0] != rounds || done[1] != 0) {
+        state.SkipWithError((done[0] != rounds ? "ping gave up after " + std::to_string(done[0]) + " of " +
+                                                     std::to_string(rounds) +
+                                                     " rounds: the pong kernel did not answer (not running alongside?)"
+                                               : std::to_string(done[1]) + " answers were not the message ping sent")
                                 .c_str());
         break;
       }
