@@ -46,17 +46,20 @@ constexpr unsigned full_warp = 0xffffffffu;
 __device__ bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(full_warp, d.passed()) != 0; }
 
 // One thread per message: pop from `in` (spinning), add 1000 to the index, push to `out`.
-__global__ void echo(SystemRing in, SystemRing out, std::uint32_t count) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
+// Each thread echoes per_thread messages. Few threads, many messages each: every claim is a
+// compare-and-swap on a word in host memory, over PCIe, by every thread that saw the slot ready, so
+// 4096 threads with one message each would make ~16 M of them (seconds; far more under memcheck).
+__global__ void echo(SystemRing in, SystemRing out, std::uint32_t per_thread) {
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
-  Tagged t{};
-  while (!in.try_pop(t)) {
-    if (give_up.passed()) return;
-  }
-  t.index += 1000;
-  while (!out.try_push(t)) {
-    if (give_up.passed()) return;
+  for (std::uint32_t k = 0; k < per_thread; ++k) {
+    Tagged t{};
+    while (!in.try_pop(t)) {
+      if (give_up.passed()) return;
+    }
+    t.index += 1000;
+    while (!out.try_push(t)) {
+      if (give_up.passed()) return;
+    }
   }
 }
 
@@ -322,7 +325,8 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
                                                 .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
   ringkernel::MpmcQueue<Tagged> out(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev,
                                                  .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
-  echo<<<count / 128, 128>>>(in.ring(), out.ring(), count);
+  constexpr std::uint32_t threads = 256;  // 8 warps in 2 blocks: contended claims, ~1 M CAS in all
+  echo<<<threads / 128, 128>>>(in.ring(), out.ring(), count / threads);
   CUDA_CHECK(cudaGetLastError());
   std::vector<bool> seen(count, false);
   std::uint32_t sent = 0, received = 0;
