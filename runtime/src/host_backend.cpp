@@ -88,11 +88,12 @@ class HostBackend final : public DeviceBackend {
     return p;
   }
 
-  // Like cudaFree (which synchronizes the device): work already queued on the device's streams,
-  // a copy into the buffer for instance, finishes before the memory goes back.
+  // Like cudaFree (which synchronizes the device): work already queued, a copy into the buffer for
+  // instance, finishes before the memory goes back. Every device's streams: a direct peer copy
+  // into or out of the buffer may be queued on a stream of the other device.
   void release(int ordinal, void* p) noexcept override {
     if (!p) return;
-    synchronize_device(ordinal, -1);
+    for (int device = 0; device < config_.device_count; ++device) synchronize_device(device, -1);
     std::lock_guard lock(mutex_);
     auto& d = devices_[static_cast<std::size_t>(ordinal)];
     const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(p));

@@ -95,5 +95,30 @@ TEST(Buffers, DestructionWaitsForQueuedWorkOnTheDevice) {
   EXPECT_TRUE(s.idle()) << "the pinned buffer was freed before the copy from it ran";
 }
 
+// A direct peer copy runs on a stream of either device: freeing the buffer on the other device
+// waits for it too (it waited for its own device's streams only: a heap-use-after-free).
+TEST(Buffers, DestructionWaitsForPeerCopiesQueuedOnTheOtherDevice) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  peers.enable_peer_access(ids[0], ids[1]);
+  constexpr std::size_t n = std::size_t{32} << 20;
+  const std::vector<std::byte> host(n, std::byte{7});
+  DeviceBuffer ahead(ids[0], n), source(ids[0], n);
+  Stream s(ids[0]);
+  for (int i = 0; i < 4; ++i) s.copy_async(ahead.data(), host.data(), n);  // keeps the stream busy
+  {
+    DeviceBuffer doomed(ids[1], n);
+    EXPECT_EQ(peers.copy_peer_async(doomed.data(), ids[1], source.data(), ids[0], n, s).path,
+              CopyPath::direct_peer);
+  }
+  EXPECT_TRUE(s.idle()) << "the buffer was freed before the peer copy into it ran";
+  for (int i = 0; i < 4; ++i) s.copy_async(ahead.data(), host.data(), n);
+  {
+    DeviceBuffer doomed(ids[1], n);
+    peers.copy_peer_async(source.data(), ids[0], doomed.data(), ids[1], n, s);
+  }
+  EXPECT_TRUE(s.idle()) << "the buffer was freed before the peer copy out of it ran";
+}
+
 }  // namespace
 }  // namespace ringkernel
