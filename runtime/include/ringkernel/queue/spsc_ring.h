@@ -33,6 +33,9 @@ namespace ringkernel {
 template <class T, atomic_scope Scope = atomic_scope::system>
 class spsc_ring {
   static_assert(std::is_trivially_copyable_v<T>, "queue elements are copied as bytes between host and device");
+  static_assert(alignof(T) <= detail::queue_line_bytes,
+                "queue elements aligned to more than 128 bytes are not supported: a ring's slots start "
+                "at a multiple of 128 bytes into storage that is itself 128-byte aligned");
 
  public:
   using value_type = T;
