@@ -42,6 +42,11 @@ const PeerCapability& TopologyMatrix::at(std::size_t row, std::size_t column) co
     throw Error(errc::out_of_range, "TopologyMatrix::at", no_device,
                 "cell (" + std::to_string(row) + ", " + std::to_string(column) + ") of a " +
                     std::to_string(size()) + "x" + std::to_string(size()) + " matrix");
+  // The fields are public: a matrix put together by hand may have too few cells.
+  if (cells.size() != size() * size())
+    throw Error(errc::invalid_state, "TopologyMatrix::at", no_device,
+                std::to_string(cells.size()) + " cells for " + std::to_string(size()) +
+                    " device ids (needs " + std::to_string(size() * size()) + ")");
   return cells[row * size() + column];
 }
 

@@ -6,6 +6,7 @@
 #include "host_fixture.h"
 #include "ringkernel/buffers.h"
 #include "ringkernel/error.h"
+#include "ringkernel/topology.h"
 
 namespace ringkernel {
 namespace {
@@ -86,6 +87,18 @@ TEST(Devices, BackendStatusesListEveryBackend) {
   EXPECT_EQ(s[1].backend, Backend::host);
   EXPECT_EQ(s[1].device_count, 2);
   EXPECT_FALSE(s[0].note.empty());
+}
+
+// TopologyMatrix is a plain struct: one with fewer cells than device ids squared (ids dropped from
+// a copy, say) was read past the end of its cells by at() and to_string().
+TEST(Devices, TopologyMatrixWithTooFewCellsIsAnError) {
+  TopologyMatrix m;
+  m.device_ids = {0, 1};
+  m.cells.resize(3);
+  EXPECT_THROW((void)m.at(1, 1), Error);
+  EXPECT_THROW((void)m.to_string(), Error);
+  m.cells.resize(4);
+  EXPECT_NO_THROW((void)m.at(1, 1));
 }
 
 }  // namespace
