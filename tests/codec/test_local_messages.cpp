@@ -189,6 +189,15 @@ TEST(DecodeLocalMessages, AnEnumOnBoolTakesZeroAndOneInAnyIntForm) {
   const ringkernel::codec_result e = ringkernel::encode(WithSwitch{Switch::on}, out, sizeof out);
   ASSERT_EQ(e.status, codec_status::ok);
   EXPECT_EQ(bytes(out, out + e.size), (bytes{0x91, 0x01}));
+  // A byte other than 0 and 1 (a raw message) is 1, never the byte itself: g++ wrote 0x02 as 02 and
+  // 0xff as ff (a negative fixint), both of which the decoder refuses for this field.
+  for (const unsigned char byte : {0x02, 0x7f, 0x80, 0xff}) {
+    WithSwitch m{};
+    std::memcpy(&m.s, &byte, 1);
+    const ringkernel::codec_result g = ringkernel::encode(m, out, sizeof out);
+    ASSERT_EQ(g.status, codec_status::ok);
+    EXPECT_EQ(bytes(out, out + g.size), (bytes{0x91, 0x01})) << "byte " << int{byte};
+  }
 }
 
 }  // namespace

@@ -204,6 +204,33 @@ TYPED_TEST(ArrayEquality, StringsBinsNestedArraysAndMessages) {
   EXPECT_EQ(hex(interop_pack(m)), hex(reference_arrays(m, as_map)));
 }
 
+// A bool whose byte is neither 0 nor 1 (a raw message written by device code or copied in from
+// memory) is true, as msgpack-c's packer has it: c3. Read as a bool, g++ computed the tag as
+// 0xc2 + byte (0x02 -> c4, a bin 8 header) and clang as 0xc2 | byte (0x7f -> ff).
+TEST(Equality, BoolBytesOtherThanZeroAndOneAreTrue) {
+  for (const unsigned char byte : {0x02, 0x03, 0x7f, 0x80, 0xc1, 0xfe, 0xff}) {
+    SCOPED_TRACE(static_cast<int>(byte));
+    Scalars m = sample_scalars<Scalars>();
+    std::memcpy(&m.flag, &byte, 1);
+    Scalars as_true = sample_scalars<Scalars>();
+    as_true.flag = true;
+    const bytes expected = reference_scalars(as_true, false);
+    EXPECT_EQ(hex(encode_to_vector(m)), hex(expected));
+    EXPECT_EQ(hex(interop_pack(m)), hex(expected));
+    bytes checked(expected.size());  // capacity below max_encoded_size: the checked writer
+    ASSERT_LT(checked.size(), ringkernel::max_encoded_size<Scalars>);
+    ASSERT_EQ(ringkernel::encode(m, checked.data(), checked.size()).status, codec_status::ok);
+    EXPECT_EQ(hex(checked), hex(expected));
+
+    Arrays a = sample_arrays<Arrays>();  // a bool array, unrolled
+    std::memcpy(&a.flags[1], &byte, 1);
+    Arrays a_true = sample_arrays<Arrays>();
+    a_true.flags[1] = true;
+    EXPECT_EQ(hex(encode_to_vector(a)), hex(reference_arrays(a_true, false)));
+    EXPECT_EQ(hex(interop_pack(a)), hex(reference_arrays(a_true, false)));
+  }
+}
+
 TEST(Equality, HeaderWidthsOfStrBinArray) {
   for (std::size_t length : {0u, 31u, 32u, 255u, 256u, 300u}) {
     Wide m{};

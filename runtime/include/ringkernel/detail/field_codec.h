@@ -31,16 +31,30 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_message(
 /// Arrays of up to this many elements are encoded and decoded as straight-line code.
 inline constexpr std::size_t unroll_limit = 8;
 
+/// Whether the byte of a bool (or of an enum on bool) is non-zero. Raw messages (written by device
+/// code, copied in from memory or another language) may hold any byte there; read as a bool, the
+/// compilers assume 0 or 1 and computed the tag as 0xc2 + byte (g++) or 0xc2 | byte (clang): 0x02
+/// became c4 (a bin 8 header), 0xff c1. Any non-zero byte is true, as msgpack-c's packer has it.
+template <class B>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool stored_byte_nonzero(const B& v) noexcept {
+  static_assert(sizeof(B) == 1);
+  unsigned char byte;
+  copy_bytes(&byte, &v, 1);
+  return byte != 0;
+}
+
 template <class F, class Writer>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void encode_value(const F& v, Writer& w) noexcept {
   constexpr wire_shape shape = shape_of<F>();
   static_assert(shape != wire_shape::unsupported,
                 "field type is not supported by the MessagePack codec (docs/wire-format.md, section 3)");
   if constexpr (shape == wire_shape::boolean) {
-    w.write_bool(v);
+    w.write_bool(stored_byte_nonzero(v));
   } else if constexpr (shape == wire_shape::integer) {
     using I = wire_integer_t<F>;
-    if constexpr (std::is_signed_v<I>) {
+    if constexpr (std::is_same_v<I, bool>) {  // an enum on bool: 0 or 1, never the raw byte
+      w.write_uint(stored_byte_nonzero(v) ? 1u : 0u);
+    } else if constexpr (std::is_signed_v<I>) {
       w.write_int(static_cast<std::int64_t>(static_cast<I>(v)));
     } else {
       w.write_uint(static_cast<std::uint64_t>(static_cast<I>(v)));
