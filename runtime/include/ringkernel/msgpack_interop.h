@@ -58,6 +58,29 @@ class packer_writer {
   int result_ = 0;
 };
 
+/// msgpack_pack_object, except that an array or map nested deeper than max_decode_depth (the top
+/// level is 1) is packed as an empty array: the decoder refuses a container there whatever it holds
+/// (nesting_too_deep where it is skipped, type_mismatch where a field wants a scalar, str or bin),
+/// and every value of it still takes at least a byte, so the result is the same. msgpack-c's own
+/// recursion follows any depth: a hand-built object nested 10^6 deep overflowed the stack.
+inline int pack_object_bounded(msgpack_packer* pk, const msgpack_object& o, std::uint32_t level) noexcept {
+  if (o.type != MSGPACK_OBJECT_ARRAY && o.type != MSGPACK_OBJECT_MAP) return msgpack_pack_object(pk, o);
+  if (level > max_decode_depth) return msgpack_pack_array(pk, 0);
+  if (o.type == MSGPACK_OBJECT_ARRAY) {
+    if (const int r = msgpack_pack_array(pk, o.via.array.size); r != 0) return r;
+    for (std::uint32_t i = 0; i < o.via.array.size; ++i) {
+      if (const int r = pack_object_bounded(pk, o.via.array.ptr[i], level + 1); r != 0) return r;
+    }
+    return 0;
+  }
+  if (const int r = msgpack_pack_map(pk, o.via.map.size); r != 0) return r;
+  for (std::uint32_t i = 0; i < o.via.map.size; ++i) {
+    if (const int r = pack_object_bounded(pk, o.via.map.ptr[i].key, level + 1); r != 0) return r;
+    if (const int r = pack_object_bounded(pk, o.via.map.ptr[i].val, level + 1); r != 0) return r;
+  }
+  return 0;
+}
+
 }  // namespace detail
 
 /// Packs `msg` into the packer's stream. Returns 0, or the first non-zero result of the packer's
@@ -81,7 +104,7 @@ codec_status unpack(const msgpack_object& object, T& msg) noexcept {
   msgpack_packer pk;
   msgpack_packer_init(&pk, &buffer, msgpack_sbuffer_write);
   codec_status status = codec_status::buffer_too_small;
-  if (msgpack_pack_object(&pk, object) == 0) {
+  if (detail::pack_object_bounded(&pk, object, 1) == 0) {
     const codec_result r = decode(reinterpret_cast<const std::uint8_t*>(buffer.data), buffer.size, msg);
     status = r.status;
     // An object is one value: bytes after the message cannot occur, the check guards the invariant.
