@@ -2,6 +2,7 @@
 // The CUDA backend: the CUDA runtime API (no kernels) behind DeviceBackend. Every CUDA error
 // becomes a ringkernel::Error naming the CUDA error, the call and the device. No driver or no GPU
 // means zero devices, never an exception from enumeration.
+#include <cudaTypedefs.h>  // PFN_cuMemGetAddressRange_v3020 (types only; libcuda is not linked)
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -11,7 +12,9 @@
 #include <optional>
 #include <set>
 
+#include "cuda_call.h"
 #include "cuda_link_detection.h"
+#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 
@@ -19,49 +22,10 @@ namespace ringkernel::detail {
 
 namespace {
 
-std::string describe_cuda_error(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
-}
-
-/// Throws for anything but cudaSuccess; clears the sticky-free last-error state first.
-void check(cudaError_t e, const char* call, int device) {
-  if (e == cudaSuccess) return;
-  (void)cudaGetLastError();
-  throw Error(e == cudaErrorMemoryAllocation ? errc::out_of_memory : errc::backend_failure, call,
-              device, describe_cuda_error(e));
-}
-
-/// For destructors and release paths: an error is dropped, and so is the last-error state it set,
-/// which a caller's later cudaGetLastError() (after its own kernel launch) would otherwise report.
-void ignore_error(cudaError_t e) noexcept {
-  if (e != cudaSuccess) (void)cudaGetLastError();
-}
-
-/// Makes `device` current for the scope and restores the caller's current device after.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    check(cudaGetDevice(&previous_), "cudaGetDevice", device);
-    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice", device);
-  }
-  ~DeviceGuard() {
-    int now = previous_;
-    const cudaError_t e = cudaGetDevice(&now);
-    ignore_error(e);
-    if (e == cudaSuccess && now != previous_) ignore_error(cudaSetDevice(previous_));
-  }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-};
-
-std::string hex(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
-}
+using cuda_call::check;
+using cuda_call::DeviceGuard;
+using cuda_call::describe_cuda_error;
+using cuda_call::ignore_error;
 
 struct CudaStream final : StreamImpl {
   CudaStream(cudaStream_t s, int o) : stream(s), ordinal(o) {}
@@ -217,19 +181,16 @@ class CudaBackend final : public DeviceBackend {
   }
 
   int owner_of(const void* p) const noexcept override {
-    if (const auto a = find(p)) return a->allocation.ordinal;
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return -1;
-    }
-    return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
+    const auto a = find(p);
+    if (a && !starts_another_block(*a, p)) return a->allocation.ordinal;
+    return driver_device_of(p);  // not RingKernel's
   }
 
   void check_device_range(int ordinal, const void* p, std::size_t bytes, const char* call,
                           const char* what, int device_id) const override {
     if (!p) throw Error(errc::invalid_argument, call, device_id, std::string(what) + " is null");
-    if (const auto a = find(p)) {
+    const auto a = find(p);
+    if (a && !starts_another_block(*a, p)) {
       if (a->allocation.ordinal != ordinal)
         throw Error(errc::invalid_argument, call, device_id,
                     std::string(what) + " " + hex(p) + " is memory of device " +
@@ -243,10 +204,7 @@ class CudaBackend final : public DeviceBackend {
       return;
     }
     // Memory not allocated through RingKernel: the driver can say where it lives, not its size.
-    cudaPointerAttributes attr{};
-    const cudaError_t e = cudaPointerGetAttributes(&attr, p);
-    if (e != cudaSuccess) (void)cudaGetLastError();
-    if (e != cudaSuccess || attr.type != cudaMemoryTypeDevice || attr.device != ordinal)
+    if (driver_device_of(p) != ordinal)
       throw Error(errc::invalid_argument, call, device_id,
                   std::string(what) + " " + hex(p) + " is not memory of device " + std::to_string(device_id));
   }
@@ -368,6 +326,45 @@ class CudaBackend final : public DeviceBackend {
     std::uintptr_t start;
     Allocation allocation;
   };
+
+  // find() takes the address one past an allocation's end for the allocation's (an empty range at
+  // its end is valid). cudaMalloc places blocks back to back, so that address may also start a
+  // block of the program's own: the driver's allocation table says which (an overrun into the
+  // allocation's own padding lies in the allocation's block, and stays an error).
+  static bool starts_another_block(const FoundAllocation& a, const void* p) noexcept {
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    return address == a.start + a.allocation.bytes && address != a.start && driver_block_start(p) == address;
+  }
+
+  // The start of the driver allocation that holds `p` (cuMemGetAddressRange, looked up through the
+  // runtime: libcuda is not linked), or 0 when the driver knows none or lacks the call.
+  static std::uintptr_t driver_block_start(const void* p) noexcept {
+    static const PFN_cuMemGetAddressRange_v3020 get_range = [] {
+      void* f = nullptr;
+      cudaDriverEntryPointQueryResult found{};
+      if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 3020, cudaEnableDefault, &found) !=
+              cudaSuccess ||
+          found != cudaDriverEntryPointSuccess) {
+        (void)cudaGetLastError();
+        return static_cast<PFN_cuMemGetAddressRange_v3020>(nullptr);
+      }
+      return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(f);
+    }();
+    CUdeviceptr base = 0;
+    std::size_t size = 0;
+    if (!get_range || get_range(&base, &size, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) return 0;
+    return static_cast<std::uintptr_t>(base);
+  }
+
+  // The device whose memory the driver says `p` is, or -1 (host memory, or unknown to CUDA).
+  static int driver_device_of(const void* p) noexcept {
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
+  }
   // A copy taken under the lock: another thread may release the allocation right after.
   std::optional<FoundAllocation> find(const void* p) const {
     const auto address = reinterpret_cast<std::uintptr_t>(p);

@@ -14,18 +14,13 @@
 
 #include "aligned_host_memory.h"
 #include "host_stream.h"
+#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 
 namespace ringkernel::detail {
 
 namespace {
-
-std::string hex(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
-}
 
 class HostBackend final : public DeviceBackend {
  public:

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 #include "staging.h"
@@ -30,6 +31,7 @@ const char* to_string(CopyPath p) noexcept {
 namespace {
 
 using detail::DeviceRef;
+using detail::hex;
 using detail::Registry;
 
 struct Pair {
@@ -62,12 +64,6 @@ CopyPath path_for(const Pair& p) {
                  b.peer_access_enabled(p.dst.ordinal, p.src.ordinal)
              ? CopyPath::direct_peer
              : CopyPath::host_staged;
-}
-
-std::string hex(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
 }
 
 /// The live peer mappings of every PeerMemory: peer access is process-wide state, so

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 #include "ringkernel/event.h"
@@ -12,6 +13,8 @@
 namespace ringkernel {
 
 namespace {
+
+using detail::hex;
 
 [[noreturn]] void moved_from(const char* call, const char* what = "the object") {
   throw Error(errc::invalid_state, call, no_device, std::string(what) + " was moved from");
@@ -25,12 +28,6 @@ detail::StreamImpl& live(const Stream& s, const char* call) {
 detail::EventImpl& live(const Event& e, const char* call) {
   if (!e.backend()) moved_from(call, "the event");
   return e.impl();
-}
-
-std::string hex(const void* p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%p", p);
-  return buf;
 }
 
 /// Overlap of [a, a + n) and [b, b + n) for non-empty ranges.

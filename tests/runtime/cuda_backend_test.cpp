@@ -4,6 +4,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <vector>
+
+#include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
@@ -109,6 +112,53 @@ TEST(CudaBackend, MappedMemoryAndCapabilities) {
   EXPECT_EQ(attr.device, device(ids[0]).ordinal);
   peers.unmap_peer_memory(mapped, ids[1]);
   peers.disable_peer_access(ids[1], ids[0]);
+}
+
+// The address one past a buffer's end counts as the buffer's (an empty range there is valid), and
+// cudaMalloc places blocks back to back: a block of the program's own that starts there is the
+// program's memory, not an overrun of the buffer (which the backend refused before).
+TEST(CudaBackend, ABlockRightAfterABufferIsNotTakenForAnOverrun) {
+  REQUIRE_CUDA_DEVICES(1u);
+  constexpr std::size_t n = std::size_t{2} << 20;  // a multiple of the allocation granularity
+  ASSERT_EQ(cudaSetDevice(device(ids[0]).ordinal), cudaSuccess);
+  DeviceBuffer buffer(ids[0], n);
+  std::vector<void*> raw;
+  void* next = nullptr;
+  for (int k = 0; k < 32 && next == nullptr; ++k) {
+    void* b = nullptr;
+    ASSERT_EQ(cudaMalloc(&b, n), cudaSuccess);
+    raw.push_back(b);
+    if (b == buffer.bytes() + n) next = b;
+  }
+  const auto release = [&] {
+    for (void* b : raw) EXPECT_EQ(cudaFree(b), cudaSuccess);
+  };
+  if (next == nullptr) {
+    release();
+    GTEST_SKIP() << "the driver placed none of 32 blocks right after the buffer";
+  }
+  const auto data = pattern(4096, 5);
+  Stream s(ids[0]);
+  s.copy_async(next, data.data(), data.size());
+  s.synchronize();
+  std::vector<std::uint8_t> back(data.size());
+  ASSERT_EQ(cudaMemcpy(back.data(), next, back.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, data);
+  EXPECT_RK_ERROR(s.copy_async(buffer.bytes() + n - 1, data.data(), 2), errc::out_of_range, "exceeds its allocation");
+  release();
+}
+
+// Nothing else can start right after a buffer of 100 bytes (blocks are 256-byte aligned at least):
+// a range there overruns the buffer, into its own block's padding.
+TEST(CudaBackend, ARangeStartingAtABuffersEndOverrunsIt) {
+  REQUIRE_CUDA_DEVICES(1u);
+  DeviceBuffer buffer(ids[0], 100);
+  const auto data = pattern(8, 9);
+  Stream s(ids[0]);
+  s.copy_async(buffer.bytes() + 100, data.data(), 0);  // empty, at the end: valid
+  EXPECT_RK_ERROR(s.copy_async(buffer.bytes() + 100, data.data(), data.size()), errc::out_of_range,
+                  "exceeds its allocation of 100 bytes");
+  s.synchronize();
 }
 
 TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
