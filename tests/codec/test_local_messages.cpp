@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ringkernel/codec.h"
+#include "ringkernel/envelope_codec.h"
 
 namespace local_messages {
 
@@ -197,6 +198,33 @@ TEST(DecodeLocalMessages, AnEnumOnBoolTakesZeroAndOneInAnyIntForm) {
     const ringkernel::codec_result g = ringkernel::encode(m, out, sizeof out);
     ASSERT_EQ(g.status, codec_status::ok);
     EXPECT_EQ(bytes(out, out + g.size), (bytes{0x91, 0x01})) << "byte " << int{byte};
+  }
+}
+
+TEST(DecodeLocalMessages, EnvelopeDecodeKeepsThePayloadsPaddingBytes) {
+  ringkernel::KernelMessage<HoldsPadded> source{};
+  source.header.type_id = ringkernel::message_traits<HoldsPadded>::type_id;
+  source.header.sender_id = 4;
+  source.header.receiver_id = -1;
+  source.payload.in = {1, 0x01020304};
+  source.payload.pair[1] = {3, 70000};
+  source.payload.tail = 9;
+  bytes wire(ringkernel::max_envelope_encoded_size<HoldsPadded>);
+  const ringkernel::codec_result encoded = ringkernel::encode_envelope(source, wire.data(), wire.size());
+  ASSERT_EQ(encoded.status, codec_status::ok);
+  wire.resize(encoded.size);
+
+  ringkernel::KernelMessage<HoldsPadded> m;
+  std::memset(static_cast<void*>(&m), 0xab, sizeof m);
+  ASSERT_EQ(ringkernel::decode_envelope(wire.data(), wire.size(), m).status, codec_status::ok);
+  EXPECT_EQ(m.header.sender_id, 4);
+  EXPECT_EQ(m.header.receiver_id, -1);
+  EXPECT_EQ(m.payload.in.b, 0x01020304u);
+  EXPECT_EQ(m.payload.pair[1].b, 70000u);
+  EXPECT_EQ(m.payload.tail, 9);
+  const auto* raw = reinterpret_cast<const unsigned char*>(&m.payload);
+  for (const std::size_t at : {offsetof(HoldsPadded, in) + 1, offsetof(HoldsPadded, tail) + 1}) {
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(raw[at + k], 0xab) << "payload padding byte " << at + k << " was written";
   }
 }
 

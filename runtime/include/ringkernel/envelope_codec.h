@@ -188,7 +188,12 @@ RINGKERNEL_HOST_DEVICE inline codec_result decode_envelope(const std::uint8_t* i
   detail::msgpack_reader r(in, size);
   KernelMessage<T> decoded{};
   const codec_status status = detail::decode_envelope_from(r, decoded);
-  if (status == codec_status::ok) m = decoded;
+  if (status == codec_status::ok) {
+    // Member by member, the payload field by field, as decode() does: the padding bytes of `m`
+    // (in the payload, and between header and payload) keep the caller's values.
+    detail::copy_field_value(decoded.header, m.header);
+    detail::copy_fields(decoded.payload, m.payload);
+  }
   return {status, r.offset()};
 }
 
