@@ -70,6 +70,41 @@ TEST(GeneratedLayoutRkH, OptionsReachTheTraits) {
   EXPECT_EQ(message_traits<Audit>::format, ringkernel::wire_format::map);
 }
 
+// direction = bidirectional: the kernel both receives and sends the type (input only receives,
+// output and kernel_to_kernel only send: KernelTableFollowsDirections).
+TEST(GeneratedLayoutRkH, BidirectionalKernelReceivesAndSends) {
+  using Heartbeat = corpus::options::Heartbeat;
+  static_assert(message_traits<Heartbeat>::direction == ringkernel::direction::bidirectional);
+  const reg::kernel_info* heartbeat = reg::find_kernel(message_traits<Heartbeat>::kernel_id);
+  ASSERT_NE(heartbeat, nullptr);
+  EXPECT_STREQ(heartbeat->name, "Heartbeat");
+  ASSERT_EQ(heartbeat->receive_count, 1u);
+  EXPECT_EQ(heartbeat->receives[0], message_traits<Heartbeat>::type_id);
+  ASSERT_EQ(heartbeat->send_count, 1u);
+  EXPECT_EQ(heartbeat->sends[0], message_traits<Heartbeat>::type_id);
+}
+
+// Each option in the traits of every corpus message that sets it, and the defaults of those that do
+// not: a value that reaches only some of the messages (e.g. causal only with format = array) fails.
+TEST(GeneratedLayoutRkH, EveryMessagesOptionsReachTheTraits) {
+  using namespace corpus::options;
+  EXPECT_FALSE(message_traits<AddRequest>::causal);
+  EXPECT_TRUE(message_traits<AddResponse>::causal);
+  EXPECT_FALSE(message_traits<HandoffMessage>::causal);
+  EXPECT_FALSE(message_traits<Heartbeat>::causal);
+  EXPECT_TRUE(message_traits<Audit>::causal);
+  EXPECT_EQ(message_traits<AddRequest>::direction, ringkernel::direction::input);
+  EXPECT_EQ(message_traits<Heartbeat>::direction, ringkernel::direction::bidirectional);
+  EXPECT_EQ(message_traits<Audit>::direction, ringkernel::direction::bidirectional);
+  EXPECT_EQ(message_traits<AddResponse>::priority, 128);
+  EXPECT_EQ(message_traits<HandoffMessage>::priority, 128);
+  EXPECT_EQ(message_traits<AddRequest>::format, ringkernel::wire_format::array);
+  EXPECT_EQ(message_traits<AddResponse>::format, ringkernel::wire_format::array);
+  EXPECT_EQ(message_traits<Audit>::type_id, ringkernel::fnv1a32("corpus::options::Audit"));
+  EXPECT_STREQ(message_traits<Audit>::kernel, "Audit");
+  EXPECT_STREQ(message_traits<AddResponse>::kernel, "Add");
+}
+
 TEST(GeneratedLayoutRkH, DescriptorsOfArraysEnumsAndNestedMessages) {
   using Cube = message_traits<corpus::arrays::Cube>;
   EXPECT_EQ(Cube::field(0).rank, 3u);
