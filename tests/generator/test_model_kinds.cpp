@@ -106,6 +106,27 @@ struct [[ringkernel::message]] Uses { Small s; Unscoped u; Big b[2]; Flag f; Sma
   EXPECT_EQ(run.field("app::Uses", "b").underlying, FieldKind::UInt64);
 }
 
+// Only std::byte is a byte (bin on the wire): an enum of the user's that is also named `byte` is an
+// enum (an integer on the wire, its enumerators in the model), in a namespace or at global scope.
+TEST(ModelKinds, OnlyStdByteIsAByte) {
+  const auto run = runFrontendOn(R"(#include <cstddef>
+#include <cstdint>
+namespace app { enum class byte : std::uint8_t { zero, one }; }
+enum byte : std::int16_t { low = -1 };
+struct [[ringkernel::message]] Raw { std::byte b[2]; app::byte a[2]; ::byte g; };)");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.field("Raw", "b").kind, FieldKind::Byte);
+  const FieldModel& a = run.field("Raw", "a");
+  EXPECT_EQ(a.kind, FieldKind::Enumeration);
+  EXPECT_EQ(a.underlying, FieldKind::UInt8);
+  EXPECT_EQ(a.referencedType, "app::byte");
+  const FieldModel& g = run.field("Raw", "g");
+  EXPECT_EQ(g.kind, FieldKind::Enumeration);
+  EXPECT_EQ(g.underlying, FieldKind::Int16);
+  EXPECT_EQ(run.enumeration("app::byte").enumerators.size(), 2u);
+  EXPECT_EQ(run.enumeration("byte").enumerators.size(), 1u);
+}
+
 TEST(ModelKinds, NestedMessagesAndEnumsInsideAMessage) {
   const auto run = runFrontendOn(R"(#include <cstdint>
 namespace a::b {
