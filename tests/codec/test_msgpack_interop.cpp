@@ -167,5 +167,19 @@ TEST(InteropDifferential, ObjectsNestedBeyondTheLimitGetTheDecodersStatus) {
   }
 }
 
+// A type tag that is no msgpack_object_type (memory corruption, an uninitialised object): msgpack-c's
+// packer refuses it with -1, which unpack took for a failed allocation (buffer_too_small).
+TEST(InteropDifferential, ObjectsOfNoMsgpackTypeAreInvalidInput) {
+  msgpack_object bad{};
+  bad.type = static_cast<msgpack_object_type>(0x7f);
+  EXPECT_EQ(unpack_point_holding(bad, 0), codec_status::invalid_input) << "as a field";
+  EXPECT_EQ(unpack_point_holding(bad, 2), codec_status::invalid_input) << "as an extra, skipped element";
+  deep_object nested(3);  // [[[bad]]] as an extra element
+  nested.nodes[3] = bad;
+  EXPECT_EQ(unpack_point_holding(nested.nodes[0], 2), codec_status::invalid_input) << "nested";
+  Point p{};
+  EXPECT_EQ(ringkernel::msgpack::unpack(bad, p), codec_status::invalid_input) << "as the message";
+}
+
 }  // namespace
 }  // namespace codec_test

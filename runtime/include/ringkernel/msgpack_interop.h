@@ -63,8 +63,30 @@ class packer_writer {
 /// (nesting_too_deep where it is skipped, type_mismatch where a field wants a scalar, str or bin),
 /// and every value of it still takes at least a byte, so the result is the same. msgpack-c's own
 /// recursion follows any depth: a hand-built object nested 10^6 deep overflowed the stack.
+/// A hand-built object whose type is none of msgpack_object_type's is not MessagePack at all:
+/// pack_object_bounded returns this (msgpack-c's packer gives -1 for it, as for a failed allocation).
+inline constexpr int invalid_object_type = 1;
+
+inline bool is_scalar_object_type(msgpack_object_type type) noexcept {
+  switch (type) {
+    case MSGPACK_OBJECT_NIL:
+    case MSGPACK_OBJECT_BOOLEAN:
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+    case MSGPACK_OBJECT_STR:
+    case MSGPACK_OBJECT_BIN:
+    case MSGPACK_OBJECT_EXT: return true;
+    case MSGPACK_OBJECT_ARRAY:
+    case MSGPACK_OBJECT_MAP: return false;
+  }
+  return false;  // no msgpack_object_type at all (a hand-built or corrupted object)
+}
+
 inline int pack_object_bounded(msgpack_packer* pk, const msgpack_object& o, std::uint32_t level) noexcept {
-  if (o.type != MSGPACK_OBJECT_ARRAY && o.type != MSGPACK_OBJECT_MAP) return msgpack_pack_object(pk, o);
+  if (is_scalar_object_type(o.type)) return msgpack_pack_object(pk, o);
+  if (o.type != MSGPACK_OBJECT_ARRAY && o.type != MSGPACK_OBJECT_MAP) return invalid_object_type;
   if (level > max_decode_depth) return msgpack_pack_array(pk, 0);
   if (o.type == MSGPACK_OBJECT_ARRAY) {
     if (const int r = msgpack_pack_array(pk, o.via.array.size); r != 0) return r;
@@ -95,7 +117,9 @@ int pack(msgpack_packer* pk, const T& msg) noexcept {
 
 /// Converts an unpacked msgpack_object into `msg` with the rules of ringkernel::decode (the object is
 /// re-serialised through msgpack-c into a temporary buffer, then decoded). `msg` is written only on
-/// success. buffer_too_small: msgpack-c could not allocate the temporary buffer.
+/// success. invalid_input: an object (at any depth) whose type is no msgpack_object_type, as decode
+/// refuses bytes that are not MessagePack. buffer_too_small: msgpack-c could not allocate the
+/// temporary buffer.
 template <class T>
   requires is_message_v<T>
 codec_status unpack(const msgpack_object& object, T& msg) noexcept {
@@ -104,7 +128,9 @@ codec_status unpack(const msgpack_object& object, T& msg) noexcept {
   msgpack_packer pk;
   msgpack_packer_init(&pk, &buffer, msgpack_sbuffer_write);
   codec_status status = codec_status::buffer_too_small;
-  if (detail::pack_object_bounded(&pk, object, 1) == 0) {
+  const int packed = detail::pack_object_bounded(&pk, object, 1);
+  if (packed == detail::invalid_object_type) status = codec_status::invalid_input;
+  if (packed == 0) {
     const codec_result r = decode(reinterpret_cast<const std::uint8_t*>(buffer.data), buffer.size, msg);
     status = r.status;
     // An object is one value: bytes after the message cannot occur, the check guards the invariant.
