@@ -4,10 +4,39 @@
 
 #include <string>
 
+#include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/queue/ring_control.h"
 
 namespace ringkernel::detail {
+
+namespace {
+
+// A side's own device (producer_device / consumer_device), where one is given.
+void check_side_device(const char* name, int id, const QueueOptions& o) {
+  if (id < 0 || id == o.device) return;
+  if (o.memory != QueueMemory::pinned) {
+    throw Error(errc::invalid_argument, "BasicMessageQueue", id,
+                std::string("QueueOptions::") + name + " = " + std::to_string(id) + " with QueueMemory::" +
+                    to_string(o.memory) + ": only pinned memory is mapped for the kernels of a device other than "
+                    "QueueOptions::device (" + std::to_string(o.device) + "); for a ring in one device's memory that "
+                    "another device's kernels reach through a peer mapping, use P2PMessageQueue");
+  }
+  DeviceInfo side;
+  try {
+    side = device(id);
+  } catch (const Error& e) {
+    throw Error(e.code(), "BasicMessageQueue", id, std::string("QueueOptions::") + name + ": " + e.detail());
+  }
+  if (o.device >= 0 && side.backend != device(o.device).backend) {
+    throw Error(errc::unsupported, "BasicMessageQueue", id,
+                std::string("QueueOptions::") + name + " = " + std::to_string(id) + " is a " + to_string(side.backend) +
+                    " device, but the ring is pinned memory of device " + std::to_string(o.device) + " (" +
+                    to_string(device(o.device).backend) + "): only devices of one backend share it");
+  }
+}
+
+}  // namespace
 
 void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer,
                             std::uint64_t max_capacity) {
@@ -42,8 +71,10 @@ void validate_queue_options(const QueueOptions& o, bool multi_producer, bool mul
                     (o.memory == QueueMemory::pinned ? "backend provides the page-locked memory" : "memory holds the ring") +
                     " and whose kernels work the ring");
   }
-  check_ring_side("BasicMessageQueue", {"producers", o.producers, multi_producer, o.device}, o.memory);
-  check_ring_side("BasicMessageQueue", {"consumers", o.consumers, multi_consumer, o.device}, o.memory);
+  check_side_device("producer_device", o.producer_device, o);
+  check_side_device("consumer_device", o.consumer_device, o);
+  check_ring_side("BasicMessageQueue", {"producers", o.producers, multi_producer, producer_device_of(o)}, o.memory);
+  check_ring_side("BasicMessageQueue", {"consumers", o.consumers, multi_consumer, consumer_device_of(o)}, o.memory);
 }
 
 }  // namespace ringkernel::detail

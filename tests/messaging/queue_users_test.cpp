@@ -90,6 +90,58 @@ TEST(QueueUsers, MpmcSideSharedByHostAndKernelsNeedsHostNativeAtomics) {
   EXPECT_NO_THROW(ringkernel::SpscQueue<Tagged>(QueueOptions{.memory = QueueMemory::pinned, .device = dev}));
 }
 
+// A side whose kernels run on another device than the one that pinned the ring (a host-staged P2P
+// queue's source) is checked against its own device, and named in the errors about it.
+TEST(QueueUsers, ASidesOwnDeviceIsTheOneChecked) {
+  HostMachine pcie(false);
+  const int pinned_by = pcie.ids[0];
+  const int source = pcie.ids[1];
+  QueueOptions o = pinned_on(pinned_by, QueueUsers::host_and_kernels, QueueUsers::kernels);
+  o.producer_device = source;
+  const auto e = error_of([&] { MpmcQueue<Tagged> q(o); });
+  EXPECT_EQ(e.code(), errc::unsupported);
+  EXPECT_EQ(e.device(), source);
+  EXPECT_TRUE(mentions(e, "but device " + std::to_string(source))) << e.what();
+  // The consumers stay on `device`; a host-side call on a kernel-only side names the side's device.
+  QueueOptions to_kernels = pinned_on(pinned_by, QueueUsers::kernels, QueueUsers::host);
+  to_kernels.producer_device = source;
+  MpmcQueue<Tagged> q(to_kernels);
+  EXPECT_EQ(ringkernel::producer_device_of(q.options()), source);
+  EXPECT_EQ(ringkernel::consumer_device_of(q.options()), pinned_by);
+  EXPECT_EQ(error_of([&] { (void)q.try_send(Tagged{0, 0, 1}); }).device(), source);
+  o.producers = QueueUsers::host;
+  o.consumers = QueueUsers::kernels;
+  o.producer_device = -1;
+  o.consumer_device = source;
+  EXPECT_NO_THROW(MpmcQueue<Tagged>{o});
+}
+
+TEST(QueueUsers, ASidesOwnDeviceMustBeAValidDeviceAndOnlyForPinnedMemory) {
+  HostMachine machine(true);
+  const auto invalid = error_of([&] {
+    QueueOptions o = pinned_on(machine.ids[0], QueueUsers::kernels, QueueUsers::host);
+    o.producer_device = 1000;
+    MpmcQueue<Tagged> q(o);
+  });
+  EXPECT_EQ(invalid.code(), errc::invalid_device);
+  EXPECT_EQ(invalid.call(), "BasicMessageQueue");
+  EXPECT_TRUE(mentions(invalid, "QueueOptions::producer_device")) << invalid.what();
+  for (const QueueMemory memory : {QueueMemory::host, QueueMemory::device}) {
+    const auto e = error_of([&] {
+      MpmcQueue<Tagged> q(QueueOptions{.capacity = 64, .memory = memory, .device = machine.ids[0],
+                                       .consumer_device = machine.ids[1]});
+    });
+    EXPECT_EQ(e.code(), errc::invalid_argument) << ringkernel::to_string(memory);
+    EXPECT_TRUE(mentions(e, "QueueOptions::consumer_device")) << e.what();
+    EXPECT_TRUE(mentions(e, "P2PMessageQueue")) << e.what();
+  }
+  // Naming `device` itself is the same as naming none.
+  EXPECT_NO_THROW(MpmcQueue<Tagged>(QueueOptions{.capacity = 64, .memory = QueueMemory::host,
+                                                 .producer_device = -1, .consumer_device = -1}));
+  EXPECT_NO_THROW(MpmcQueue<Tagged>(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = machine.ids[0],
+                                                 .producer_device = machine.ids[0]}));
+}
+
 TEST(QueueUsers, WithHostNativeAtomicsBothMaySharePinnedSides) {
   HostMachine native(true);
   MpmcQueue<Tagged> q(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = native.ids[0]});

@@ -169,15 +169,19 @@ class P2PMessageQueue {
   }
 
   // The ring in the memory the mode needs, and the source's peer mapping of it (direct_p2p).
+  // Host-staged: the source's kernels produce into the destination's pinned memory, and each side
+  // is checked against its own device (as resolve_p2p_mode did).
   void place_ring(const P2PQueueOptions& options) {
+    const bool staged = mode_ != P2PTransferMode::direct_p2p;
     const QueueOptions queue_options{
         .capacity = options.capacity,
         .policy = options.policy,
-        .memory = mode_ == P2PTransferMode::direct_p2p ? QueueMemory::device : QueueMemory::pinned,
+        .memory = staged ? QueueMemory::pinned : QueueMemory::device,
         .device = destination_,
         .detailed_statistics = options.detailed_statistics,
         .producers = options.producers,
-        .consumers = options.consumers};
+        .consumers = options.consumers,
+        .producer_device = staged ? source_ : -1};
     if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
       MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
       kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
