@@ -38,6 +38,7 @@
 #include "ringkernel/queue/backoff.h"
 #include "ringkernel/queue/latency_histogram.h"
 #include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/queue_counters.h"
 #include "ringkernel/queue/queue_options.h"
 #include "ringkernel/queue/queue_storage.h"
 #include "ringkernel/queue/queue_types.h"
@@ -124,7 +125,7 @@ class BasicMessageQueue {
       if (s == SendStatus::dropped_newest) {
         stats_.dropped_newest.fetch_add(values.size() - result.accepted, std::memory_order_relaxed);
       } else {
-        count_refusal(s, values.size() - result.accepted);
+        stats_.count_refusal(s, values.size() - result.accepted);
       }
       result.status = s;
       break;
@@ -169,7 +170,7 @@ class BasicMessageQueue {
     // Counted per batch: a statistics() snapshot taken meanwhile is off by at most one batch.
     while (const std::size_t n = ring_.try_pop_batch(scratch, 16)) {
       removed += n;
-      stats_.cleared.fetch_add(n, std::memory_order_release);  // after the pops: see statistics()
+      stats_.count_cleared(n);  // after the pops: see queue_counters::snapshot
     }
     return removed;
   }
@@ -188,27 +189,7 @@ class BasicMessageQueue {
   Ring ring() const noexcept { return ring_; }
 
   QueueStatistics statistics() const {
-    QueueStatistics s;
-    // The two counters of messages taken other than by receiving are read before the tail, with
-    // acquire (their increments release, after the pops): every pop they count is in the tail read
-    // below, so `received` is never below the true figure (nor wraps), at most above it by pops not
-    // yet counted.
-    s.dropped_oldest = stats_.dropped_oldest.load(std::memory_order_acquire);
-    s.cleared = stats_.cleared.load(std::memory_order_acquire);
-    s.dropped_newest = stats_.dropped_newest.load(std::memory_order_relaxed);
-    s.rejected_full = stats_.rejected_full.load(std::memory_order_relaxed);
-    s.timed_out = stats_.timed_out.load(std::memory_order_relaxed);
-    s.stopped = stats_.stopped.load(std::memory_order_relaxed);
-    s.rejected_closed = stats_.rejected_closed.load(std::memory_order_relaxed);
-    s.send_batches = stats_.send_batches.load(std::memory_order_relaxed);
-    s.receive_batches = stats_.receive_batches.load(std::memory_order_relaxed);
-    const std::uint64_t start = options_.start_position;
-    const std::uint64_t tail = ring_.tail_position();
-    s.sent = ring_.head_position() - start;
-    const std::uint64_t taken = tail - start;  // received + evicted + cleared
-    s.received = taken - s.dropped_oldest - s.cleared;
-    s.bytes_sent = s.sent * sizeof(T);
-    s.bytes_received = s.received * sizeof(T);
+    QueueStatistics s = stats_.snapshot(ring_, options_.start_position, sizeof(T));
     s.detailed = detailed();
     if (s.detailed) {
       s.high_water_mark = stats_.high_water_mark.load(std::memory_order_relaxed);
@@ -223,13 +204,6 @@ class BasicMessageQueue {
   }
 
  private:
-  struct alignas(detail::queue_line_bytes) counters {
-    std::atomic<std::uint64_t> dropped_oldest{0}, cleared{0}, dropped_newest{0}, rejected_full{0}, timed_out{0},
-        stopped{0}, rejected_closed{0}, high_water_mark{0};
-    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> send_batches{0};
-    alignas(detail::queue_line_bytes) std::atomic<std::uint64_t> receive_batches{0};
-  };
-
   static QueueOptions validated(QueueOptions o) {
     validate(o);
     return o;
@@ -239,10 +213,10 @@ class BasicMessageQueue {
   static std::stop_token no_stop() noexcept { return {}; }
   bool detailed() const noexcept { return options_.detailed_statistics; }
   void host_producer(const char* call) const {
-    if (!has_host(options_.producers)) [[unlikely]] detail::throw_host_not_a_user(call, "producers", options_.device);
+    if (!has_host(options_.producers)) [[unlikely]] detail::throw_host_not_a_user(call, "producers", producer_device_of(options_));
   }
   void host_consumer(const char* call) const {
-    if (!has_host(options_.consumers)) [[unlikely]] detail::throw_host_not_a_user(call, "consumers", options_.device);
+    if (!has_host(options_.consumers)) [[unlikely]] detail::throw_host_not_a_user(call, "consumers", consumer_device_of(options_));
   }
 
   RINGKERNEL_QUEUE_SLOW_PATH SendResult send_one(const T& value, duration timeout, const std::stop_token& stop, bool may_wait) {
@@ -259,7 +233,7 @@ class BasicMessageQueue {
       if (s == SendStatus::dropped_newest) {
         stats_.dropped_newest.fetch_add(1, std::memory_order_relaxed);
       } else {
-        count_refusal(s, 1);
+        stats_.count_refusal(s, 1);
       }
       result.status = s;
       break;
@@ -284,7 +258,7 @@ class BasicMessageQueue {
           T oldest;
           if (ring_.try_pop(oldest)) {
             ++evicted;
-            stats_.dropped_oldest.fetch_add(1, std::memory_order_release);  // after the pop: see statistics()
+            stats_.count_evicted(1);  // after the pop: see queue_counters::snapshot
             if (on_evict_) on_evict_(oldest);
             return SendStatus::ok;
           }
@@ -304,17 +278,6 @@ class BasicMessageQueue {
       case detail::backoff::outcome::stopped: return SendStatus::stopped;
     }
     return SendStatus::full;
-  }
-
-  void count_refusal(SendStatus s, std::size_t n) {
-    switch (s) {
-      case SendStatus::full: stats_.rejected_full.fetch_add(n, std::memory_order_relaxed); break;
-      case SendStatus::timeout: stats_.timed_out.fetch_add(n, std::memory_order_relaxed); break;
-      case SendStatus::stopped: stats_.stopped.fetch_add(n, std::memory_order_relaxed); break;
-      case SendStatus::closed: stats_.rejected_closed.fetch_add(n, std::memory_order_relaxed); break;
-      case SendStatus::ok:
-      case SendStatus::dropped_newest: break;  // not refusals (dropped_newest is counted by the caller)
-    }
   }
 
   RINGKERNEL_QUEUE_SLOW_PATH ReceiveStatus receive_one(T& out, duration timeout, const std::stop_token& stop, bool may_wait) {
@@ -369,11 +332,7 @@ class BasicMessageQueue {
     return ReceiveStatus::empty;
   }
 
-  void note_occupancy(std::uint64_t seen) {
-    std::uint64_t m = stats_.high_water_mark.load(std::memory_order_relaxed);
-    while (seen > m && !stats_.high_water_mark.compare_exchange_weak(m, seen, std::memory_order_relaxed)) {
-    }
-  }
+  void note_occupancy(std::uint64_t seen) noexcept { stats_.note_occupancy(seen); }
   void note_latency(const T& m) {
     if constexpr (is_kernel_message_v<T>) {
       const auto sent_at = m.header.timestamp_us;
@@ -396,7 +355,7 @@ class BasicMessageQueue {
   // by host threads, and no detailed statistics are kept. Beside ring_, on the line they read anyway.
   const bool plain_send_ = has_host(options_.producers) && !options_.detailed_statistics;
   const bool plain_receive_ = has_host(options_.consumers) && !options_.detailed_statistics;
-  counters stats_;
+  detail::queue_counters stats_;
   detail::latency_histogram latency_;
   std::function<void(const T&)> on_evict_;
 };
