@@ -58,11 +58,6 @@ class packer_writer {
   int result_ = 0;
 };
 
-/// msgpack_pack_object, except that an array or map nested deeper than max_decode_depth (the top
-/// level is 1) is packed as an empty array: the decoder refuses a container there whatever it holds
-/// (nesting_too_deep where it is skipped, type_mismatch where a field wants a scalar, str or bin),
-/// and every value of it still takes at least a byte, so the result is the same. msgpack-c's own
-/// recursion follows any depth: a hand-built object nested 10^6 deep overflowed the stack.
 /// A hand-built object whose type is none of msgpack_object_type's is not MessagePack at all:
 /// pack_object_bounded returns this (msgpack-c's packer gives -1 for it, as for a failed allocation).
 inline constexpr int invalid_object_type = 1;
@@ -84,6 +79,11 @@ inline bool is_scalar_object_type(msgpack_object_type type) noexcept {
   return false;  // no msgpack_object_type at all (a hand-built or corrupted object)
 }
 
+/// msgpack_pack_object, except that an array or map nested deeper than max_decode_depth (the top
+/// level is 1) is packed as an empty array: the decoder refuses a container there whatever it holds
+/// (nesting_too_deep where it is skipped, type_mismatch where a field wants a scalar, str or bin),
+/// and every value of it still takes at least a byte, so the result is the same. msgpack-c's own
+/// recursion follows any depth: a hand-built object nested 10^6 deep overflowed the stack.
 inline int pack_object_bounded(msgpack_packer* pk, const msgpack_object& o, std::uint32_t level) noexcept {
   if (is_scalar_object_type(o.type)) return msgpack_pack_object(pk, o);
   if (o.type != MSGPACK_OBJECT_ARRAY && o.type != MSGPACK_OBJECT_MAP) return invalid_object_type;
