@@ -135,5 +135,26 @@ struct [[ringkernel::message(id = kLate)]] C { int x; };
   EXPECT_TRUE(hasNote(run, positionOf(source, "MsgId : unsigned;"), "'MsgId' declared here"));
 }
 
+// The same when the model is built after the whole parse, where the later declarations exist: a
+// default member initializer that is not a literal (kBase + 1) stops the building during the parse
+// (frontend.cpp, completeNow), so every message of this header is built at the end of the parse.
+TEST(ConstantErrorsInScope, DeclaredAfterTheStructWhenBuiltAfterTheParse) {
+  const std::string source = R"(constexpr int kBase = 1;
+struct [[ringkernel::message]] First { int x = kBase + 1; };
+struct [[ringkernel::message(id = kLate)]] A { int x; };
+struct [[ringkernel::message(priority = Level::high)]] B { int x; };
+constexpr unsigned kLate = 5;
+struct Level { static constexpr int high = 200; };
+struct [[ringkernel::message(id = kLate, priority = Level::high)]] C { int x; };
+)";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 2u) << run.printed;
+  EXPECT_TRUE(hasError(run, valueAt(source, "id", "kLate"),
+                       {"no enumerator or constant named 'kLate' is declared before the struct"},
+                       "declare it (include the header that declares it) before the struct"));
+  EXPECT_TRUE(hasError(run, valueAt(source, "priority", "Level::high"),
+                       {"no namespace, class or enumeration named 'Level' is declared before the struct"}));
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
