@@ -45,6 +45,7 @@
 #include "ringkernel/queue/latency_histogram.h"
 #include "ringkernel/queue/message_queue.h"
 #include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/queue_counters.h"
 #include "ringkernel/queue/queue_options.h"
 #include "ringkernel/queue/queue_storage.h"
 #include "ringkernel/queue/queue_types.h"
