@@ -172,6 +172,46 @@ TEST(DecodeAccepts, SixtyFourBitIntegersIntoFloatingPointOnlyWhenExact) {
   decode_expecting_untouched<Point>({0x92, 0x01, 0xcf, 0, 0, 0}, codec_status::truncated_input);
 }
 
+// While 9 or more bytes are left the reader skips each scalar's own length check (one compare with a
+// limit set once, msgpack_reader::roomy); every form must decode, or fail, alike on both sides of
+// that limit. `extra` nil elements after the fields move the values across it.
+TEST(DecodeAccepts, EveryScalarFormAlikeOnBothSidesOfTheNineBytesLeftLimit) {
+  const bytes nine_ff = {0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  const std::pair<bytes, std::int32_t> x_forms[] = {
+      {{0x05}, 5},       {{0xe0}, -32},        {{0xcc, 0xff}, 255},   {{0xd0, 0xdf}, -33},
+      {{0xcd, 1, 0}, 256}, {{0xd1, 0xff, 0xfe}, -2}, {{0xce, 0, 1, 0, 0}, 65536},
+      {{0xd2, 0x80, 0, 0, 0}, std::numeric_limits<std::int32_t>::min()},
+      {{0xcf, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff}, std::numeric_limits<std::int32_t>::max()}, {nine_ff, -1}};
+  const std::pair<bytes, float> y_forms[] = {
+      {float32_half, 0.5f}, {{0xcb, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0}, 0.5f}, {{0x01}, 1.0f}, {{0xd0, 0xfe}, -2.0f}};
+  // std::byte (unsigned, the last field of Scalars): negative fixints and values above 255 are out of range.
+  const bytes before_raw = {0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xca, 0, 0, 0, 0, 0xcb, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const std::pair<bytes, codec_status> raw_forms[] = {
+      {{0x7f}, codec_status::ok},           {{0xcc, 0xff}, codec_status::ok},
+      {{0xd3, 0, 0, 0, 0, 0, 0, 0, 0x80}, codec_status::ok}, {{0xe0}, codec_status::value_out_of_range},
+      {{0xff}, codec_status::value_out_of_range}, {{0xcd, 1, 0}, codec_status::value_out_of_range},
+      {{0xd0, 0xff}, codec_status::value_out_of_range}};
+  for (std::uint8_t extra = 0; extra <= 12; ++extra) {
+    const bytes nils(extra, 0xc0);
+    for (const auto& [x, x_value] : x_forms) {
+      for (const auto& [y, y_value] : y_forms) {
+        const Point p = decode_ok<Point>(cat({{static_cast<std::uint8_t>(0x92 + extra)}, x, y, nils}));
+        EXPECT_EQ(p.x, x_value) << hex(x) << " with " << int{extra} << " extra";
+        EXPECT_EQ(p.y, y_value) << hex(y) << " with " << int{extra} << " extra";
+      }
+    }
+    for (const auto& [raw, status] : raw_forms) {
+      const bytes wire = cat({{0xdc, 0, static_cast<std::uint8_t>(16 + extra)}, before_raw, raw, nils});
+      if (status == codec_status::ok) {
+        EXPECT_EQ(decode_ok<Scalars>(wire).raw, std::byte{raw.back()}) << hex(wire);
+      } else {
+        const ringkernel::codec_result r = decode_expecting_untouched<Scalars>(wire, status);
+        EXPECT_EQ(r.size, 3 + before_raw.size()) << hex(wire);  // the offset of the raw value
+      }
+    }
+  }
+}
+
 TEST(DecodeAccepts, BytesAfterTheMessageAreNotRead) {
   const bytes wire = cat({{0x92, 0x01}, float32_half, {0xc1, 0xc1}});
   Point p{};

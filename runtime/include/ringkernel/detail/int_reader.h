@@ -73,8 +73,8 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status take_int(const std::
   return codec_status::ok;
 }
 
-/// The tagged forms (uint/int 8..64) at `pos`, t = *pos. Roomy: at least 9 bytes are readable, so
-/// no form needs its own length check.
+/// The tagged forms (uint/int 8..64) at `pos`, t = *pos, and negative fixints (which only the
+/// unsigned types get here). Roomy: at least 9 bytes are readable, so no form needs its own length check.
 template <bool Roomy, class I>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_tagged_int(const std::uint8_t*& pos, std::size_t left,
                                                                             std::uint8_t t, I& out) noexcept {
@@ -97,38 +97,43 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_tagged_int(cons
       return Roomy || left >= 9 ? take_int<I, std::int64_t, 8>(pos, out, static_cast<std::int64_t>(load_be64(p)))
                                 : truncated;
     case tag::never_used: return codec_status::invalid_input;
-    default: return codec_status::type_mismatch;
+    default:
+      if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
+      return codec_status::type_mismatch;
   }
 }
 
-/// Any int encoding at `pos` whose value fits I (an integer type; bool: 0 and 1). On success
-/// `pos` moves past the value; on failure it stays at the value: truncated_input (the value does not
-/// end before `end`), value_out_of_range, type_mismatch (not an int), invalid_input (0xc1).
-template <class I>
-RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_at(const std::uint8_t*& pos, const std::uint8_t* end,
-                                                                        I& out) noexcept {
-  const std::size_t left = static_cast<std::size_t>(end - pos);
-  if (left >= 9) {  // any form fits: one length check for all of them
-    const std::uint8_t t = *pos;
-    if (t <= tag::positive_fixint_max) {  // 0..127: every integer type holds it but bool (an enum's)
-      if constexpr (std::is_same_v<I, bool>) return take_int<I, std::uint8_t, 0>(pos, out, t);
-      out = static_cast<I>(t);
+/// One int form at `pos`, t = *pos, at least one byte readable (Roomy: at least 9).
+template <bool Roomy, class I>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_form(const std::uint8_t*& pos, std::size_t left,
+                                                                          std::uint8_t t, I& out) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    // Both fixint forms, 0..127 (00..7f) and -32..-1 (e0..ff), in one test: every signed type holds them.
+    if (static_cast<std::int8_t>(t) >= static_cast<std::int8_t>(tag::negative_fixint_min)) {
+      out = static_cast<I>(static_cast<std::int8_t>(t));
       ++pos;
       return codec_status::ok;
     }
-    if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
-    return read_tagged_int<true>(pos, left, t, out);
-  }
-  if (left == 0) return codec_status::truncated_input;
-  const std::uint8_t t = *pos;
-  if (t <= tag::positive_fixint_max) {
+  } else if (t <= tag::positive_fixint_max) {  // 0..127: every unsigned type holds it but bool (an enum's)
     if constexpr (std::is_same_v<I, bool>) return take_int<I, std::uint8_t, 0>(pos, out, t);
     out = static_cast<I>(t);
     ++pos;
     return codec_status::ok;
   }
-  if (t >= tag::negative_fixint_min) return take_int<I, std::int8_t, 0>(pos, out, static_cast<std::int8_t>(t));
-  return read_tagged_int<false>(pos, left, t, out);
+  return read_tagged_int<Roomy>(pos, left, t, out);  // (negative fixints into unsigned I: its default)
+}
+
+/// Any int encoding at `pos` whose value fits I (an integer type; bool: 0 and 1). On success
+/// `pos` moves past the value; on failure it stays at the value: truncated_input (the value does not
+/// end before `end`), value_out_of_range, type_mismatch (not an int), invalid_input (0xc1).
+/// `roomy`: at least 9 bytes are left at `pos` (the caller knows it from a limit set once).
+template <class I>
+RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int_at(const std::uint8_t*& pos, const std::uint8_t* end,
+                                                                        bool roomy, I& out) noexcept {
+  const std::size_t left = static_cast<std::size_t>(end - pos);
+  if (roomy) [[likely]] return read_int_form<true>(pos, left, *pos, out);  // any form fits: no length checks
+  if (left == 0) return codec_status::truncated_input;
+  return read_int_form<false>(pos, left, *pos, out);
 }
 
 }  // namespace ringkernel::detail

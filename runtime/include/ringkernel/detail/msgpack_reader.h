@@ -30,7 +30,8 @@ struct wire_integer {
 class msgpack_reader {
  public:
   RINGKERNEL_HOST_DEVICE msgpack_reader(const std::uint8_t* in, std::size_t size) noexcept
-      : begin_(in), pos_(in), end_(in + size) {}
+      : begin_(in), pos_(in), end_(in + size),
+        roomy_end_(size >= max_scalar_bytes ? in + size - (max_scalar_bytes - 1) : in) {}
 
   /// Bytes consumed so far; after a failure, the offset of the value that failed.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE std::size_t offset() const noexcept {
@@ -113,13 +114,13 @@ class msgpack_reader {
   /// Any integer encoding whose value fits I (I: an integer type other than bool).
   template <class I>
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_int(I& out) noexcept {
-    return read_int_at(pos_, end_, out);
+    return read_int_at(pos_, end_, roomy(), out);
   }
 
   /// float32 as is; float64 rounded to nearest on its bits (float_conversion.h; finite values beyond
   /// float's range are out of range); an integer only when float represents it exactly.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_float(float& out) noexcept {
-    if (need(5) && *pos_ == tag::float32) {  // what encoders write for a float: one test for both
+    if (roomy() && *pos_ == tag::float32) [[likely]] {  // what encoders write for a float
       out = float_from_bits(load_be32(pos_ + 1));
       pos_ += 5;
       return codec_status::ok;
@@ -129,7 +130,7 @@ class msgpack_reader {
 
   /// float64 as is; float32 widened exactly on its bits; an integer only when double represents it exactly.
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE codec_status read_double(double& out) noexcept {
-    if (need(9) && *pos_ == tag::float64) {
+    if (roomy() && *pos_ == tag::float64) [[likely]] {
       out = double_from_bits(load_be64(pos_ + 1));
       pos_ += 9;
       return codec_status::ok;
@@ -141,7 +142,12 @@ class msgpack_reader {
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_float_other_forms(float& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
-    if (t == tag::float32) return truncated();  // with its 4 bytes it took the first test
+    if (t == tag::float32) {  // near the end of the input (else it took the first test)
+      if (!need(5)) return truncated();
+      out = float_from_bits(load_be32(pos_ + 1));
+      pos_ += 5;
+      return codec_status::ok;
+    }
     if (t == tag::float64) {
       if (!need(9)) return truncated();
       const narrowed_float n = narrow_double_bits(load_be64(pos_ + 1));  // see float_conversion.h
@@ -156,7 +162,7 @@ class msgpack_reader {
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_double_other_forms(double& out) noexcept {
     if (pos_ == end_) return codec_status::truncated_input;
     const std::uint8_t t = *pos_;
-    if (t == tag::float64) return truncated();  // with its 8 bytes it took the first test
+    if (t == tag::float64) return truncated();  // with its 8 bytes there would be 9 left: the first test
     if (t == tag::float32) {
       if (!need(5)) return truncated();
       out = double_from_bits(widen_float_bits(load_be32(pos_ + 1)));
@@ -232,6 +238,13 @@ class msgpack_reader {
   }
 
  private:
+  // The longest scalar: a 64-bit int or float 64, tag and 8 bytes.
+  static constexpr std::size_t max_scalar_bytes = 9;
+
+  /// At least max_scalar_bytes bytes are left: any scalar's form fits without a length check of its
+  /// own (one compare with a limit set once, instead of a subtraction and a compare per value).
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool roomy() const noexcept { return pos_ < roomy_end_; }
+
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE bool need(std::size_t n) const noexcept {
     return static_cast<std::size_t>(end_ - pos_) >= n;
   }
@@ -390,6 +403,7 @@ class msgpack_reader {
   const std::uint8_t* begin_;
   const std::uint8_t* pos_;
   const std::uint8_t* end_;
+  const std::uint8_t* roomy_end_;  // roomy() while pos_ is before it; begin_ for an input shorter than a scalar
 };
 
 }  // namespace ringkernel::detail
