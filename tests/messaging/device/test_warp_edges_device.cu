@@ -33,6 +33,9 @@ constexpr unsigned full_warp = 0xffffffffu;
 // of 16 lanes. The lanes left call every batch operation with the full mask.
 constexpr unsigned block_threads = 48, first_leaving_lane = 24;
 __device__ bool leaves_early() { return threadIdx.x < 32 && threadIdx.x >= first_leaving_lane; }
+// Lanes left in this thread's warp: 0..live_lanes()-1 (24 in warp 0, 16 in warp 1), so a loop over a
+// warp's array steps by this, not by 32, or the entries of the missing lanes are never touched.
+__device__ unsigned live_lanes() { return threadIdx.x < 32 ? first_leaving_lane : block_threads - 32; }
 __device__ std::uint64_t checksum_of(const Tagged& m) { return m.producer * 1000003ull + m.index; }
 
 // Each warp pushes `per_warp` messages {warp, 0, k} in batches of `batch` (<= 64).
@@ -46,7 +49,7 @@ __global__ void push_with_departed_lanes(DeviceRing ring, std::uint32_t per_warp
     const std::uint32_t n = per_warp - done < batch ? per_warp - done : batch;
     // The call's entry __syncwarp orders this staging before its copies; its exit one, the copies
     // before the next round's staging.
-    for (std::uint32_t i = lane; i < n; i += 32) staged[w][i] = Tagged{producer, 0, done + i};
+    for (std::uint32_t i = lane; i < n; i += live_lanes()) staged[w][i] = Tagged{producer, 0, done + i};
     for (std::uint32_t sent = 0; sent < n;) {
       if (__any_sync(full_warp, give_up.passed())) {
         if (lane == 0) atomicAdd(stalls, 1u);
@@ -66,7 +69,7 @@ __global__ void pop_with_departed_lanes(DeviceRing ring, unsigned* received, uns
   for (;;) {
     const unsigned n = ringkernel::warp_pop_batch(full_warp, ring, got[w], 64);
     if (n == 0) return;
-    for (unsigned i = lane; i < n; i += 32) {
+    for (unsigned i = lane; i < n; i += live_lanes()) {
       atomicAdd(checksum, static_cast<unsigned long long>(checksum_of(got[w][i])));
     }
     if (lane == 0) atomicAdd(received, n);
