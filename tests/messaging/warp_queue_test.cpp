@@ -263,6 +263,32 @@ TEST(WarpQueue, LanesPassingDifferentRingsEachClaimOnTheirOwnRing) {
   EXPECT_EQ(drain(c.ring()), want_c);
 }
 
+// Lanes of one warp that push to a ring and lanes that pop from the same ring, in one call (a
+// kernel whose lanes take turns as producer and consumer; the device functions are not forced
+// inline, so divergent lanes may run the one warp_claim together). Each side claims on its own
+// index. (Grouped by ring alone, the push lanes' leader claimed on the head for every lane: only
+// lane 0 pushed, every other push failed as if the ring were full and every pop as if it were empty.)
+TEST(WarpQueue, LanesPushingAndLanesPoppingOneRingInOneCallEachClaimOnTheirOwnIndex) {
+  OwnedRing owned(64);
+  for (std::uint32_t q = 0; q < 16; ++q) ASSERT_TRUE(owned.ring().try_push(make_msg(500, q)));
+  std::vector<long> result(32, -2);
+  run_warp(0xffff'ffffu, [&](const simulated_warp& warp) {
+    const unsigned lane = warp.lane();
+    if (lane % 2 == 0) {
+      result[lane] = ringkernel::detail::warp_push_on(warp, owned.ring(), make_msg(lane, 0)) ? 1 : 0;
+    } else {
+      Msg m{};
+      const bool ok = ringkernel::detail::warp_pop_on(warp, owned.ring(), m);
+      result[lane] = ok ? (intact(m) ? static_cast<long>(m.producer) * 1000 + m.seq : -3) : -1;
+    }
+  });
+  for (unsigned l = 0; l < 32; l += 2) EXPECT_EQ(result[l], 1) << "push of lane " << l;
+  for (unsigned l = 1; l < 32; l += 2) EXPECT_EQ(result[l], 500'000 + l / 2) << "pop of lane " << l;
+  std::vector<long> pushed;
+  for (unsigned l = 0; l < 32; l += 2) pushed.push_back(static_cast<long>(l) * 1000);
+  EXPECT_EQ(drain(owned.ring()), pushed);
+}
+
 // Lanes of the mask that have exited: lanes that returned before the call, and in a partial warp
 // (a block whose size is not a multiple of 32) lanes that never ran. The batch calls leave them
 // out (__ballot_sync over the mask). Before, they were counted in: on a GPU each claim took

@@ -130,6 +130,9 @@ class atomic_word {
  public:
   RINGKERNEL_HOST_DEVICE explicit atomic_word(std::uint64_t& word) noexcept : word_(&word) {}
 
+  /// The word's address: which word this is (e.g. to group a warp's lanes by the counter they claim on).
+  RINGKERNEL_HOST_DEVICE const void* address() const noexcept { return word_; }
+
   RINGKERNEL_HOST_DEVICE std::uint64_t load(order o) const noexcept {
 #if defined(__CUDA_ARCH__)
     return device_ref().load(to_cuda_order(o));

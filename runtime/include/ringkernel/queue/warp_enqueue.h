@@ -78,17 +78,19 @@ struct warp_claim_result {
   bool claimed;
 };
 
-/// The lanes of `active` still `pending` that pass the same ring (the same memory) as the lowest
-/// pending lane. Every lane of `active` calls it.
+/// The lanes of `active` still `pending` that claim on the same counter word as the lowest pending
+/// lane: the same ring and the same side (head for pushes, tail for pops; lanes of one warp may
+/// reach one claim from a push and a pop of the same ring, should they run converged). Every lane
+/// of `active` calls it.
 template <class Warp>
-RINGKERNEL_WARP_FUNCTION unsigned same_ring_lanes(const Warp& warp, unsigned active, unsigned pending,
-                                                  const void* ring_memory) noexcept {
-  const auto mine = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(ring_memory));
+RINGKERNEL_WARP_FUNCTION unsigned same_counter_lanes(const Warp& warp, unsigned active, unsigned pending,
+                                                     const void* counter_word) noexcept {
+  const auto mine = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(counter_word));
   const unsigned long long first = warp.shfl(active, mine, lowest_lane(pending));
   return warp.ballot(active, ((pending >> warp.lane()) & 1u) != 0 && mine == first);
 }
 
-/// The claim of the lanes of `group` (those of `active` that pass this ring), made by all lanes of
+/// The claim of the lanes of `group` (those of `active` that claim on `counter`), made by all lanes of
 /// `active` together: every collective is over `active`; lanes outside `group` vote "not ready",
 /// touch no memory, and their result means nothing.
 template <class Warp, class Ring, class Counter>
@@ -106,7 +108,7 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim_group(const Warp& warp, un
   for (;;) {
     first = warp.shfl(active, first, leader);
     const unsigned long long pos = first + g.rank;
-    std::int64_t d = 1;  // lanes of another ring: never ready in this claim
+    std::int64_t d = 1;  // lanes of another ring or side: never ready in this claim
     if (member) d = position_diff(Ring::seq(ring.slot_at(pos)).load(order::acquire), pos + lag);
     const unsigned claim = ready_prefix(group, warp.ballot(active, member && d == 0));
     if (claim == 0) {
@@ -126,9 +128,9 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim_group(const Warp& warp, un
   }
 }
 
-/// The claims of the active lanes: one per ring among them (lanes may pass different rings, e.g.
-/// a kernel that routes each lane's message to the queue of its destination), lowest lane's ring
-/// first; with one ring (the usual case) one claim, at the cost of one shuffle and one ballot.
+/// The claims of the active lanes: one per ring and side among them (lanes may pass different
+/// rings, e.g. a kernel that routes each lane's message to the queue of its destination), lowest
+/// lane's first; with one ring (the usual case) one claim, at the cost of one shuffle and one ballot.
 template <class Warp, class Ring, class Counter>
 RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ring& ring, Counter counter,
                                                       std::uint64_t lag) noexcept {
@@ -136,7 +138,7 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ri
   const unsigned lane = warp.lane();
   warp_claim_result mine{0, false};
   for (unsigned pending = active; pending != 0;) {
-    const unsigned group = same_ring_lanes(warp, active, pending, ring.control());
+    const unsigned group = same_counter_lanes(warp, active, pending, counter.address());
     const warp_claim_result r = warp_claim_group(warp, active, group, ring, counter, lag);
     if (((group >> lane) & 1u) != 0) mine = r;
     pending &= ~group;
