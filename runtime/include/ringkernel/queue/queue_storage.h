@@ -11,6 +11,7 @@
 
 #include "ringkernel/buffers.h"
 #include "ringkernel/queue/queue_types.h"
+#include "ringkernel/queue/ring_control.h"
 
 namespace ringkernel {
 
@@ -57,9 +58,14 @@ class QueueStorage {
 template <class Ring>
 Ring initialize_ring(QueueStorage& storage, std::uint64_t capacity, std::uint64_t start = 0) {
   if (storage.host_accessible()) return Ring::initialize(storage.data(), capacity, start);
-  std::vector<std::byte> image(Ring::bytes_for(capacity));
+  // Aligned as the ring's control block (alignas 128), which Ring::initialize constructs in it.
+  struct alignas(detail::queue_line_bytes) image_line {
+    std::byte bytes[detail::queue_line_bytes];
+  };
+  const std::size_t bytes = Ring::bytes_for(capacity);
+  std::vector<image_line> image((bytes + detail::queue_line_bytes - 1) / detail::queue_line_bytes);
   Ring::initialize(image.data(), capacity, start);
-  storage.upload(image.data(), image.size());
+  storage.upload(image.data(), bytes);
   return Ring(storage.data(), capacity);
 }
 
