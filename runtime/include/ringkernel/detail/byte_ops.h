@@ -123,8 +123,12 @@ RINGKERNEL_HOST_DEVICE inline double double_from_bits(std::uint64_t u) noexcept 
   return d;
 }
 
-#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+// RINGKERNEL_CODEC_DEVICE_PATHS (a switch for tests): host code takes the paths that CUDA device code
+// takes wherever the codec has two (byte-by-byte big-endian numbers here; map keys looked up one by
+// one, map_message_decoder.h; no field chunks, field_chunks.h; char[N] in 8-byte words,
+// fixed_string.h), so that they run on machines without a GPU (codec_device_paths_tests).
+#if !defined(__CUDA_ARCH__) && !defined(RINGKERNEL_CODEC_DEVICE_PATHS) && \
+    (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define RINGKERNEL_CODEC_BSWAP 1  // one byte swap and one unaligned store/load per number
 #else
 #define RINGKERNEL_CODEC_BSWAP 0  // byte by byte: portable to every byte order, and the device

@@ -20,8 +20,8 @@
 #include "ringkernel/message.h"
 
 // A chunk's function: out of line, everything inside it inlined (test codec.inlining_chunks checks
-// both).
-#if !defined(__CUDA_ARCH__) && (defined(__GNUC__) || defined(__clang__))
+// both). Not in device code, nor with RINGKERNEL_CODEC_DEVICE_PATHS (byte_ops.h).
+#if !defined(__CUDA_ARCH__) && !defined(RINGKERNEL_CODEC_DEVICE_PATHS) && (defined(__GNUC__) || defined(__clang__))
 #define RINGKERNEL_CODEC_FIELD_CHUNKS 1
 #define RINGKERNEL_CODEC_CHUNK __attribute__((noinline, flatten))
 #else

@@ -24,8 +24,9 @@
 
 // The in-order key path is host code only. In device code it made nvcc take 25-42% longer on the
 // codec's device test sources (a second decode path per field), for a speed-up not yet measured on
-// a GPU (bench/RESULTS.md); device code looks every key up as before.
-#if defined(__CUDA_ARCH__)
+// a GPU (bench/RESULTS.md); device code looks every key up as before (and so does host code built
+// with RINGKERNEL_CODEC_DEVICE_PATHS, byte_ops.h).
+#if defined(__CUDA_ARCH__) || defined(RINGKERNEL_CODEC_DEVICE_PATHS)
 #define RINGKERNEL_CODEC_MAP_KEYS_IN_ORDER 0
 #else
 #define RINGKERNEL_CODEC_MAP_KEYS_IN_ORDER 1
