@@ -125,7 +125,7 @@ class msgpack_writer {
   /// string are overwritten by what follows or lie beyond size()).
   template <std::size_t N>
   RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void write_char_array(const char (&s)[N]) noexcept {
-    const std::uint32_t length = bounded_strlen(s, N);
+    const std::uint32_t length = fixed_strlen<N>(s);
     if constexpr (!Checked && N <= 256) {
       write_length_header(length, tag::fixstr, 32, tag::str8, tag::str16, tag::str32);
       copy_bytes(cur_, s, N);
