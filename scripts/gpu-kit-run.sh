@@ -139,6 +139,27 @@ run_bench_queue() {
   run bench_queue_device "$bench_limit" env CUDA_MODULE_LOADING=EAGER "$kit/bin/bench_queue_device" \
     --benchmark_out="$out/bench_queue_device.json" --benchmark_out_format=json
   check_bench_rows bench_queue_device
+  report_queue_goals
+}
+
+# One line per row of bench_queue_device.json with its figure against issue 6's goal: round trip
+# median <= 2000 ns, kernel-to-kernel one way <= 1000 ns, batched throughput (B > 1) >= 1 G msgs/s.
+# A goal not met is reported, not failed: the kit checks that things work; the figures go to
+# bench/RESULTS.md either way.
+report_queue_goals() {
+  [ -f "$out/bench_queue_device.json" ] || return 0
+  awk -F': ' '
+    function figure(what, v, unit, met, goal) {
+      printf "GOAL %s %s: %s = %.4g %s (goal %s)\n", met ? "met" : "NOT MET", name, what, v, unit, goal
+    }
+    /"name":/ { name = $2; gsub(/[",]/, "", name) }
+    /"median_ns":/ { v = $2 + 0; figure("median round trip", v, "ns", v <= 2000, "<= 2000 ns") }
+    /"one_way_ns":/ { v = $2 + 0; figure("one way", v, "ns", v <= 1000, "<= 1000 ns") }
+    /"items_per_second":/ && name ~ /Throughput\/[0-9]/ {
+      v = $2 + 0
+      if (name ~ /Throughput\/1(\/|$)/) printf "     %s: %.4g msgs/s (one message per lane per claim; the goal is for batches)\n", name, v
+      else figure("throughput", v / 1e9, "G msgs/s", v >= 1e9, ">= 1 G msgs/s")
+    }' "$out/bench_queue_device.json"
 }
 
 run_bench_rest() {
