@@ -33,6 +33,9 @@ inline constexpr std::uint64_t kernel_budget_us = 20'000'000;
 /// says whether the wrap is what broke.
 inline constexpr std::uint64_t start_before_wrap(std::uint64_t before) { return 0 - before; }
 
+// The probe's kernel has internal linkage (each translation unit registers its own), and so have the
+// functions that launch it: an inline function with external linkage that names it would be defined
+// differently in each translation unit (ODR), and the one copy kept would launch one unit's kernel.
 namespace detail {
 // Waits (at most budget_us) for the host to set flags[0]; flags[1] = 1 if it saw it, 2 if not.
 static __global__ void launch_probe(unsigned* flags, std::uint64_t budget_us) {
@@ -48,7 +51,7 @@ static __global__ void launch_probe(unsigned* flags, std::uint64_t budget_us) {
 
 // Empty when a launch returns while its kernel runs (or the probe hit a CUDA error, which the
 // test's own calls then report); else why the host cannot talk to a running kernel.
-inline std::string probe_asynchronous_launches() {
+static inline std::string probe_asynchronous_launches() {
   unsigned* flags = nullptr;  // pinned, mapped (unified addressing): [0] host -> kernel, [1] kernel -> host
   if (cudaHostAlloc(&flags, 2 * sizeof *flags, cudaHostAllocPortable) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -75,10 +78,10 @@ inline std::string probe_asynchronous_launches() {
 }
 }  // namespace detail
 
-/// Empty when kernels run while the host goes on after their launch (checked once per process,
+/// Empty when kernels run while the host goes on after their launch (checked once per test file,
 /// with a 2 s kernel); else why not. Tests whose kernels wait for the test's host thread skip
 /// then, instead of spending the kernels' 20 s budget and the host's own deadlines to fail.
-inline const std::string& asynchronous_launches_or_why() {
+static inline const std::string& asynchronous_launches_or_why() {
   static const std::string why = detail::probe_asynchronous_launches();
   return why;
 }
