@@ -328,18 +328,15 @@ class CudaBackend final : public DeviceBackend {
   };
 
   // find() takes the address one past an allocation's end for the allocation's (an empty range at
-  // its end is valid). cudaMalloc places blocks back to back, so that address may also start a
-  // block of the program's own: the driver's allocation table says which (an overrun into the
-  // allocation's own padding lies in the allocation's block, and stays an error). cudaMalloc's
-  // blocks start on 256-byte boundaries (CUDA C++ Best Practices Guide, "Coalesced Access to Global
-  // Memory"), so an end that is not on one starts no block and the driver is not asked: asking it
-  // about an address inside a block's padding is an API error that compute-sanitizer reports.
+  // its end is valid). cudaMalloc places blocks back to back, 256-byte aligned (CUDA Best Practices
+  // Guide), so an aligned end may also start a block of the program's own: the driver's allocation
+  // table says which (an overrun into the allocation's padding stays an error). Other ends are not
+  // asked about: an address in a block's padding is an API error, which compute-sanitizer reports.
   static bool starts_another_block(const FoundAllocation& a, const void* p) noexcept {
     const auto address = reinterpret_cast<std::uintptr_t>(p);
-    return address == a.start + a.allocation.bytes && address != a.start && address % cuda_block_alignment == 0 &&
+    return address == a.start + a.allocation.bytes && address != a.start && address % 256 == 0 &&
            driver_block_start(p) == address;
   }
-  static constexpr std::uintptr_t cuda_block_alignment = 256;
 
   // The start of the driver allocation that holds `p` (cuMemGetAddressRange, looked up through the
   // runtime: libcuda is not linked), or 0 when the driver knows none or lacks the call.
