@@ -15,6 +15,7 @@
 #include "ringkernel/detail/byte_ops.h"
 #include "ringkernel/detail/float_conversion.h"
 #include "ringkernel/detail/int_reader.h"
+#include "ringkernel/detail/msgpack_item.h"
 #include "ringkernel/detail/msgpack_tags.h"
 #include "ringkernel/status.h"
 
@@ -224,15 +225,15 @@ class msgpack_reader {
         --level;
       }
       --pending[level];
-      bool container = false;
-      std::uint64_t children = 0;
       const mark start = pos_;
-      if (const codec_status s = skip_item(container, children); s != codec_status::ok) return s;
-      if (container) {  // opens a level, also when empty; a failure points at the container's header
+      const msgpack_item item = scan_msgpack_item(pos_, end_);
+      if (item.status != codec_status::ok) return item.status;
+      pos_ += item.size;
+      if (item.container) {  // opens a level, also when empty; a failure points at the container's header
         if (level + 1 > depth_budget || level + 1 > MaxDepth) return fail_at(start, codec_status::nesting_too_deep);
         // Every value takes at least one byte: a count beyond the remaining input cannot be valid.
-        if (children > static_cast<std::uint64_t>(end_ - pos_)) return fail_at(start, codec_status::truncated_input);
-        pending[++level] = children;
+        if (item.children > static_cast<std::uint64_t>(end_ - pos_)) return fail_at(start, codec_status::truncated_input);
+        pending[++level] = item.children;
       }
     }
   }
@@ -320,83 +321,6 @@ class msgpack_reader {
     } else {
       return unexpected(t);
     }
-    return codec_status::ok;
-  }
-
-  // Skips a scalar, str, bin or ext completely, or an array/map header (`container` set; children:
-  // its elements, keys and values counted apart).
-  RINGKERNEL_HOST_DEVICE codec_status skip_item(bool& container, std::uint64_t& children) noexcept {
-    if (pos_ == end_) return codec_status::truncated_input;
-    const std::uint8_t t = *pos_;
-    std::uint64_t size = 0;  // total bytes of the item (header + payload), children excluded
-    if (t <= tag::positive_fixint_max || t >= tag::negative_fixint_min || t == tag::nil ||
-        t == tag::false_ || t == tag::true_) {
-      size = 1;
-    } else if (t >= tag::fixmap && t < tag::fixmap + 16) {
-      size = 1;
-      container = true;
-      children = 2u * (t & 0x0fu);
-    } else if (t >= tag::fixarray && t < tag::fixarray + 16) {
-      size = 1;
-      container = true;
-      children = t & 0x0fu;
-    } else if (t >= tag::fixstr && t < tag::fixstr + 32) {
-      size = 1u + (t & 0x1fu);
-    } else {
-      switch (t) {
-        case tag::never_used: return codec_status::invalid_input;
-        case tag::float32: size = 5; break;
-        case tag::float64: size = 9; break;
-        case tag::uint8: case tag::int8: size = 2; break;
-        case tag::uint16: case tag::int16: size = 3; break;
-        case tag::uint32: case tag::int32: size = 5; break;
-        case tag::uint64: case tag::int64: size = 9; break;
-        case tag::fixext1: size = 3; break;
-        case tag::fixext1 + 1: size = 4; break;
-        case tag::fixext1 + 2: size = 6; break;
-        case tag::fixext1 + 3: size = 10; break;
-        case tag::fixext16: size = 18; break;
-        case tag::bin8: case tag::str8:
-          if (!need(2)) return codec_status::truncated_input;
-          size = 2u + pos_[1];
-          break;
-        case tag::bin16: case tag::str16:
-          if (!need(3)) return codec_status::truncated_input;
-          size = 3u + load_be16(pos_ + 1);
-          break;
-        case tag::bin32: case tag::str32:
-          if (!need(5)) return codec_status::truncated_input;
-          size = 5u + std::uint64_t{load_be32(pos_ + 1)};
-          break;
-        case tag::ext8:
-          if (!need(2)) return codec_status::truncated_input;
-          size = 3u + pos_[1];
-          break;
-        case tag::ext16:
-          if (!need(3)) return codec_status::truncated_input;
-          size = 4u + load_be16(pos_ + 1);
-          break;
-        case tag::ext32:
-          if (!need(5)) return codec_status::truncated_input;
-          size = 6u + std::uint64_t{load_be32(pos_ + 1)};
-          break;
-        case tag::array16: case tag::map16:
-          if (!need(3)) return codec_status::truncated_input;
-          size = 3;
-          container = true;
-          children = std::uint64_t{load_be16(pos_ + 1)} * (t == tag::map16 ? 2u : 1u);
-          break;
-        case tag::array32: case tag::map32:
-          if (!need(5)) return codec_status::truncated_input;
-          size = 5;
-          container = true;
-          children = std::uint64_t{load_be32(pos_ + 1)} * (t == tag::map32 ? 2u : 1u);
-          break;
-        default: return codec_status::invalid_input;  // unreachable: every byte is covered above
-      }
-    }
-    if (size > static_cast<std::uint64_t>(end_ - pos_)) return codec_status::truncated_input;
-    pos_ += size;
     return codec_status::ok;
   }
 
