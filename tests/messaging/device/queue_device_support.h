@@ -27,6 +27,21 @@ inline int cuda_device_or_skip() {
 /// for them forever (freeing pinned or device memory waits for outstanding kernels).
 inline constexpr std::uint64_t kernel_budget_us = 20'000'000;
 
+/// Why the consumer kernel of a kernel-to-kernel test received `received` of `total` messages (empty
+/// when all arrived). None at all, on one GPU: the two kernels did not run at the same time (MPS
+/// limits, a debugger or a tool that serialises kernels); between two GPUs: the peer writes were not
+/// seen. Some: messages lost, or a kernel stopped at its deadline.
+inline std::string kernel_to_kernel_shortfall(unsigned received, unsigned total) {
+  if (received == total) return {};
+  if (received == 0) {
+    return "the consumer kernel received nothing before its deadline: nothing the producer kernel sent "
+           "reached it while it waited (one GPU: the two kernels did not run at the same time; two GPUs: "
+           "the peer writes were not seen)";
+  }
+  return "received " + std::to_string(received) + " of " + std::to_string(total) +
+         ": messages lost, or a kernel gave up at its deadline";
+}
+
 /// A ring start `before` positions short of 2^64: the indices of a test that moves more messages
 /// than that cross the wrap mid-run, on the device's own 64-bit arithmetic and shuffles (the host
 /// tests do the same with simulated warps). Some tests start there, some at 0, so that a failure

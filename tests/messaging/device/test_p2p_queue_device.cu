@@ -121,7 +121,7 @@ void kernel_to_kernel(P2PTransferMode mode) {
   CUDA_CHECK(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
   std::vector<std::uint32_t> last(threads);
   CUDA_CHECK(cudaMemcpy(last.data(), next, threads * sizeof *next, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(got[0], threads * per_thread);
+  EXPECT_EQ(got[0], threads * per_thread) << queue_device_test::kernel_to_kernel_shortfall(got[0], threads * per_thread);
   EXPECT_EQ(got[1], 0u) << "messages out of per-producer order or duplicated";
   for (std::uint32_t p = 0; p < threads; ++p) ASSERT_EQ(last[p], per_thread) << "producer " << p;
   EXPECT_TRUE(q.is_empty());  // in direct_p2p mode: read back from the GPU's copy of the indices

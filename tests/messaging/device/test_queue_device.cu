@@ -175,7 +175,7 @@ TEST(QueueDevice, WarpBatchesKernelToKernel) {
   for (std::uint32_t w = 0; w < warps; ++w) {
     for (std::uint32_t k = 0; k < batch * batches; ++k) expected += static_cast<unsigned long long>(w) * 1000003ull + k;
   }
-  EXPECT_EQ(got[0], total);
+  EXPECT_EQ(got[0], total) << queue_device_test::kernel_to_kernel_shortfall(got[0], total);
   EXPECT_EQ(got[1], 0u) << "a batch held one producer's messages out of order";
   EXPECT_EQ(sum, expected) << "a message was lost or repeated";
   std::printf("warp batches: %u claims found the ring full (capacity %u)\n", got[2], capacity);
@@ -388,7 +388,10 @@ TEST(QueueDevice, KernelToKernelOnOneGpu) {
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   unsigned long long got = 0;
+  unsigned n = 0;
   CUDA_CHECK(cudaMemcpy(&got, checksum, sizeof got, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&n, received, sizeof n, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(n, threads * per_thread) << queue_device_test::kernel_to_kernel_shortfall(n, threads * per_thread);
   unsigned long long expected = 0;
   for (std::uint32_t p = 0; p < threads; ++p) {
     for (std::uint32_t k = 0; k < per_thread; ++k) expected += static_cast<unsigned long long>(p) * 1000003ull + k;
