@@ -1,10 +1,10 @@
 // Copyright RingKernel authors.
 // The extent of one MessagePack item at a position: what msgpack_reader::skip_value steps over.
-// A pure function of (position, end): no reader's address reaches it. skip_value is not inlined
-// everywhere (recursion budget, __noinline__ on the device), and a member function taking the
-// reader's `this` kept every decoder that skip_value is inlined into from holding the reader in
-// registers under clang (the position stored after every field: 14 more instructions per decode
-// of a 128-byte message; bench/RESULTS.md).
+// A pure function of (position, end): no reader's address reaches it. It is not forced inline (cold
+// and long; clang calls it out of line, device code from skip_value, which is __noinline__ there);
+// as a member function taking the reader's `this` it kept every decoder that skip_value is inlined
+// into from holding the reader in registers under clang (the position stored after every field: 14
+// more instructions per decode of a 128-byte message; bench/RESULTS.md).
 #pragma once
 
 #include <cstddef>
