@@ -80,7 +80,8 @@ class CudaBackend final : public DeviceBackend {
       pci[static_cast<std::size_t>(d)] = bus;
     }
     pci_ = pci;
-    const auto nvlink = detect_nvlink(pci);
+    // NVML only where there is a pair to ask about (loading it costs seconds in some sandboxes).
+    const auto nvlink = count > 1 ? detect_nvlink(pci) : NvlinkMatrix{};
     if (!nvlink.available && count > 1) note_ += "; " + nvlink.note;
     links_.assign(static_cast<std::size_t>(count), std::vector<LinkInfo>(static_cast<std::size_t>(count)));
     for (int a = 0; a < count; ++a)
@@ -202,6 +203,14 @@ class CudaBackend final : public DeviceBackend {
                         " + " + std::to_string(bytes) + ") exceeds its allocation of " +
                         std::to_string(a->allocation.bytes) + " bytes");
       return;
+    }
+    // Past the end of one of ours, in its block's padding: an overrun, which the driver would take
+    // for valid memory of the device.
+    if (const auto below = nearest_below(p); below && in_padding_of(*below, p)) {
+      throw Error(errc::out_of_range, call, device_id,
+                  std::string(what) + " " + hex(p) + " starts " +
+                      std::to_string(reinterpret_cast<std::uintptr_t>(p) - below->start - below->allocation.bytes) +
+                      " bytes past the end of its allocation of " + std::to_string(below->allocation.bytes) + " bytes");
     }
     // Memory not allocated through RingKernel: the driver can say where it lives, not its size.
     if (driver_device_of(p) != ordinal)
@@ -331,11 +340,20 @@ class CudaBackend final : public DeviceBackend {
   // its end is valid). cudaMalloc places blocks back to back, 256-byte aligned (CUDA Best Practices
   // Guide), so an aligned end may also start a block of the program's own: the driver's allocation
   // table says which (an overrun into the allocation's padding stays an error). Other ends are not
-  // asked about: an address in a block's padding is an API error, which compute-sanitizer reports.
+  // asked about here; check_device_range refuses a range that starts in a block's padding.
   static bool starts_another_block(const FoundAllocation& a, const void* p) noexcept {
     const auto address = reinterpret_cast<std::uintptr_t>(p);
     return address == a.start + a.allocation.bytes && address != a.start && address % 256 == 0 &&
            driver_block_start(p) == address;
+  }
+
+  // `p` lies past `a`'s end in the rest of a's block: before the next 256-byte boundary (no other
+  // block can start or lie there), or where the driver says a's block still runs.
+  static bool in_padding_of(const FoundAllocation& a, const void* p) noexcept {
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t end = a.start + a.allocation.bytes;
+    if (address <= end) return false;
+    return address < (end + 255) / 256 * 256 || driver_block_start(p) == a.start;
   }
 
   // The start of the driver allocation that holds `p` (cuMemGetAddressRange, looked up through the
@@ -367,15 +385,20 @@ class CudaBackend final : public DeviceBackend {
     }
     return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
   }
-  // A copy taken under the lock: another thread may release the allocation right after.
-  std::optional<FoundAllocation> find(const void* p) const {
+  // The allocation that starts closest below or at `p`, whether or not it holds `p`. A copy taken
+  // under the lock: another thread may release the allocation right after.
+  std::optional<FoundAllocation> nearest_below(const void* p) const {
     const auto address = reinterpret_cast<std::uintptr_t>(p);
     std::lock_guard lock(mutex_);
     auto it = allocations_.upper_bound(address);
     if (it == allocations_.begin()) return std::nullopt;
     --it;
-    if (address > it->first + it->second.bytes) return std::nullopt;
     return FoundAllocation{it->first, it->second};
+  }
+  std::optional<FoundAllocation> find(const void* p) const {
+    auto a = nearest_below(p);
+    if (a && reinterpret_cast<std::uintptr_t>(p) > a->start + a->allocation.bytes) return std::nullopt;
+    return a;
   }
 
   std::string note_;

@@ -161,6 +161,20 @@ TEST(CudaBackend, ARangeStartingAtABuffersEndOverrunsIt) {
   s.synchronize();
 }
 
+// An address past a buffer's end inside its block's padding is device memory to the driver: a
+// range starting there is an overrun all the same, as destination and as source.
+TEST(CudaBackend, ARangeStartingInABuffersPaddingOverrunsIt) {
+  REQUIRE_CUDA_DEVICES(1u);
+  DeviceBuffer buffer(ids[0], 100);
+  auto data = pattern(8, 3);
+  Stream s(ids[0]);
+  EXPECT_RK_ERROR(s.copy_async(buffer.bytes() + 200, data.data(), data.size()), errc::out_of_range,
+                  "starts 100 bytes past the end of its allocation of 100 bytes");
+  EXPECT_RK_ERROR(s.copy_async(data.data(), buffer.bytes() + 150, data.size()), errc::out_of_range,
+                  "starts 50 bytes past the end of its allocation of 100 bytes");
+  s.synchronize();
+}
+
 TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
   REQUIRE_CUDA_DEVICES(1u);
   try {

@@ -41,6 +41,8 @@ TEST(CudaBackend, BufferCopiesDoNotWaitForTheLegacyDefaultStream) {
   std::vector<unsigned char> in(1 << 20, 0x5a), out(1 << 20, 0);
   ringkernel::PeerMemory peers;
   peers.copy_peer(b, 0, a, 0, 16);  // creates the internal stream now, not while the kernel runs
+  a.upload(in.data(), 16);          // and the first copies from and to pageable memory (the driver
+  b.download(out.data(), 16);       // sets up its staging for them once)
 
   constexpr std::uint64_t limit_ns = 20'000'000'000;  // the kernel's own end: 20 s
   ASSERT_EQ(cudaSetDevice(d.ordinal), cudaSuccess);

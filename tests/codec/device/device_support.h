@@ -21,7 +21,13 @@ inline std::string no_device_reason() {
   return {};
 }
 
-#define CODEC_CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
+// The error the call returned (not cudaGetLastError(), which the call may already have reset).
+#define CODEC_CUDA_OK(call)                                                                      \
+  do {                                                                                           \
+    const cudaError_t codec_cuda_error_ = (call);                                                \
+    ASSERT_EQ(codec_cuda_error_, cudaSuccess) << #call << ": " << cudaGetErrorName(codec_cuda_error_) \
+                                              << ": " << cudaGetErrorString(codec_cuda_error_);  \
+  } while (0)
 
 template <class T>
 struct device_buffer {
