@@ -4,7 +4,9 @@
 // stamps that increase per thread; update() adopts a remote stamp slightly ahead and rejects and
 // counts one beyond the skew bound; stamps cross between a host clock and a device clock; the
 // device's wall clock (%globaltimer) reads microseconds since the Unix epoch, close to the host's
-// system_clock, and advances at one microsecond per microsecond.
+// system_clock, and advances at one microsecond per microsecond. Only that last test compares the
+// device's clock with the host's: the others bound stamps by the device's own clock, read by
+// kernels before and after, so a device clock far from the host's fails one test, by name.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -75,6 +77,9 @@ __global__ void construct_clock(HybridLogicalClock* clock, std::uint64_t max_ske
   new (clock) HybridLogicalClock(max_skew_us);
 }
 
+// out[0]: the device's wall clock (us) when this kernel ran.
+__global__ void read_device_wall(unsigned long long* out) { out[0] = ringkernel::wall_clock_us(); }
+
 // out: last stamp, skew rejections, logical overflows.
 __global__ void read_clock(const HybridLogicalClock* clock, unsigned long long* out) {
   out[0] = clock->last().bits;
@@ -87,7 +92,7 @@ __global__ void stamp_now(HybridLogicalClock* clock, std::uint64_t* stamps, std:
   for (std::uint32_t k = 0; k < per_thread; ++k) stamps[thread * per_thread + k] = clock->now().bits;
 }
 
-TEST(HlcDevice, ConcurrentStampsAreUniqueIncreasePerThreadAndFollowTheHostWallClock) {
+TEST(HlcDevice, ConcurrentStampsAreUniqueIncreasePerThreadAndFollowTheDeviceWallClock) {
   REQUIRE_CUDA_DEVICE();
   // 2048 threads on one word: of the compare-and-swaps that meet on it, one wins and the others
   // retry, so the word's atomic unit, not the SMs, sets the pace; this many threads keep the run
@@ -96,23 +101,26 @@ TEST(HlcDevice, ConcurrentStampsAreUniqueIncreasePerThreadAndFollowTheHostWallCl
   DeviceMemory clock_memory, stamps_memory, state_memory;
   CUDA_CHECK(cudaMalloc(clock_memory.slot(), sizeof(HybridLogicalClock)));
   CUDA_CHECK(cudaMalloc(stamps_memory.slot(), total * sizeof(std::uint64_t)));
-  CUDA_CHECK(cudaMalloc(state_memory.slot(), 3 * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMalloc(state_memory.slot(), 5 * sizeof(unsigned long long)));
   auto* clock = clock_memory.as<HybridLogicalClock>();
+  auto* state_device = state_memory.as<unsigned long long>();
   construct_clock<<<1, 1>>>(clock, HybridLogicalClock::default_max_skew_us);
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::uint64_t host_before = ringkernel::wall_clock_us();
+  // One stream: the wall-clock readings come before and after every stamp.
+  read_device_wall<<<1, 1>>>(state_device + 3);
+  CUDA_CHECK(cudaGetLastError());
   stamp_now<<<blocks, threads>>>(clock, stamps_memory.as<std::uint64_t>(), per_thread);
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::uint64_t host_after = ringkernel::wall_clock_us();
-  read_clock<<<1, 1>>>(clock, state_memory.as<unsigned long long>());
+  read_device_wall<<<1, 1>>>(state_device + 4);
+  CUDA_CHECK(cudaGetLastError());
+  read_clock<<<1, 1>>>(clock, state_device);
   CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint64_t> stamps(total);
-  unsigned long long state[3] = {};
+  unsigned long long state[5] = {};
   CUDA_CHECK(
       cudaMemcpy(stamps.data(), stamps_memory.as<void>(), total * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(state, state_memory.as<void>(), sizeof state, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(state, state_device, sizeof state, cudaMemcpyDeviceToHost));
+  const std::uint64_t device_before = state[3], device_after = state[4];
 
   for (std::uint32_t t = 0; t < blocks * threads; ++t) {
     for (std::uint32_t k = 1; k < per_thread; ++k) {
@@ -126,15 +134,16 @@ TEST(HlcDevice, ConcurrentStampsAreUniqueIncreasePerThreadAndFollowTheHostWallCl
   EXPECT_NE(sorted.front(), 0u) << "stamp 0 (\"no stamp\") issued";
   EXPECT_EQ(state[0], sorted.back()) << "last() is not the largest stamp issued";
   EXPECT_EQ(state[1], 0u);
-  // Physical parts: microseconds since the Unix epoch while the kernel ran, give or take the
-  // host/device clock agreement; each logical overflow puts the clock 1 us ahead of the wall.
+  // Physical parts: the device's wall clock while the kernel ran (a fresh clock's first stamp is
+  // the wall itself); each logical overflow puts the clock 1 us ahead of the wall.
   const std::uint64_t lead = state[2] + 1;
   const std::uint64_t first = hlc_timestamp{sorted.front()}.physical_us();
   const std::uint64_t last = hlc_timestamp{sorted.back()}.physical_us();
-  EXPECT_GE(first + clock_agreement_us, host_before) << "device stamps behind the host wall clock";
-  EXPECT_LE(last, host_after + clock_agreement_us + lead) << "device stamps ahead of the host wall clock";
-  std::printf("hlc on the device: %u stamps in %llu us (host), %llu logical overflows, stamps span %llu us\n", total,
-              static_cast<unsigned long long>(host_after - host_before), state[2],
+  EXPECT_GE(first, device_before) << "device stamps behind the device's wall clock before the kernel";
+  EXPECT_LE(last, device_after + lead) << "device stamps ahead of the device's wall clock after the kernel";
+  std::printf("hlc on the device: %u stamps in %llu us (device clock, three launches), %llu logical overflows, "
+              "stamps span %llu us\n",
+              total, static_cast<unsigned long long>(device_after - device_before), state[2],
               static_cast<unsigned long long>(last - first));
 }
 
@@ -254,8 +263,14 @@ TEST(HlcDevice, DeviceWallClockIsUnixEpochMicrosecondsAndStampsCrossBetweenHostA
               "host's after the sync; %llu us waited on the device took %lld us on the host\n",
               offset_us, static_cast<long long>(waited[1]) - static_cast<long long>(host_after),
               waited[1] - waited[0], static_cast<long long>(host_elapsed_us));
-  EXPECT_GE(waited[0] + clock_agreement_us, host_before) << "the device's clock is behind the host's";
-  EXPECT_LE(waited[1], host_after + clock_agreement_us) << "the device's clock is ahead of the host's";
+  // Beyond the bound, clocks with the default skew reject stamps from across (ahead) and
+  // latency figures are off by the offset: a property of this machine, which the message names.
+  const char* const why = " by more than the default skew bound: the driver sets %globaltimer from the host's clock "
+                          "when it initialises the GPU and does not follow it afterwards; re-initialising the GPU "
+                          "(a reset; without persistence mode, the next program once all have closed it) sets it "
+                          "again, or clocks that exchange stamps with this device need a max_skew_us beyond the offset";
+  EXPECT_GE(waited[0] + clock_agreement_us, host_before) << "the device's clock is behind the host's" << why;
+  EXPECT_LE(waited[1], host_after + clock_agreement_us) << "the device's clock is ahead of the host's" << why;
   // Rate: what the device counted as wait_us took at least about that long on the host. A clock
   // counting 1000 times too fast would take 0.1 ms (this fails), 1000 times too slow 100 s (the
   // spin gives up above); the upper bound leaves room for launch latency under a sanitizer.
@@ -307,8 +322,8 @@ TEST(HlcDevice, StamperGivesEverySequenceNumberOnceAndCausalStampsInOrder) {
   CUDA_CHECK(cudaMalloc(clock_memory.slot(), sizeof(HybridLogicalClock)));
   CUDA_CHECK(cudaMalloc(stamper_memory.slot(), sizeof(MessageStamper)));
   CUDA_CHECK(cudaMalloc(messages_memory.slot(), total * sizeof(KernelMessage<Tick>)));
-  CUDA_CHECK(cudaMalloc(counters_memory.slot(), 2 * sizeof(unsigned long long)));
-  CUDA_CHECK(cudaMemset(counters_memory.as<void>(), 0, 2 * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMalloc(counters_memory.slot(), 4 * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMemset(counters_memory.as<void>(), 0, 4 * sizeof(unsigned long long)));
   auto* clock = clock_memory.as<HybridLogicalClock>();
   auto* stamper = stamper_memory.as<MessageStamper>();
   auto* counters = counters_memory.as<unsigned long long>();
@@ -316,21 +331,22 @@ TEST(HlcDevice, StamperGivesEverySequenceNumberOnceAndCausalStampsInOrder) {
   CUDA_CHECK(cudaGetLastError());
   construct_stamper<<<1, 1>>>(stamper, sender, clock);
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::uint64_t host_before = ringkernel::wall_clock_us();
+  read_device_wall<<<1, 1>>>(counters + 2);  // one stream: before and after every stamp
+  CUDA_CHECK(cudaGetLastError());
   stamp_messages<<<blocks, threads>>>(stamper, messages_memory.as<KernelMessage<Tick>>(), per_thread, counters + 1);
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const std::uint64_t host_after = ringkernel::wall_clock_us();
+  read_device_wall<<<1, 1>>>(counters + 3);
+  CUDA_CHECK(cudaGetLastError());
   read_stamper<<<1, 1>>>(stamper, counters);
   CUDA_CHECK(cudaGetLastError());
   std::vector<KernelMessage<Tick>> messages(total);
-  unsigned long long got[2] = {};
+  unsigned long long got[4] = {};
   CUDA_CHECK(cudaMemcpy(messages.data(), messages_memory.as<void>(), total * sizeof(KernelMessage<Tick>),
                         cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT_EQ(got[0], total) << "next_sequence()";
   EXPECT_EQ(got[1], 0u) << "stamp() returned false with a clock";
+  const std::uint64_t device_before = got[2], device_after = got[3];
   std::vector<char> seen(total, 0);
   std::vector<std::uint64_t> hlcs;
   for (std::uint32_t i = 0; i < total; ++i) {
@@ -340,8 +356,9 @@ TEST(HlcDevice, StamperGivesEverySequenceNumberOnceAndCausalStampsInOrder) {
     ASSERT_EQ(seen[h.sequence], 0) << "sequence " << h.sequence << " given twice";
     seen[h.sequence] = 1;
     hlcs.push_back(h.hlc.bits);
-    ASSERT_GE(static_cast<std::uint64_t>(h.timestamp_us) + clock_agreement_us, host_before) << "message " << i;
-    ASSERT_LE(static_cast<std::uint64_t>(h.timestamp_us), host_after + clock_agreement_us) << "message " << i;
+    // The device's wall clock when stamped (the device/host agreement is the epoch test's).
+    ASSERT_GE(static_cast<std::uint64_t>(h.timestamp_us), device_before) << "message " << i;
+    ASSERT_LE(static_cast<std::uint64_t>(h.timestamp_us), device_after) << "message " << i;
     if (i % per_thread != 0) {  // one thread's messages: stamped in order
       ASSERT_GT(h.sequence, messages[i - 1].header.sequence) << "message " << i;
       ASSERT_GT(h.hlc.bits, messages[i - 1].header.hlc.bits) << "message " << i;
