@@ -4,13 +4,14 @@
 # bench_peer_copy.json into $OUT (or gpu-kit/out). Usage: run.sh [check|tests|sanitize|bench|all]
 # [REGEX] (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over calls).
 #
-# Steps: `tests` runs every gpu test binary; `sanitize` runs each under compute-sanitizer memcheck
-# and racecheck; `bench` runs bench_queue_device, bench_peer_copy, ringkernel-info --bandwidth and
-# the adder example; `all` does the three in that order. `check` is the one call for a machine lent
-# for a few minutes: every test binary, then bench_queue_device (the GPU queue goals), memcheck over
-# every binary, racecheck over every binary, then the rest of `bench`, under a budget of 330 s, so a
-# 360-second call comes back with the log and leaves time for a second one. Whatever the budget did
-# not reach has a "FAIL ...: not run" line; run it with the step and REGEX that name it.
+# Steps: `tests` runs every gpu test binary (suite by suite where it has several); `sanitize` runs
+# each under compute-sanitizer memcheck and racecheck; `bench` runs bench_queue_device,
+# bench_peer_copy, ringkernel-info --bandwidth and the adder example; `all` does the three in that
+# order. `check` is the one call for a machine lent for a few minutes: every test binary, then
+# bench_queue_device (the GPU queue goals), memcheck over every binary, racecheck over every binary,
+# then the rest of `bench`, under a budget of 330 s, so a 360-second call comes back with the log
+# and leaves time for a second one. Whatever the budget did not reach has a "FAIL ...: not run"
+# line; run it with the step and REGEX that name it.
 #
 # Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120; 60 under
 # check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_LIMIT (240 for
@@ -102,8 +103,28 @@ run() {
   fi
 }
 
+# The test suites of gtest program $1, one per line: the unindented lines of --gtest_list_tests whose
+# first word ends in a dot ("Suite." or "Prefix/Suite.  # TypeParam = ..."; gtest_main's "Running
+# main() from ..." is not one). None when it cannot list them: it then runs whole, and its error shows.
+suites_of() {
+  timeout 30 "$1" --gtest_list_tests 2>/dev/null | awk '/^[^ ]/ && $1 ~ /\.$/ { sub(/\.$/, "", $1); print $1 }'
+}
+
+# Each test binary, suite by suite where it has several, each suite its own process and time limit:
+# a suite whose kernels wait out their budgets (20 s each) cannot use up the limit of the binary's
+# other suites and hide their results.
 run_tests() {
-  for t in "${tests[@]}"; do run "$t" "$test_limit" "$kit/bin/$t" --gtest_brief=0; done
+  local t suite suites
+  for t in "${tests[@]}"; do
+    mapfile -t suites < <(suites_of "$kit/bin/$t")
+    if [ "${#suites[@]}" -le 1 ]; then
+      run "$t" "$test_limit" "$kit/bin/$t" --gtest_brief=0
+      continue
+    fi
+    for suite in "${suites[@]}"; do
+      run "$t $suite.*" "$test_limit" "$kit/bin/$t" --gtest_brief=0 "--gtest_filter=$suite.*"
+    done
+  done
 }
 
 # run_sanitize TOOL...: each test binary under each compute-sanitizer tool, binary by binary.
