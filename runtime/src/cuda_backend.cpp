@@ -2,19 +2,16 @@
 // The CUDA backend: the CUDA runtime API (no kernels) behind DeviceBackend. Every CUDA error
 // becomes a ringkernel::Error naming the CUDA error, the call and the device. No driver or no GPU
 // means zero devices, never an exception from enumeration.
-#include <cudaTypedefs.h>  // PFN_cuMemGetAddressRange_v3020 (types only; libcuda is not linked)
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <mutex>
-#include <optional>
 #include <set>
 
+#include "cuda_allocations.h"
 #include "cuda_call.h"
 #include "cuda_link_detection.h"
-#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 
@@ -144,17 +141,13 @@ class CudaBackend final : public DeviceBackend {
     DeviceGuard guard(ordinal);
     void* p = nullptr;
     check(cudaMalloc(&p, bytes), "cudaMalloc", ordinal);
-    std::lock_guard lock(mutex_);
-    allocations_[reinterpret_cast<std::uintptr_t>(p)] = {ordinal, bytes};
+    allocations_.add(p, ordinal, bytes);
     return p;
   }
 
   void release(int ordinal, void* p) noexcept override {
     if (!p) return;
-    {
-      std::lock_guard lock(mutex_);
-      allocations_.erase(reinterpret_cast<std::uintptr_t>(p));
-    }
+    allocations_.remove(p);
     // Freed with its own device current, as it was allocated: cudaFree's implicit synchronization
     // is then that device's, whatever device the freeing thread had current (restored after).
     int previous = ordinal;
@@ -181,41 +174,11 @@ class CudaBackend final : public DeviceBackend {
     if (p) ignore_error(cudaFreeHost(p));
   }
 
-  int owner_of(const void* p) const noexcept override {
-    const auto a = find(p);
-    if (a && !starts_another_block(*a, p)) return a->allocation.ordinal;
-    return driver_device_of(p);  // not RingKernel's
-  }
+  int owner_of(const void* p) const noexcept override { return allocations_.owner_of(p); }
 
   void check_device_range(int ordinal, const void* p, std::size_t bytes, const char* call,
                           const char* what, int device_id) const override {
-    if (!p) throw Error(errc::invalid_argument, call, device_id, std::string(what) + " is null");
-    const auto a = find(p);
-    if (a && !starts_another_block(*a, p)) {
-      if (a->allocation.ordinal != ordinal)
-        throw Error(errc::invalid_argument, call, device_id,
-                    std::string(what) + " " + hex(p) + " is memory of device " +
-                        std::to_string(a->allocation.ordinal) + ", not of device " + std::to_string(device_id));
-      const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - a->start;
-      if (bytes > a->allocation.bytes - offset)
-        throw Error(errc::out_of_range, call, device_id,
-                    std::string(what) + " range [" + std::to_string(offset) + ", " + std::to_string(offset) +
-                        " + " + std::to_string(bytes) + ") exceeds its allocation of " +
-                        std::to_string(a->allocation.bytes) + " bytes");
-      return;
-    }
-    // Past the end of one of ours, in its block's padding: an overrun, which the driver would take
-    // for valid memory of the device.
-    if (const auto below = nearest_below(p); below && in_padding_of(*below, p)) {
-      throw Error(errc::out_of_range, call, device_id,
-                  std::string(what) + " " + hex(p) + " starts " +
-                      std::to_string(reinterpret_cast<std::uintptr_t>(p) - below->start - below->allocation.bytes) +
-                      " bytes past the end of its allocation of " + std::to_string(below->allocation.bytes) + " bytes");
-    }
-    // Memory not allocated through RingKernel: the driver can say where it lives, not its size.
-    if (driver_device_of(p) != ordinal)
-      throw Error(errc::invalid_argument, call, device_id,
-                  std::string(what) + " " + hex(p) + " is not memory of device " + std::to_string(device_id));
+    allocations_.check_range(ordinal, p, bytes, call, what, device_id);
   }
 
   // Not cudaMemcpy: that runs on the legacy default stream, which waits for every kernel launched
@@ -326,87 +289,12 @@ class CudaBackend final : public DeviceBackend {
   }
 
  private:
-  struct Allocation {
-    int ordinal;
-    std::size_t bytes;
-  };
-
-  struct FoundAllocation {
-    std::uintptr_t start;
-    Allocation allocation;
-  };
-
-  // find() takes the address one past an allocation's end for the allocation's (an empty range at
-  // its end is valid). cudaMalloc places blocks back to back, 256-byte aligned (CUDA Best Practices
-  // Guide), so an aligned end may also start a block of the program's own: the driver's allocation
-  // table says which (an overrun into the allocation's padding stays an error). Other ends are not
-  // asked about here; check_device_range refuses a range that starts in a block's padding.
-  static bool starts_another_block(const FoundAllocation& a, const void* p) noexcept {
-    const auto address = reinterpret_cast<std::uintptr_t>(p);
-    return address == a.start + a.allocation.bytes && address != a.start && address % 256 == 0 &&
-           driver_block_start(p) == address;
-  }
-
-  // `p` lies past `a`'s end in the rest of a's block: before the next 256-byte boundary (no other
-  // block can start or lie there), or where the driver says a's block still runs.
-  static bool in_padding_of(const FoundAllocation& a, const void* p) noexcept {
-    const auto address = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t end = a.start + a.allocation.bytes;
-    if (address <= end) return false;
-    return address < (end + 255) / 256 * 256 || driver_block_start(p) == a.start;
-  }
-
-  // The start of the driver allocation that holds `p` (cuMemGetAddressRange, looked up through the
-  // runtime: libcuda is not linked), or 0 when the driver knows none or lacks the call.
-  static std::uintptr_t driver_block_start(const void* p) noexcept {
-    static const PFN_cuMemGetAddressRange_v3020 get_range = [] {
-      void* f = nullptr;
-      cudaDriverEntryPointQueryResult found{};
-      if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 3020, cudaEnableDefault, &found) !=
-              cudaSuccess ||
-          found != cudaDriverEntryPointSuccess) {
-        (void)cudaGetLastError();
-        return static_cast<PFN_cuMemGetAddressRange_v3020>(nullptr);
-      }
-      return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(f);
-    }();
-    CUdeviceptr base = 0;
-    std::size_t size = 0;
-    if (!get_range || get_range(&base, &size, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) return 0;
-    return static_cast<std::uintptr_t>(base);
-  }
-
-  // The device whose memory the driver says `p` is, or -1 (host memory, or unknown to CUDA).
-  static int driver_device_of(const void* p) noexcept {
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return -1;
-    }
-    return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
-  }
-  // The allocation that starts closest below or at `p`, whether or not it holds `p`. A copy taken
-  // under the lock: another thread may release the allocation right after.
-  std::optional<FoundAllocation> nearest_below(const void* p) const {
-    const auto address = reinterpret_cast<std::uintptr_t>(p);
-    std::lock_guard lock(mutex_);
-    auto it = allocations_.upper_bound(address);
-    if (it == allocations_.begin()) return std::nullopt;
-    --it;
-    return FoundAllocation{it->first, it->second};
-  }
-  std::optional<FoundAllocation> find(const void* p) const {
-    auto a = nearest_below(p);
-    if (a && reinterpret_cast<std::uintptr_t>(p) > a->start + a->allocation.bytes) return std::nullopt;
-    return a;
-  }
-
   std::string note_;
   std::vector<cudaDeviceProp> props_;
   std::vector<std::string> pci_;
   std::vector<std::vector<LinkInfo>> links_;
-  mutable std::mutex mutex_;
-  std::map<std::uintptr_t, Allocation> allocations_;
+  CudaAllocations allocations_;
+  mutable std::mutex mutex_;  // guards enabled_
   std::set<std::pair<int, int>> enabled_;
 };
 
