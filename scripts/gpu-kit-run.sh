@@ -25,9 +25,9 @@
 # RK_SANITIZE_GTEST_FILTER: the --gtest_filter of the sanitize step; unset, it leaves out
 #   - the tests whose kernels must run at the same time as another kernel (should compute-sanitizer
 #     serialise kernels, each would wait out its kernels' 20 s budget and fail):
-#     QueueDevice.WarpBatchesKernelToKernel, QueueDevice.KernelToKernelOnOneGpu and
-#     P2PQueueDevice.KernelToKernel*; QueueDevice.WarpOperationsOneKernelAfterTheOther runs the same
-#     device code one kernel after the other and stays in;
+#     KernelToKernelDevice.WarpBatches, KernelToKernelDevice.SingleMessagesOnOneGpu and
+#     P2PQueueDevice.KernelToKernel*; KernelToKernelDevice.WarpOperationsOneKernelAfterTheOther runs
+#     the same device code one kernel after the other and stays in;
 #   - CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream (times copies against a running
 #     kernel) and CudaBackend.CudaErrorsNameTheCallAndTheDevice (provokes cudaErrorMemoryAllocation,
 #     which memcheck reports as an error, so the run would fail with exit code 99). (The backend
@@ -50,7 +50,7 @@ else
   copy_limit=${RK_COPY_BENCH_LIMIT:-150} budget=${RK_RUN_BUDGET:-570}
 fi
 sanitizer_refused=0
-sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-QueueDevice.WarpBatchesKernelToKernel:QueueDevice.KernelToKernelOnOneGpu:\
+sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-KernelToKernelDevice.WarpBatches:KernelToKernelDevice.SingleMessagesOnOneGpu:\
 P2PQueueDevice.KernelToKernel*:CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream:\
 CudaBackend.CudaErrorsNameTheCallAndTheDevice"}
 failed=0

@@ -27,6 +27,13 @@ inline int cuda_device_or_skip() {
 /// for them forever (freeing pinned or device memory waits for outstanding kernels).
 inline constexpr std::uint64_t kernel_budget_us = 20'000'000;
 
+/// The warp calls of the tests are collective over the full warp (mask 0xffffffff: blockDim is a
+/// multiple of 32 and lanes leave only together, but where a test makes lanes leave on purpose), so
+/// every lane must make each call or none: whether to go on is decided with one answer for all 32.
+inline constexpr unsigned full_warp = 0xffffffffu;
+/// Whether any lane of the warp saw its deadline pass: the whole warp gives up together.
+__device__ inline bool warp_gives_up(const ringkernel::deadline& d) { return __any_sync(full_warp, d.passed()) != 0; }
+
 /// Why the consumer kernel of a kernel-to-kernel test received `received` of `total` messages (empty
 /// when all arrived). None at all, on one GPU: the two kernels did not run at the same time (MPS
 /// limits, a debugger or a tool that serialises kernels); between two GPUs: the peer writes were not

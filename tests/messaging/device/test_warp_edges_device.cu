@@ -26,8 +26,8 @@ using messaging_test::Tagged;
 using ringkernel::QueueMemory;
 using DeviceRing = ringkernel::mpmc_ring<Tagged, ringkernel::atomic_scope::device>;
 
+using queue_device_test::full_warp;
 using queue_device_test::kernel_budget_us;
-constexpr unsigned full_warp = 0xffffffffu;
 
 // Blocks of 48 threads: warp 0 loses lanes 24..31 at once (they return), warp 1 is a partial warp
 // of 16 lanes. The lanes left call every batch operation with the full mask.
