@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // Single-threaded behaviour of the rings and queues: FIFO order, every full-queue policy and its
-// counters, batches, peek, clear, shutdown, statistics, latency histogram, index wrap-around.
+// counters, batches, peek, clear, shutdown, the high-water mark, index wrap-around, queue storage.
+// Latency statistics and the deadline: queue_statistics_test.cpp.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,8 +14,6 @@
 #include <vector>
 
 #include "messaging_messages.rk.h"
-#include "ringkernel/deadline.h"
-#include "ringkernel/message_stamper.h"
 #include "ringkernel/queue/message_queue.h"
 
 namespace {
@@ -306,50 +305,6 @@ TEST(MessageQueue, RefusesACapacityWhoseBytesOverflow) {
   static_assert(Mpmc::ring_type::bytes_for(Mpmc::ring_type::max_capacity) >= Mpmc::ring_type::max_capacity);
 }
 
-TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
-  using Msg = ringkernel::KernelMessage<Tagged>;
-  ringkernel::MpmcQueue<Msg> q(QueueOptions{.capacity = 16, .detailed_statistics = true});
-  ringkernel::MessageStamper stamper(1);
-  for (std::uint64_t i = 0; i < 10; ++i) {
-    auto m = Msg::create_data(1, 2, Tagged{1, 0, i});
-    ASSERT_TRUE(stamper.stamp(m));
-    m.header.timestamp_us -= 1000;  // as if sent a millisecond ago
-    ASSERT_TRUE(q.send(m).ok());
-  }
-  Msg m{};
-  for (int i = 0; i < 10; ++i) ASSERT_EQ(q.receive(m), ReceiveStatus::ok);
-  const auto s = q.statistics();
-  ASSERT_TRUE(s.detailed);
-  EXPECT_EQ(s.high_water_mark, 10u);
-  EXPECT_EQ(s.latency.samples, 10u);
-  EXPECT_GE(s.latency.mean_us, 1000.0);
-  EXPECT_GE(s.latency.p99_us, 1000u);
-  EXPECT_LE(s.latency.p99_us, s.latency.max_us + s.latency.max_us / 8 + 1);
-}
-
-TEST(QueueStatistics, MessagesStampedAheadOfTheReceiversClockAreCountedApartFromTheLatency) {
-  // A sender whose clock runs ahead (a device's %globaltimer against the host's clock, say) stamps
-  // times in the receiver's future: those are counted, not folded into the figures as 0 us.
-  using Msg = ringkernel::KernelMessage<Tagged>;
-  ringkernel::MpmcQueue<Msg> q(QueueOptions{.capacity = 16, .detailed_statistics = true});
-  ringkernel::MessageStamper stamper(1);
-  for (std::uint64_t i = 0; i < 6; ++i) {
-    auto m = Msg::create_data(1, 2, Tagged{1, 0, i});
-    ASSERT_TRUE(stamper.stamp(m));
-    // Even: an hour in the receiver's future; odd: two milliseconds in its past.
-    m.header.timestamp_us += i % 2 == 0 ? 3'600'000'000 : -2000;
-    ASSERT_TRUE(q.send(m).ok());
-  }
-  Msg m{};
-  for (int i = 0; i < 6; ++i) ASSERT_EQ(q.receive(m), ReceiveStatus::ok);
-  const auto latency = q.statistics().latency;
-  EXPECT_EQ(latency.stamped_ahead, 3u);
-  EXPECT_EQ(latency.samples, 3u);
-  EXPECT_GE(latency.mean_us, 2000.0) << "the future stamps must not pull the mean towards 0";
-  EXPECT_GE(latency.p50_us, 2000u);
-  EXPECT_LT(latency.max_us, 3'600'000'000u);
-}
-
 TYPED_TEST(QueueBasics, HighWaterMarkIsSeenAtSendsWhileNobodyReceives) {
   TypeParam q(QueueOptions{.capacity = 8, .policy = FullPolicy::reject, .detailed_statistics = true});
   for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(q.try_send(i).ok());
@@ -361,43 +316,6 @@ TYPED_TEST(QueueBasics, HighWaterMarkIsSeenAtSendsWhileNobodyReceives) {
   while (q.try_receive(v) == ReceiveStatus::ok) {
   }
   EXPECT_EQ(q.statistics().high_water_mark, 8u) << "a peak stays";
-}
-
-TEST(Deadline, PassesWhenTheWallClockReachesIt) {
-  const auto now = ringkernel::wall_clock_us();
-  EXPECT_TRUE(ringkernel::deadline::after_us(0).passed());
-  const auto hour = ringkernel::deadline::after_us(3'600'000'000ull);
-  EXPECT_FALSE(hour.passed());
-  EXPECT_GE(hour.at_us(), now + 3'600'000'000ull);
-  const auto soon = ringkernel::deadline::after_us(2000);
-  while (!soon.passed()) {}
-  EXPECT_GE(ringkernel::wall_clock_us(), now + 2000);
-  const auto never = ringkernel::deadline::after_us(~std::uint64_t{0});  // past the clock's range
-  EXPECT_FALSE(never.passed());
-  EXPECT_EQ(never.at_us(), ~std::uint64_t{0});
-}
-
-TEST(LatencyHistogram, BucketsBoundValuesWithin12Point5Percent) {
-  using H = ringkernel::detail::latency_histogram;
-  for (std::uint64_t v : {0ull, 1ull, 7ull, 8ull, 9ull, 15ull, 16ull, 17ull, 1000ull, 123456789ull, ~0ull}) {
-    const auto b = H::bucket_of(v);
-    ASSERT_LT(b, H::bucket_count);
-    EXPECT_GE(H::upper_bound(b), v) << v;
-    if (b > 0) {
-      EXPECT_LT(H::upper_bound(b - 1), v) << v;
-    }
-    EXPECT_LE(H::upper_bound(b) - v, v / 8) << v;
-  }
-  H h;
-  for (std::uint64_t v = 1; v <= 1000; ++v) h.record(v);
-  const auto s = h.summary();
-  EXPECT_EQ(s.samples, 1000u);
-  EXPECT_DOUBLE_EQ(s.mean_us, 500.5);
-  EXPECT_GE(s.p99_us, 990u);
-  EXPECT_LE(s.p99_us, 990u + 990u / 8);
-  EXPECT_GE(s.p50_us, 500u);
-  EXPECT_LE(s.p50_us, 500u + 500u / 8);
-  EXPECT_EQ(s.max_us, 1000u);
 }
 
 }  // namespace
