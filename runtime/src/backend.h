@@ -10,6 +10,7 @@
 
 #include "ringkernel/device.h"
 #include "ringkernel/topology.h"
+#include "ringkernel/wall_clock_offset.h"
 
 namespace ringkernel::detail {
 
@@ -63,6 +64,8 @@ class DeviceBackend {
   virtual void synchronize(StreamImpl& stream) = 0;
   virtual bool idle(StreamImpl& stream) = 0;
   virtual void synchronize_device(int ordinal, int device_id) = 0;
+  /// The device's wall clock (wall_clock_us() in its kernels) against the host's, measured.
+  virtual WallClockOffset wall_clock_offset(int ordinal, int device_id) = 0;
 
   // Stream-ordered copies. copy_async: host <-> device or within one device.
   virtual void copy_async(StreamImpl& stream, void* dst, const void* src, std::size_t bytes) = 0;

@@ -12,6 +12,7 @@
 #include "cuda_allocations.h"
 #include "cuda_call.h"
 #include "cuda_link_detection.h"
+#include "cuda_wall_clock.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 
@@ -242,6 +243,10 @@ class CudaBackend final : public DeviceBackend {
   void synchronize_device(int ordinal, int) override {
     DeviceGuard guard(ordinal);
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", ordinal);
+  }
+
+  WallClockOffset wall_clock_offset(int ordinal, int device_id) override {
+    return measure_cuda_wall_clock_offset(ordinal, device_id);
   }
 
   void copy_async(StreamImpl& stream, void* dst, const void* src, std::size_t bytes) override {

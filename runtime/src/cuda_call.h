@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // CUDA runtime calls as the CUDA backend makes them: an error becomes a ringkernel::Error naming
 // the CUDA error, the call and the device; release paths drop errors and the last-error state;
-// a scope with one device current. Only cuda_backend.cpp includes it (compiled with CUDA only).
+// a scope with one device current. Only the CUDA backend's files include it (compiled with CUDA only).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,9 +1,10 @@
 // Copyright RingKernel authors.
-// devices(), selection helpers and device-wide synchronisation over the registry.
+// devices(), selection helpers, device-wide synchronisation and wall-clock offsets over the registry.
 #include "ringkernel/device.h"
 
 #include "registry.h"
 #include "ringkernel/error.h"
+#include "ringkernel/wall_clock_offset.h"
 
 namespace ringkernel {
 
@@ -88,6 +89,11 @@ void synchronize_device(int id) {
 void synchronize_all_devices() {
   for (const auto& ref : detail::Registry::instance().all())
     ref.backend->synchronize_device(ref.ordinal, ref.id);
+}
+
+WallClockOffset measure_wall_clock_offset(int id) {
+  const auto ref = detail::Registry::instance().resolve(id, "ringkernel::measure_wall_clock_offset");
+  return ref.backend->wall_clock_offset(ref.ordinal, ref.id);
 }
 
 }  // namespace ringkernel

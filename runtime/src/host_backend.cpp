@@ -195,6 +195,9 @@ class HostBackend final : public DeviceBackend {
     for (const auto& s : live) s->synchronize();
   }
 
+  // A host device's kernels are host threads: they read the host's own clock.
+  WallClockOffset wall_clock_offset(int, int) override { return {}; }
+
   void copy_async(StreamImpl& stream, void* dst, const void* src, std::size_t bytes) override {
     if (bytes == 0) return;
     static_cast<HostStream&>(stream).enqueue([dst, src, bytes] { std::memcpy(dst, src, bytes); });

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
-// ringkernel-info: devices, capabilities and the P2P matrix of this machine; with --bandwidth,
-// measured copy bandwidth and latency between every pair (like CUDA's p2pBandwidthLatencyTest),
-// once with peer access disabled and once with it enabled where the topology allows.
+// ringkernel-info: devices, capabilities, each CUDA device's wall-clock offset from the host and the
+// P2P matrix of this machine; with --bandwidth, measured copy bandwidth and latency between every
+// pair (like CUDA's p2pBandwidthLatencyTest), once with peer access disabled and once with it
+// enabled where the topology allows.
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
+#include "ringkernel/wall_clock_offset.h"
 
 namespace {
 
@@ -31,6 +33,18 @@ constexpr const char* usage =
 std::string memory(std::size_t bytes) {
   return bytes < (std::size_t{1} << 20) ? std::to_string(bytes) + " bytes"
                                         : std::to_string(bytes >> 20) + " MiB";
+}
+
+/// How far the device's clock (%globaltimer, which stamps its messages) is from the host's: beyond a
+/// clock's max_skew_us, host clocks reject the device's stamps. A failure is reported, not fatal.
+void print_wall_clock_offset(int id) {
+  try {
+    const auto o = ringkernel::measure_wall_clock_offset(id);
+    std::printf("      wall clock    %+lld us from the host's (+/- %llu us)\n", static_cast<long long>(o.offset_us),
+                static_cast<unsigned long long>(o.uncertainty_us));
+  } catch (const ringkernel::Error& e) {
+    std::printf("      wall clock    not measured: %s\n", e.what());
+  }
 }
 
 void print_devices() {
@@ -51,6 +65,7 @@ void print_devices() {
       std::printf(", compute capability %d.%d, PCI %s", d.compute_capability_major,
                   d.compute_capability_minor, d.pci_bus_id.c_str());
     std::printf("\n      capabilities  %s\n", ringkernel::to_string(d.capabilities).c_str());
+    if (d.backend == ringkernel::Backend::cuda) print_wall_clock_offset(d.id);
   }
 }
 

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 
+#include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/buffers.h"
 #include "ringkernel/error.h"
 #include "ringkernel/topology.h"
+#include "ringkernel/wall_clock_offset.h"
 
 namespace ringkernel {
 namespace {
@@ -57,6 +59,19 @@ TEST(Devices, InvalidIdIsAClearError) {
   EXPECT_THROW(device(-1), Error);
   EXPECT_THROW(DeviceBuffer(-3, 16), Error);
   EXPECT_THROW(synchronize_device(n + 7), Error);
+}
+
+// A host device's kernels are host threads, which read the host's own clock: nothing to measure.
+TEST(Devices, HostDevicesHaveNoWallClockOffset) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  for (const int id : ids) {
+    const WallClockOffset o = measure_wall_clock_offset(id);
+    EXPECT_EQ(o.offset_us, 0) << "device " << id;
+    EXPECT_EQ(o.uncertainty_us, 0u) << "device " << id;
+  }
+  EXPECT_RK_ERROR(measure_wall_clock_offset(device_count()), errc::invalid_device,
+                  "ringkernel::measure_wall_clock_offset");
+  EXPECT_RK_ERROR(measure_wall_clock_offset(-1), errc::invalid_device, "names no device");
 }
 
 TEST(Devices, FreeMemoryTracksAllocationsAndCapacityIsEnforced) {

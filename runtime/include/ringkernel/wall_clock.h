@@ -10,7 +10,8 @@
 //           does not follow later steps or slewing of the host clock: host and device readings
 //           agree up to the error at attachment plus the drift since. hlc_device_tests (label
 //           gpu) measures it on the machine it runs on and fails beyond 1 s, the default skew
-//           bound of HybridLogicalClock.
+//           bound of HybridLogicalClock; measure_wall_clock_offset (wall_clock_offset.h) and
+//           ringkernel-info measure it for a program.
 #pragma once
 
 #include <cstdint>

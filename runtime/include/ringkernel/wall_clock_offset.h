@@ -1,0 +1,33 @@
+// Copyright RingKernel authors.
+// How far a device's wall clock is from this host's, measured. Kernels stamp envelopes and hybrid
+// logical clock stamps with wall_clock_us() (wall_clock.h), on a CUDA device the %globaltimer
+// register, which the driver sets from the host's clock when it initialises the GPU and does not
+// follow afterwards: the two part by the drift since. A device stamp further ahead of a host clock
+// than its max_skew_us is rejected (hlc.h), and the queues' latency figures are off by the offset.
+// This says by how much (ringkernel-info prints it for every CUDA device).
+#pragma once
+
+#include <cstdint>
+
+namespace ringkernel {
+
+struct WallClockOffset {
+  /// The device's clock minus the host's, in microseconds: positive when the device's is ahead.
+  std::int64_t offset_us = 0;
+  /// The true offset lies within offset_us ± uncertainty_us: half the host time that bracketed the
+  /// device's reading, plus a microsecond for each clock's truncation to microseconds.
+  std::uint64_t uncertainty_us = 0;
+};
+
+/// Measures device `device_id`'s offset: a one-thread kernel reads the device's clock between two
+/// readings of the host's, eight times; the reading with the tightest bracket is the result.
+/// Host-backend devices run their kernels' code on host threads, which read the host's clock:
+/// {0, 0}, without measuring. The kernel is PTX, loaded and compiled by the driver at each call
+/// (milliseconds), and runs on a stream of its own; loading a kernel and freeing pinned memory may
+/// wait for the kernels running on the device (CUDA's lazy-loading documentation), so call it
+/// before persistent kernels start or after they end. Throws ringkernel::Error: invalid_device for
+/// an id no backend has, backend_failure naming the CUDA call that failed, invalid_state when the
+/// host's clock stepped back during every reading.
+WallClockOffset measure_wall_clock_offset(int device_id);
+
+}  // namespace ringkernel
