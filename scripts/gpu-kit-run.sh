@@ -216,6 +216,8 @@ main() {
   local info
   info=$(timeout 60 "$kit/bin/ringkernel-info" 2>&1)
   echo "$info" | sed -n '/^Backends:/,/^$/p'
+  # Each device, and each CUDA device's wall clock against the host's (HLC stamps, latency figures).
+  echo "$info" | grep -E '^  \[[0-9]+\] |^ +wall clock '
   if [ -n "$gpus" ] && ! grep -qE '^ +cuda +available' <<< "$info"; then
     echo "FAIL preflight: nvidia-smi lists a GPU but RingKernel's CUDA backend has no device (see the cuda line above)"
     failed=1
