@@ -10,6 +10,7 @@
 #include "globaltimer_ptx.h"
 #include "ringkernel/error.h"
 #include "ringkernel/wall_clock.h"
+#include "wall_clock_bracket.h"
 
 namespace ringkernel::detail {
 
@@ -55,7 +56,7 @@ WallClockOffset measure_cuda_wall_clock_offset(int ordinal, int device_id) {
     check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(1), dim3(1), args, 0, r.stream),
           "cudaLaunchKernel", device_id);
     check(cudaStreamSynchronize(r.stream), "cudaStreamSynchronize", device_id);
-    return *static_cast<volatile std::uint64_t*>(r.device_ns) / 1000u;
+    return *r.device_ns / 1000u;
   };
   (void)read_device_clock();  // the first launch loads the kernel into the context: not timed
   WallClockOffset best{0, UINT64_MAX};
@@ -63,13 +64,8 @@ WallClockOffset measure_cuda_wall_clock_offset(int ordinal, int device_id) {
     const std::uint64_t before = wall_clock_us();
     const std::uint64_t device = read_device_clock();
     const std::uint64_t after = wall_clock_us();
-    if (after < before) continue;  // the host's clock stepped back: no bracket
-    // The device read its clock at some host time in [before, after]: the offset lies in
-    // [device - after, device - before]; each clock's truncation to microseconds adds one.
-    const std::uint64_t half = (after - before + 1) / 2 + 1;
-    if (half >= best.uncertainty_us) continue;
-    const auto midpoint = static_cast<std::int64_t>(before + (after - before) / 2);
-    best = {static_cast<std::int64_t>(device) - midpoint, half};
+    const auto reading = offset_from_bracket(before, device, after);
+    if (reading && reading->uncertainty_us < best.uncertainty_us) best = *reading;
   }
   if (best.uncertainty_us == UINT64_MAX)
     throw Error(errc::invalid_state, "ringkernel::measure_wall_clock_offset", device_id,

@@ -17,9 +17,10 @@ namespace {
 using ringkernel::errc;
 using ringkernel::detail::CudaAllocations;
 
-// Below any mapping a process gets (mmap_min_addr), so neither host nor device memory.
+// Every address used lies below 0x1400, far below vm.mmap_min_addr's defaults (64 KiB on x86-64,
+// 32 KiB on arm64), where nothing can be mapped: neither host nor device memory.
 const void* at(std::uintptr_t address) { return reinterpret_cast<const void*>(address); }
-constexpr std::uintptr_t block = 0x10000;  // 256-byte aligned, as cudaMalloc's blocks are
+constexpr std::uintptr_t block = 0x1000;  // 256-byte aligned, as cudaMalloc's blocks are
 
 TEST(CudaAllocations, OwnerIsTheTablesUntilRemovedThenTheDriversAnswer) {
   CudaAllocations table;

@@ -15,19 +15,23 @@ struct WallClockOffset {
   /// The device's clock minus the host's, in microseconds: positive when the device's is ahead.
   std::int64_t offset_us = 0;
   /// The true offset lies within offset_us ± uncertainty_us: half the host time that bracketed the
-  /// device's reading, plus a microsecond for each clock's truncation to microseconds.
+  /// device's reading, rounded up, plus 1 us (each bound widened by one clock's truncation to
+  /// microseconds).
   std::uint64_t uncertainty_us = 0;
 };
 
-/// Measures device `device_id`'s offset: a one-thread kernel reads the device's clock between two
-/// readings of the host's, eight times; the reading with the tightest bracket is the result.
-/// Host-backend devices run their kernels' code on host threads, which read the host's clock:
-/// {0, 0}, without measuring. The kernel is PTX, loaded and compiled by the driver at each call
-/// (milliseconds), and runs on a stream of its own; loading a kernel and freeing pinned memory may
-/// wait for the kernels running on the device (CUDA's lazy-loading documentation), so call it
+/// Measures device `device_id`'s offset: a one-thread kernel waits for the device's clock to tick
+/// and reads it, between two readings of the host's, eight times; the reading with the tightest
+/// bracket is the result. Host-backend devices run their kernels' code on host threads, which read
+/// the host's clock: {0, 0}, without measuring. The kernel is PTX, which the driver JIT-compiles
+/// (or takes from its JIT cache); it runs on a stream of its own. Allocating its
+/// page-locked result word, loading the kernel and freeing the word may wait for kernels running
+/// on the device (with CUDA_MODULE_LOADING=EAGER, on every device that has a context), so call it
 /// before persistent kernels start or after they end. Throws ringkernel::Error: invalid_device for
-/// an id no backend has, backend_failure naming the CUDA call that failed, invalid_state when the
-/// host's clock stepped back during every reading.
+/// an id no backend has, out_of_memory when the word cannot be allocated, backend_failure naming
+/// any other CUDA call that failed (a kernel the driver cannot compile fails the library's load or,
+/// loaded lazily, the launch),
+/// invalid_state when the host's clock stepped back during every reading.
 WallClockOffset measure_wall_clock_offset(int device_id);
 
 }  // namespace ringkernel
