@@ -105,14 +105,18 @@ run() {
 
 # The test suites of gtest program $1, one per line: the unindented lines of --gtest_list_tests whose
 # first word ends in a dot ("Suite." or "Prefix/Suite.  # TypeParam = ..."; gtest_main's "Running
-# main() from ..." is not one). None when it cannot list them: it then runs whole, and its error shows.
+# main() from ..." is not one). None when listing fails or times out (a partial list would skip
+# suites silently): the program then runs whole, and its error shows.
 suites_of() {
-  timeout 30 "$1" --gtest_list_tests 2>/dev/null | awk '/^[^ ]/ && $1 ~ /\.$/ { sub(/\.$/, "", $1); print $1 }'
+  local list
+  list=$(timeout -k 5 30 "$1" --gtest_list_tests 2>/dev/null) || return 0
+  awk '/^[^ ]/ && $1 ~ /\.$/ { sub(/\.$/, "", $1); print $1 }' <<< "$list"
 }
 
 # Each test binary, suite by suite where it has several, each suite its own process and time limit:
 # a suite whose kernels wait out their budgets (20 s each) cannot use up the limit of the binary's
-# other suites and hide their results.
+# other suites and hide their results. (A binary may so take its limit once per suite; the run's
+# budget still bounds the whole.)
 run_tests() {
   local t suite suites
   for t in "${tests[@]}"; do
@@ -214,7 +218,12 @@ main() {
   # Without this check a runtime that cannot reach the GPU (driver too old for the CUDA runtime the
   # kit was built with, no device node) turns every test into a skip and the run looks green.
   local info
-  info=$(timeout 60 "$kit/bin/ringkernel-info" 2>&1)
+  local info_status=0
+  info=$(timeout -k 5 60 "$kit/bin/ringkernel-info" 2>&1) || info_status=$?
+  if [ "$info_status" -eq 124 ] || [ "$info_status" -eq 137 ]; then
+    echo "FAIL preflight: ringkernel-info did not finish within 60 s (it launches a kernel per GPU to measure its clock)"
+    failed=1
+  fi
   echo "$info" | sed -n '/^Backends:/,/^$/p'
   # Each device, and each CUDA device's wall clock against the host's (HLC stamps, latency figures).
   echo "$info" | grep -E '^  \[[0-9]+\] |^ +wall clock '

@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // What the queue gpu tests share: skipping, with the reason, where there is no CUDA device or where
-// kernel launches do not return before the kernel ends, and the time after which their spinning
-// kernels give up.
+// kernel launches do not return before the kernel ends, the time after which their spinning
+// kernels give up, and the full-warp mask and warp-wide give-up their warp calls use.
 #pragma once
 
 #include <cuda_runtime.h>
