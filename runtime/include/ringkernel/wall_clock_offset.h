@@ -24,14 +24,13 @@ struct WallClockOffset {
 /// and reads it, between two readings of the host's, eight times; the reading with the tightest
 /// bracket is the result. Host-backend devices run their kernels' code on host threads, which read
 /// the host's clock: {0, 0}, without measuring. The kernel is PTX, which the driver JIT-compiles
-/// (or takes from its JIT cache); it runs on a stream of its own. Allocating its
-/// page-locked result word, loading the kernel and freeing the word may wait for kernels running
-/// on the device (with CUDA_MODULE_LOADING=EAGER, on every device that has a context), so call it
-/// before persistent kernels start or after they end. Throws ringkernel::Error: invalid_device for
-/// an id no backend has, out_of_memory when the word cannot be allocated, backend_failure naming
-/// any other CUDA call that failed (a kernel the driver cannot compile fails the library's load or,
-/// loaded lazily, the launch),
-/// invalid_state when the host's clock stepped back during every reading.
+/// (or takes from its JIT cache); it runs on a stream of its own. Allocating its page-locked result
+/// word, loading the kernel and freeing the word may wait for kernels running on the device (with
+/// CUDA_MODULE_LOADING=EAGER, on every device that has a context), so call it before persistent
+/// kernels start or after they end. Throws ringkernel::Error: invalid_device for an id no backend
+/// has, out_of_memory when the word cannot be allocated, backend_failure naming any other CUDA call
+/// that failed (a kernel the driver cannot compile fails the library's load or, loaded lazily, the
+/// launch), invalid_state when the host's clock stepped back during every reading.
 WallClockOffset measure_wall_clock_offset(int device_id);
 
 }  // namespace ringkernel
