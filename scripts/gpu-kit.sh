@@ -8,10 +8,10 @@
 #   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON
 #            into $OUT; REGEX picks test binaries, to split a step over calls of a time-limited machine)
 #
-# run.sh steps: `tests` runs each gpu test binary (gtest output in the log; SKIP if all tests skipped);
-# `sanitize` runs each under compute-sanitizer memcheck and racecheck; `bench` runs
-# bench_queue_device, bench_peer_copy (JSON), ringkernel-info --bandwidth and the adder example on
-# the GPU; `check` runs all of it in the order that matters most, within 330 s (one short call).
+# run.sh steps: `tests` runs each gpu test binary (gtest output in the log; SKIP if all tests skipped)
+# and the adder example on the GPU (`adder --gpu`); `sanitize` runs each test binary under
+# compute-sanitizer memcheck and racecheck; `bench` runs bench_queue_device, bench_peer_copy (JSON)
+# and ringkernel-info --bandwidth; `check` runs all of it in the order that matters most, within 330 s (one short call).
 # Each prints one PASS/FAIL/SKIP line per program; the exit status is non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,12 +23,14 @@ if ! grep -q '^RINGKERNEL_ENABLE_CUDA:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/nu
   exit 2
 fi
 
-# The executables behind every gpu-labelled test, from CTest's own list.
+# The gtest executables behind the gpu-labelled tests, from CTest's own list (run.sh lists and runs
+# their suites; the one gpu test that is not a gtest, example.adder_gpu, is the adder below).
 mapfile -t tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 | python3 -c '
 import json, sys
 seen = []
 for t in json.load(sys.stdin)["tests"]:
-    if t["command"][0] not in seen:
+    gtest = any(a.startswith("--gtest_filter=") for a in t["command"][1:])
+    if gtest and t["command"][0] not in seen:
         seen.append(t["command"][0])
 print("\n".join(seen))')
 if [ ${#tests[@]} -eq 0 ]; then

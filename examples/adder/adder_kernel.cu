@@ -1,37 +1,48 @@
-// The Add kernel on a CUDA device: messages arrive as raw structs and are dispatched by type id through
-// the generated registry, in device code.
+// The Add ring kernel on a CUDA device: a persistent kernel (one thread) that serves request
+// envelopes from a ring in pinned host memory until a terminate message arrives (add_service.h).
+// It sees the messages through messages.rk.cuh, the generated CUDA definitions, not messages.h.
+#include <cuda_runtime.h>
+
 #include "messages.rk.cuh"
-#include "adder.registry.rk.h"
-#include "adder_logic.h"
+#include "add_service.h"
+#include "adder_device.h"
 
 namespace {
 
-__global__ void add_kernel(const app::AddRequest* requests, app::AddResponse* responses, int count) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= count) return;
+__global__ void add_ring_kernel(app::RequestRing requests, app::ResponseRing responses, std::uint64_t idle_us,
+                                app::ServiceReport* report) {
   constexpr char worker[16] = "cuda";
-  ringkernel::registry::adder::dispatch(
-      ringkernel::message_traits<app::AddRequest>::type_id, &requests[i], [&](const auto& msg) {
-        if constexpr (ringkernel::message_traits<std::decay_t<decltype(msg)>>::type_id ==
-                      ringkernel::message_traits<app::AddRequest>::type_id) {
-          responses[i] = app::handle(msg, worker);
-        }
-      });
+  *report = app::serve_add_requests(requests, responses, worker, idle_us);
 }
+
+const char* error_of(cudaError_t status) { return status == cudaSuccess ? nullptr : cudaGetErrorString(status); }
 
 }  // namespace
 
-// Runs the kernel on CUDA device `ordinal` over `count` requests that live in its memory; returns
-// the CUDA error string or nullptr on success.
-const char* adder_run_on_device(int ordinal, const void* requests, void* responses, int count) {
-  if (const cudaError_t status = cudaSetDevice(ordinal); status != cudaSuccess) {
+const char* adder_start_on_device(int ordinal, const AdderRings& rings, std::uint64_t idle_us, void* report,
+                                  void** stream) {
+  *stream = nullptr;
+  if (const cudaError_t status = cudaSetDevice(ordinal); status != cudaSuccess) return cudaGetErrorString(status);
+  // A stream of its own that does not wait for (or hold up) the legacy default stream: the kernel
+  // runs until the host sends it a terminate message.
+  cudaStream_t s = nullptr;
+  if (const cudaError_t status = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); status != cudaSuccess) {
     return cudaGetErrorString(status);
   }
-  const int threads = 128;
-  const int blocks = (count + threads - 1) / threads;
-  add_kernel<<<blocks, threads>>>(static_cast<const app::AddRequest*>(requests),
-                                  static_cast<app::AddResponse*>(responses), count);
-  cudaError_t status = cudaGetLastError();
-  if (status == cudaSuccess) status = cudaDeviceSynchronize();
-  return status == cudaSuccess ? nullptr : cudaGetErrorString(status);
+  add_ring_kernel<<<1, 1, 0, s>>>(app::RequestRing(rings.requests, rings.requests_capacity),
+                                  app::ResponseRing(rings.responses, rings.responses_capacity), idle_us,
+                                  static_cast<app::ServiceReport*>(report));
+  if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) {
+    (void)cudaStreamDestroy(s);
+    return cudaGetErrorString(status);
+  }
+  *stream = s;
+  return nullptr;
+}
+
+const char* adder_wait_on_device(void* stream) {
+  auto* s = static_cast<cudaStream_t>(stream);
+  const cudaError_t status = cudaStreamSynchronize(s);
+  const cudaError_t destroyed = cudaStreamDestroy(s);
+  return error_of(status != cudaSuccess ? status : destroyed);
 }

@@ -1,27 +1,39 @@
 // The README's main job. Generated code (messages.rk.h, adder.registry.rk.h) gives the message
-// traits, the layout proof, the MessagePack codec and dispatch by type id; the runtime gives devices
-// and buffers. Requests go to a device, the Add kernel answers them there (CUDA) or on a host-backend
-// virtual device, and the answers come back and leave as MessagePack.
+// traits, the layout proof, the MessagePack codec and the type table; the runtime gives devices,
+// queues, envelopes and clocks. The Add ring kernel runs on a GPU (a persistent kernel) or, on a
+// host-backend device, on a thread; the host sends it stamped request envelopes through one ring in
+// pinned memory and receives stamped, causally ordered answers through another, then ends it with
+// a terminate message. An answer leaves as MessagePack and comes back through the registry.
+#include <chrono>
 #include <cstdio>
-#include <cstring>
+#include <exception>
+#include <string>
 #include <string_view>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "adder.registry.rk.h"
 #include "messages.rk.h"
-#include "adder_logic.h"
-#include "ringkernel/buffers.h"
-#include "ringkernel/codec.h"
+#include "add_kernel_runner.h"
+#include "add_service.h"
 #include "ringkernel/device.h"
+#include "ringkernel/envelope_codec.h"
 #include "ringkernel/error.h"
-
-#if defined(ADDER_HAS_CUDA)
-const char* adder_run_on_device(int ordinal, const void* requests, void* responses, int count);
-#endif
+#include "ringkernel/hlc.h"
+#include "ringkernel/message_stamper.h"
+#include "ringkernel/queue/message_queue.h"
 
 namespace {
 
 using ringkernel::message_traits;
+
+constexpr int request_count = 4096;
+constexpr std::uint64_t kernel_idle_us = 10'000'000;  // the kernel ends 10 s after the last request
+constexpr auto host_wait = std::chrono::seconds(10);   // the host's limit per send and receive
+constexpr int exit_skipped = 77;                       // --gpu without a CUDA device (CTest: skipped)
+
+enum class Where { any, host, gpu };
 
 void print_message_facts() {
   namespace reg = ringkernel::registry::adder;
@@ -31,26 +43,84 @@ void print_message_facts() {
   }
 }
 
-// The host-backend path: the device's bytes come back to the host and the same logic runs there.
-void run_on_host(const ringkernel::DeviceBuffer& in, ringkernel::DeviceBuffer& out, int count) {
-  std::vector<app::AddRequest> requests(static_cast<std::size_t>(count));
-  std::vector<app::AddResponse> responses(requests.size());
-  in.download(requests.data(), in.size());
-  constexpr char worker[16] = "host";
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    ringkernel::registry::adder::dispatch(message_traits<app::AddRequest>::type_id, &requests[i],
-                                          [&](const auto& msg) {
-                                            if constexpr (std::is_same_v<std::decay_t<decltype(msg)>, app::AddRequest>) {
-                                              responses[i] = app::handle(msg, worker);
-                                            }
-                                          });
+app::AddRequest request_number(int i) {
+  return app::AddRequest{static_cast<std::uint64_t>(i), i * 3, -i, i % 2 == 0 ? app::Op::add : app::Op::subtract};
+}
+std::int64_t expected_result(int i) { return i % 2 == 0 ? 2LL * i : 4LL * i; }
+
+/// What the host's receiving thread saw.
+struct Received {
+  std::vector<app::ResponseEnvelope> answers = std::vector<app::ResponseEnvelope>(request_count);
+  int count = 0, wrong = 0, out_of_order = 0, skew_rejected = 0;
+  std::string error;
+};
+
+// Receives every answer; checks it, its sequence number (the kernel stamps them 0, 1, 2, ...) and
+// that its HLC stamp follows the previous one; merges each stamp into the host's clock.
+void receive_answers(ringkernel::SpscQueue<app::ResponseEnvelope>& responses, Received& out) {
+  ringkernel::HybridLogicalClock host_clock;
+  ringkernel::hlc_timestamp previous{};
+  for (; out.count < request_count; ++out.count) {
+    app::ResponseEnvelope r{};
+    if (const ringkernel::ReceiveStatus s = responses.receive(r, host_wait); s != ringkernel::ReceiveStatus::ok) {
+      out.error = std::string("receiving answer ") + std::to_string(out.count) + ": " + ringkernel::to_string(s);
+      return;
+    }
+    const std::uint64_t id = r.payload.request_id;
+    if (id >= request_count || r.payload.result != expected_result(static_cast<int>(id))) {
+      ++out.wrong;
+    } else {
+      out.answers[id] = r;
+    }
+    if (r.header.sequence != static_cast<std::uint64_t>(out.count) || !(previous < r.header.hlc)) ++out.out_of_order;
+    previous = r.header.hlc;
+    if (host_clock.update(r.header.hlc).status != ringkernel::hlc_status::ok) ++out.skew_rejected;
   }
-  out.upload(responses.data(), out.size());
 }
 
-int run(bool force_host) {
+// Stamps and sends every request, then the terminate message. Empty, or why it stopped.
+std::string send_requests(ringkernel::SpscQueue<app::RequestEnvelope>& requests) {
+  ringkernel::MessageStamper stamper(app::client_id);  // AddRequest is not causal: no clock needed
+  for (int i = 0; i <= request_count; ++i) {
+    app::RequestEnvelope m = i < request_count
+                                 ? app::RequestEnvelope::create_data(app::client_id, app::add_kernel_id, request_number(i))
+                                 : app::RequestEnvelope::create_terminate(app::client_id, app::add_kernel_id);
+    if (!stamper.stamp(m)) return "stamping refused";
+    if (const ringkernel::SendResult r = requests.send(m, host_wait); !r.ok()) {
+      return std::string("sending request ") + std::to_string(i) + ": " + ringkernel::to_string(r.status);
+    }
+  }
+  return {};
+}
+
+// The answer to request 7 as a MessagePack envelope, printed, and decoded back by the registry's
+// dispatch_envelope into its typed handler. True if it came back equal.
+bool show_wire_form(const app::ResponseEnvelope& answer) {
+  std::uint8_t wire[ringkernel::max_envelope_encoded_size<app::AddResponse>];
+  const ringkernel::codec_result encoded = ringkernel::encode_envelope(answer, wire, sizeof wire);
+  if (encoded.status != ringkernel::codec_status::ok) {
+    std::fprintf(stderr, "adder: encode_envelope: %s\n", ringkernel::to_string(encoded.status));
+    return false;
+  }
+  std::printf("answer 7 as a MessagePack envelope (%zu bytes):", encoded.size);
+  for (std::size_t i = 0; i < encoded.size; ++i) std::printf(" %02x", wire[i]);
+  bool same = false;
+  const ringkernel::codec_result back =
+      ringkernel::registry::adder::dispatch_envelope(wire, encoded.size, [&](const auto& envelope) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(envelope)>, app::ResponseEnvelope>) same = envelope == answer;
+      });
+  same = same && back.status == ringkernel::codec_status::ok;
+  std::printf("\ndecoded back through the registry's dispatch_envelope: %s\n", same ? "identical" : "DIFFERENT");
+  return same;
+}
+
+int run(Where where) {
   std::vector<ringkernel::DeviceInfo> candidates;
-  if (!force_host) candidates = ringkernel::devices(ringkernel::Backend::cuda);
+  if (where != Where::host) candidates = ringkernel::devices(ringkernel::Backend::cuda);
+  if (candidates.empty() && where == Where::gpu) {
+    std::printf("adder --gpu: skipped, no CUDA device (ringkernel::devices(Backend::cuda) is empty)\n");
+    return exit_skipped;
+  }
   if (candidates.empty()) candidates = ringkernel::devices(ringkernel::Backend::host);
   if (candidates.empty()) {
     std::fprintf(stderr, "adder: no device at all (set RINGKERNEL_HOST_DEVICES >= 1)\n");
@@ -61,70 +131,67 @@ int run(bool force_host) {
   print_message_facts();
   std::printf("device %d: %s (%s backend)\n", device.id, device.name.c_str(), ringkernel::to_string(device.backend));
 
-  constexpr int count = 4096;
-  std::vector<app::AddRequest> requests(count);
-  for (int i = 0; i < count; ++i) {
-    requests[static_cast<std::size_t>(i)] = app::AddRequest{static_cast<std::uint64_t>(i), i * 3, -i,
-                                                            i % 2 == 0 ? app::Op::add : app::Op::subtract};
-  }
-  ringkernel::DeviceBuffer in(device.id, sizeof(app::AddRequest) * count);
-  ringkernel::DeviceBuffer out(device.id, sizeof(app::AddResponse) * count);
-  in.upload(requests.data(), in.size());
+  // Two single-producer, single-consumer rings in pinned memory (mapped into the GPU): the host
+  // sends requests, the kernel answers.
+  using ringkernel::QueueUsers;
+  ringkernel::SpscQueue<app::RequestEnvelope> requests(ringkernel::QueueOptions{
+      .capacity = 1024, .memory = ringkernel::QueueMemory::pinned, .device = device.id,
+      .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
+  ringkernel::SpscQueue<app::ResponseEnvelope> responses(ringkernel::QueueOptions{
+      .capacity = 1024, .memory = ringkernel::QueueMemory::pinned, .device = device.id,
+      .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
 
-  if (device.backend == ringkernel::Backend::cuda) {
-#if defined(ADDER_HAS_CUDA)
-    if (const char* error = adder_run_on_device(device.ordinal, in.data(), out.data(), count)) {
-      std::fprintf(stderr, "adder: kernel failed: %s\n", error);
-      return 1;
-    }
-#endif
-  } else {
-    run_on_host(in, out, count);
-  }
+  const auto start = std::chrono::steady_clock::now();
+  app::AddKernelRunner kernel(device, requests.ring(), responses.ring(), kernel_idle_us);
+  Received received;
+  std::jthread receiver([&] { receive_answers(responses, received); });
+  const std::string send_error = send_requests(requests);
+  receiver.join();
+  const app::ServiceReport report = kernel.wait();
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
 
-  std::vector<app::AddResponse> responses(count);
-  out.download(responses.data(), out.size());
-  int wrong = 0;
-  for (int i = 0; i < count; ++i) {
-    const auto& r = responses[static_cast<std::size_t>(i)];
-    const std::int64_t expected = i % 2 == 0 ? 2LL * i : 4LL * i;
-    if (r.request_id != static_cast<std::uint64_t>(i) || r.result != expected) ++wrong;
+  if (!send_error.empty()) std::fprintf(stderr, "adder: %s\n", send_error.c_str());
+  if (!received.error.empty()) std::fprintf(stderr, "adder: %s\n", received.error.c_str());
+  std::printf("%d of %d requests answered by the Add ring kernel on \"%s\" in %.1f ms, %d wrong\n", received.count,
+              request_count, received.answers[0].payload.worker, took.count(), received.wrong);
+  std::printf("answers stamped in order (sequence numbers and HLC stamps): %s; the host's clock merged their stamps, "
+              "%d rejected as too far ahead\n",
+              received.out_of_order == 0 ? "yes" : "NO", received.skew_rejected);
+  if (received.skew_rejected != 0) {
+    std::printf("  (the device's wall clock leads the host's by more than 1 s: see docs/messaging.md, section 2)\n");
   }
-  std::printf("%d requests answered by the Add kernel on \"%s\", %d wrong\n", count, responses[0].worker, wrong);
+  std::printf("the ring kernel stopped: %s; it served %u requests and ignored %u envelopes\n",
+              app::to_string(report.end), report.served, report.ignored);
 
-  // The answers leave as MessagePack that any client reads.
-  std::uint8_t wire[ringkernel::max_encoded_size<app::AddResponse>];
-  const auto encoded = ringkernel::encode(responses[7], wire, sizeof wire);
-  if (encoded.status != ringkernel::codec_status::ok) {
-    std::fprintf(stderr, "adder: encode failed: %s\n", ringkernel::to_string(encoded.status));
-    return 1;
-  }
-  std::printf("responses[7] as MessagePack (%zu bytes):", encoded.size);
-  for (std::size_t i = 0; i < encoded.size; ++i) std::printf(" %02x", wire[i]);
-  app::AddResponse decoded{};
-  const auto back = ringkernel::decode(wire, encoded.size, decoded);
-  const bool same = back.status == ringkernel::codec_status::ok &&
-                    std::memcmp(&decoded, &responses[7], sizeof decoded) == 0;
-  std::printf("\ndecoded back: %s\n", same ? "identical" : "DIFFERENT");
-  return wrong == 0 && same ? 0 : 1;
+  const bool answered = send_error.empty() && received.error.empty() && received.wrong == 0 &&
+                        received.out_of_order == 0 && report.end == app::ServiceEnd::terminated &&
+                        report.served == static_cast<std::uint32_t>(request_count) && report.ignored == 0;
+  const bool wire_ok = received.count > 7 && show_wire_form(received.answers[7]);
+  return answered && wire_ok ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool force_host = false;
+  Where where = Where::any;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--host") {
-      force_host = true;
+      where = Where::host;
+    } else if (arg == "--gpu") {
+      where = Where::gpu;
     } else {
-      std::fprintf(stderr, "usage: adder [--host]\n  --host  run on a host-backend device even if a GPU exists\n");
+      std::fprintf(stderr,
+                   "usage: adder [--host | --gpu]\n"
+                   "  --host  run on a host-backend device even if a GPU exists\n"
+                   "  --gpu   run on a GPU; without one, say so and exit with %d (skipped)\n",
+                   exit_skipped);
       return 2;
     }
   }
   try {
-    return run(force_host);
-  } catch (const ringkernel::Error& e) {
+    return run(where);
+  } catch (const std::exception& e) {  // ringkernel::Error (a queue, a device) or a failed launch
     std::fprintf(stderr, "adder: %s\n", e.what());
     return 1;
   }

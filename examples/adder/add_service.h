@@ -1,0 +1,92 @@
+// The Add ring kernel's loop, the same code for a persistent CUDA kernel (one GPU thread) and for a
+// host thread on a host-backend device: take request envelopes from one ring, answer each with a
+// stamped response envelope in another, stop at a terminate message (or when no request came for
+// `idle_us`, so that a host that died does not leave a kernel spinning). The includer provides the
+// message types: messages.rk.h on the host, messages.rk.cuh in .cu files.
+#pragma once
+
+#include <cstdint>
+
+#include "adder_logic.h"
+#include "ringkernel/config.h"
+#include "ringkernel/deadline.h"
+#include "ringkernel/hlc.h"
+#include "ringkernel/kernel_message.h"
+#include "ringkernel/message_stamper.h"
+#include "ringkernel/queue/spsc_ring.h"
+
+namespace app {
+
+using RequestEnvelope = ringkernel::KernelMessage<AddRequest>;
+using ResponseEnvelope = ringkernel::KernelMessage<AddResponse>;  // AddResponse is causal: it carries an HLC stamp
+/// Rings in pinned host memory, which the host and the GPU both work: system scope.
+using RequestRing = ringkernel::spsc_ring<RequestEnvelope, ringkernel::atomic_scope::system>;
+using ResponseRing = ringkernel::spsc_ring<ResponseEnvelope, ringkernel::atomic_scope::system>;
+
+/// Sender ids of the two ends.
+inline constexpr std::int32_t client_id = 1;
+inline constexpr std::int32_t add_kernel_id = 2;
+
+/// Why the loop ended.
+enum class ServiceEnd : std::uint32_t { running = 0, terminated, idle, responses_full };
+
+/// What the loop did, written by it when it ends (into pinned memory on a GPU).
+struct ServiceReport {
+  std::uint32_t served;   // requests answered
+  std::uint32_t ignored;  // envelopes that were neither a terminate nor an AddRequest data message
+  ServiceEnd end;
+};
+
+inline const char* to_string(ServiceEnd e) {
+  switch (e) {
+    case ServiceEnd::running: return "still running";
+    case ServiceEnd::terminated: return "a terminate message arrived";
+    case ServiceEnd::idle: return "no request came within its idle limit";
+    case ServiceEnd::responses_full: return "the response ring stayed full (nobody received)";
+  }
+  return "?";
+}
+
+/// `worker` names where the loop runs; it goes into every response.
+RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing requests, ResponseRing responses,
+                                                               const char (&worker)[16], std::uint64_t idle_us) {
+  auto in = requests.consumer();  // this thread is the only consumer of requests...
+  auto out = responses.producer();  // ...and the only producer of responses
+  // The kernel's own clock and stamper: one thread uses them, so they live with it.
+  ringkernel::HybridLogicalClock clock;
+  ringkernel::MessageStamper stamper(add_kernel_id, &clock);
+  ServiceReport report{0, 0, ServiceEnd::running};
+  auto give_up = ringkernel::deadline::after_us(idle_us);
+  for (;;) {
+    RequestEnvelope request{};
+    if (!in.try_pop(request)) {
+      if (give_up.passed()) {
+        report.end = ServiceEnd::idle;
+        return report;
+      }
+      continue;
+    }
+    give_up = ringkernel::deadline::after_us(idle_us);
+    if (request.header.type == ringkernel::MessageType::terminate) {
+      report.end = ServiceEnd::terminated;
+      return report;
+    }
+    if (request.header.type != ringkernel::MessageType::data ||
+        request.header.type_id != ringkernel::message_traits<AddRequest>::type_id) {
+      ++report.ignored;
+      continue;
+    }
+    ResponseEnvelope response =
+        ResponseEnvelope::create_data(add_kernel_id, request.header.sender_id, handle(request.payload, worker));
+    (void)stamper.stamp(response);  // never false: the stamper has a clock
+    while (!out.try_push(response)) {
+      if (give_up.passed()) {
+        report.end = ServiceEnd::responses_full;
+        return report;
+      }
+    }
+    ++report.served;
+  }
+}
+
+}  // namespace app
