@@ -10,9 +10,9 @@
 # and racecheck; `bench` runs bench_queue_device, bench_peer_copy and ringkernel-info --bandwidth;
 # `all` does the three in that order. `check` is the one call for a machine lent for a few minutes:
 # every test binary and the example, then bench_queue_device (the GPU queue goals), memcheck over
-# every binary, racecheck over every binary, then the rest of `bench`, under a budget of 330 s, so a 360-second call comes back with the log
-# and leaves time for a second one. Whatever the budget did not reach has a "FAIL ...: not run"
-# line; run it with the step and REGEX that name it.
+# every binary, racecheck over every binary, then the rest of `bench`, under a budget of 330 s, so
+# a 360-second call comes back with the log and leaves time for a second one. Whatever the budget
+# did not reach has a "FAIL ...: not run" line; run it with the step and REGEX that name it.
 #
 # Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120; 60 under
 # check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_LIMIT (240 for

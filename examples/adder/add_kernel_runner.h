@@ -20,17 +20,20 @@
 namespace app {
 
 class AddKernelRunner {
+  static constexpr WorkerName gpu_worker{"cuda"};
+  static constexpr WorkerName host_worker{"host thread"};
+
  public:
   /// Starts the loop on `device` over the two rings; it stops at a terminate message, or after
   /// `idle_us` without a request. Throws std::runtime_error if a CUDA kernel fails to launch.
   AddKernelRunner(const ringkernel::DeviceInfo& device, RequestRing requests, ResponseRing responses,
                   std::uint64_t idle_us)
       : report_memory_(device.id, sizeof(ServiceReport)),
-        report_(new (report_memory_.data()) ServiceReport{0, 0, ServiceEnd::running}) {
+        report_(new (report_memory_.data()) ServiceReport{0, 0, 0, ServiceEnd::running}) {
     if (device.backend == ringkernel::Backend::cuda) {
 #if defined(ADDER_HAS_CUDA)
       const AdderRings rings{requests.control(), requests.capacity(), responses.control(), responses.capacity()};
-      if (const char* error = adder_start_on_device(device.ordinal, rings, idle_us, report_, &stream_)) {
+      if (const char* error = adder_start_on_device(device.ordinal, rings, gpu_worker.text, idle_us, report_, &stream_)) {
         throw std::runtime_error(std::string("launching the Add ring kernel: ") + error);
       }
       return;
@@ -39,9 +42,13 @@ class AddKernelRunner {
 #endif
     }
     thread_ = std::thread([this, requests, responses, idle_us] {
-      constexpr char worker[16] = "host thread";
-      *report_ = serve_add_requests(requests, responses, worker, idle_us);
+      *report_ = serve_add_requests(requests, responses, host_worker, idle_us);
     });
+  }
+
+  /// The name the loop puts into its answers on `backend`.
+  static const WorkerName& worker_on(ringkernel::Backend backend) {
+    return backend == ringkernel::Backend::cuda ? gpu_worker : host_worker;
   }
   AddKernelRunner(const AddKernelRunner&) = delete;
   AddKernelRunner& operator=(const AddKernelRunner&) = delete;

@@ -27,13 +27,20 @@ using ResponseRing = ringkernel::spsc_ring<ResponseEnvelope, ringkernel::atomic_
 inline constexpr std::int32_t client_id = 1;
 inline constexpr std::int32_t add_kernel_id = 2;
 
+/// Where the loop runs ("cuda", "host thread"): it goes into every answer, so the host sees who
+/// answered. A struct so that a kernel takes it by value.
+struct WorkerName {
+  char text[16];
+};
+
 /// Why the loop ended.
 enum class ServiceEnd : std::uint32_t { running = 0, terminated, idle, responses_full };
 
 /// What the loop did, written by it when it ends (into pinned memory on a GPU).
 struct ServiceReport {
-  std::uint32_t served;   // requests answered
-  std::uint32_t ignored;  // envelopes that were neither a terminate nor an AddRequest data message
+  std::uint32_t served;          // requests answered
+  std::uint32_t ignored;         // envelopes that were neither a terminate nor an AddRequest data message
+  std::uint32_t sequence_gaps;   // envelopes whose sequence number was not the one after the previous
   ServiceEnd end;
 };
 
@@ -47,15 +54,15 @@ inline const char* to_string(ServiceEnd e) {
   return "?";
 }
 
-/// `worker` names where the loop runs; it goes into every response.
 RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing requests, ResponseRing responses,
-                                                               const char (&worker)[16], std::uint64_t idle_us) {
+                                                               const WorkerName& worker, std::uint64_t idle_us) {
   auto in = requests.consumer();  // this thread is the only consumer of requests...
   auto out = responses.producer();  // ...and the only producer of responses
   // The kernel's own clock and stamper: one thread uses them, so they live with it.
   ringkernel::HybridLogicalClock clock;
   ringkernel::MessageStamper stamper(add_kernel_id, &clock);
-  ServiceReport report{0, 0, ServiceEnd::running};
+  ServiceReport report{0, 0, 0, ServiceEnd::running};
+  std::uint64_t next_sequence = 0;  // one sender: its stamper numbers envelopes 0, 1, 2, ...
   auto give_up = ringkernel::deadline::after_us(idle_us);
   for (;;) {
     RequestEnvelope request{};
@@ -67,6 +74,9 @@ RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing reque
       continue;
     }
     give_up = ringkernel::deadline::after_us(idle_us);
+    // A ring that lost, repeated or reordered an envelope, or handed out a stale slot, shows here.
+    if (request.header.sequence != next_sequence) ++report.sequence_gaps;
+    next_sequence = request.header.sequence + 1;
     if (request.header.type == ringkernel::MessageType::terminate) {
       report.end = ServiceEnd::terminated;
       return report;
@@ -77,7 +87,7 @@ RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing reque
       continue;
     }
     ResponseEnvelope response =
-        ResponseEnvelope::create_data(add_kernel_id, request.header.sender_id, handle(request.payload, worker));
+        ResponseEnvelope::create_data(add_kernel_id, request.header.sender_id, handle(request.payload, worker.text));
     (void)stamper.stamp(response);  // never false: the stamper has a clock
     while (!out.try_push(response)) {
       if (give_up.passed()) {

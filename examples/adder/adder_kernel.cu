@@ -9,9 +9,8 @@
 
 namespace {
 
-__global__ void add_ring_kernel(app::RequestRing requests, app::ResponseRing responses, std::uint64_t idle_us,
-                                app::ServiceReport* report) {
-  constexpr char worker[16] = "cuda";
+__global__ void add_ring_kernel(app::RequestRing requests, app::ResponseRing responses, app::WorkerName worker,
+                                std::uint64_t idle_us, app::ServiceReport* report) {
   *report = app::serve_add_requests(requests, responses, worker, idle_us);
 }
 
@@ -19,9 +18,11 @@ const char* error_of(cudaError_t status) { return status == cudaSuccess ? nullpt
 
 }  // namespace
 
-const char* adder_start_on_device(int ordinal, const AdderRings& rings, std::uint64_t idle_us, void* report,
-                                  void** stream) {
+const char* adder_start_on_device(int ordinal, const AdderRings& rings, const char (&worker)[16], std::uint64_t idle_us,
+                                  void* report, void** stream) {
   *stream = nullptr;
+  app::WorkerName name{};
+  for (int i = 0; i < 16; ++i) name.text[i] = worker[i];
   if (const cudaError_t status = cudaSetDevice(ordinal); status != cudaSuccess) return cudaGetErrorString(status);
   // A stream of its own that does not wait for (or hold up) the legacy default stream: the kernel
   // runs until the host sends it a terminate message.
@@ -30,7 +31,7 @@ const char* adder_start_on_device(int ordinal, const AdderRings& rings, std::uin
     return cudaGetErrorString(status);
   }
   add_ring_kernel<<<1, 1, 0, s>>>(app::RequestRing(rings.requests, rings.requests_capacity),
-                                  app::ResponseRing(rings.responses, rings.responses_capacity), idle_us,
+                                  app::ResponseRing(rings.responses, rings.responses_capacity), name, idle_us,
                                   static_cast<app::ServiceReport*>(report));
   if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) {
     (void)cudaStreamDestroy(s);

@@ -6,6 +6,7 @@
 // a terminate message. An answer leaves as MessagePack and comes back through the registry.
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -55,8 +56,9 @@ struct Received {
   std::string error;
 };
 
-// Receives every answer; checks it, its sequence number (the kernel stamps them 0, 1, 2, ...) and
-// that its HLC stamp follows the previous one; merges each stamp into the host's clock.
+// Receives every answer; checks it, that it answers the next request (one ring each way, one
+// thread at each end: first in, first out), its sequence number (the kernel stamps them 0, 1, 2,
+// ...) and that its HLC stamp follows the previous one; merges each stamp into the host's clock.
 void receive_answers(ringkernel::SpscQueue<app::ResponseEnvelope>& responses, Received& out) {
   ringkernel::HybridLogicalClock host_clock;
   ringkernel::hlc_timestamp previous{};
@@ -72,7 +74,8 @@ void receive_answers(ringkernel::SpscQueue<app::ResponseEnvelope>& responses, Re
     } else {
       out.answers[id] = r;
     }
-    if (r.header.sequence != static_cast<std::uint64_t>(out.count) || !(previous < r.header.hlc)) ++out.out_of_order;
+    const auto n = static_cast<std::uint64_t>(out.count);
+    if (id != n || r.header.sequence != n || !(previous < r.header.hlc)) ++out.out_of_order;
     previous = r.header.hlc;
     if (host_clock.update(r.header.hlc).status != ringkernel::hlc_status::ok) ++out.skew_rejected;
   }
@@ -147,26 +150,29 @@ int run(Where where) {
   std::jthread receiver([&] { receive_answers(responses, received); });
   const std::string send_error = send_requests(requests);
   receiver.join();
-  const app::ServiceReport report = kernel.wait();
-  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-
   if (!send_error.empty()) std::fprintf(stderr, "adder: %s\n", send_error.c_str());
   if (!received.error.empty()) std::fprintf(stderr, "adder: %s\n", received.error.c_str());
-  std::printf("%d of %d requests answered by the Add ring kernel on \"%s\" in %.1f ms, %d wrong\n", received.count,
-              request_count, received.answers[0].payload.worker, took.count(), received.wrong);
-  std::printf("answers stamped in order (sequence numbers and HLC stamps): %s; the host's clock merged their stamps, "
-              "%d rejected as too far ahead\n",
+  const app::ServiceReport report = kernel.wait();  // throws if the kernel failed (a CUDA error)
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+
+  const char* worker = received.answers[0].payload.worker;
+  const bool right_worker = std::strncmp(worker, app::AddKernelRunner::worker_on(device.backend).text, 16) == 0;
+  std::printf("%d of %d requests answered by the Add ring kernel on \"%.16s\" in %.1f ms, %d wrong\n", received.count,
+              request_count, worker, took.count(), received.wrong);
+  std::printf("answers in request order, stamped in order (sequence numbers and HLC stamps): %s; the host's clock "
+              "merged their stamps, %d rejected as too far ahead\n",
               received.out_of_order == 0 ? "yes" : "NO", received.skew_rejected);
-  if (received.skew_rejected != 0) {
+  if (received.skew_rejected != 0) {  // the device's clock, not the example: reported, not a failure
     std::printf("  (the device's wall clock leads the host's by more than 1 s: see docs/messaging.md, section 2)\n");
   }
-  std::printf("the ring kernel stopped: %s; it served %u requests and ignored %u envelopes\n",
-              app::to_string(report.end), report.served, report.ignored);
+  std::printf("the ring kernel stopped: %s; it served %u requests, ignored %u envelopes, saw %u sequence gaps\n",
+              app::to_string(report.end), report.served, report.ignored, report.sequence_gaps);
 
   const bool answered = send_error.empty() && received.error.empty() && received.wrong == 0 &&
-                        received.out_of_order == 0 && report.end == app::ServiceEnd::terminated &&
-                        report.served == static_cast<std::uint32_t>(request_count) && report.ignored == 0;
-  const bool wire_ok = received.count > 7 && show_wire_form(received.answers[7]);
+                        received.out_of_order == 0 && right_worker && report.end == app::ServiceEnd::terminated &&
+                        report.served == static_cast<std::uint32_t>(request_count) && report.ignored == 0 &&
+                        report.sequence_gaps == 0;
+  const bool wire_ok = received.answers[7].payload.request_id == 7 && show_wire_form(received.answers[7]);
   return answered && wire_ok ? 0 : 1;
 }
 
