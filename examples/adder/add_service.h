@@ -54,10 +54,12 @@ inline const char* to_string(ServiceEnd e) {
   return "?";
 }
 
+/// Serves until a terminate message (or `idle_us` without a request, or a response ring that stays
+/// full that long); one thread, the only consumer of `requests` and producer of `responses`.
 RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing requests, ResponseRing responses,
                                                                const WorkerName& worker, std::uint64_t idle_us) {
-  auto in = requests.consumer();  // this thread is the only consumer of requests...
-  auto out = responses.producer();  // ...and the only producer of responses
+  auto in = requests.consumer();    // endpoints: indices and caches in registers, not in the
+  auto out = responses.producer();  // ring's memory (over PCIe from a GPU)
   // The kernel's own clock and stamper: one thread uses them, so they live with it.
   ringkernel::HybridLogicalClock clock;
   ringkernel::MessageStamper stamper(add_kernel_id, &clock);
