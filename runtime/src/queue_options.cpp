@@ -40,6 +40,26 @@ void check_side_device(const char* name, int id, const QueueOptions& o) {
 
 void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer,
                             std::uint64_t max_capacity) {
+  // Values outside the enums (a cast, an uninitialised field) are refused, not read as another one.
+  switch (o.policy) {
+    case FullPolicy::block:
+    case FullPolicy::reject:
+    case FullPolicy::drop_oldest:
+    case FullPolicy::drop_newest: break;
+    default:
+      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                  "QueueOptions::policy " + std::to_string(static_cast<int>(o.policy)) +
+                      " is no FullPolicy (block, reject, drop_oldest, drop_newest)");
+  }
+  switch (o.memory) {
+    case QueueMemory::host:
+    case QueueMemory::pinned:
+    case QueueMemory::device: break;
+    default:
+      throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
+                  "QueueOptions::memory " + std::to_string(static_cast<int>(o.memory)) +
+                      " is no QueueMemory (host, pinned, device)");
+  }
   if (!is_power_of_two(o.capacity)) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
                 "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
@@ -70,6 +90,13 @@ void validate_queue_options(const QueueOptions& o, bool multi_producer, bool mul
                     std::to_string(o.device) + " names no device): the device whose " +
                     (o.memory == QueueMemory::pinned ? "backend provides the page-locked memory" : "memory holds the ring") +
                     " and whose kernels work the ring");
+  }
+  if (o.device >= 0) {  // an id that names no device is an error whatever the memory (host memory ignores it)
+    try {
+      (void)device(o.device);
+    } catch (const Error& e) {
+      throw Error(e.code(), "BasicMessageQueue", o.device, "QueueOptions::device: " + e.detail());
+    }
   }
   check_side_device("producer_device", o.producer_device, o);
   check_side_device("consumer_device", o.consumer_device, o);

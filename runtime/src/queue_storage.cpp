@@ -80,6 +80,9 @@ QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
       data_ = device_memory_.data();
       host_accessible_ = ringkernel::device(device).backend == Backend::host;
       break;
+    default:
+      throw Error(errc::invalid_argument, "QueueStorage", device,
+                  "memory " + std::to_string(static_cast<int>(memory)) + " is no QueueMemory (host, pinned, device)");
   }
 }
 

@@ -98,4 +98,21 @@ TEST(LatencyHistogram, BucketsBoundValuesWithin12Point5Percent) {
   EXPECT_EQ(s.max_us, 1000u);
 }
 
+// A bucket's upper bound may lie above every value recorded (20091 us falls in the bucket up to
+// 20479): no percentile reports more than the maximum.
+TEST(LatencyHistogram, PercentilesNeverExceedTheLargestValueRecorded) {
+  using H = ringkernel::detail::latency_histogram;
+  for (std::uint64_t v : {300ull, 1001ull, 5000ull, 20091ull, 123456789ull}) {
+    ASSERT_GT(H::upper_bound(H::bucket_of(v)), v) << "a value inside its bucket, not at its bound";
+    H h;
+    h.record(v);
+    h.record(v / 2);
+    const auto s = h.summary();
+    EXPECT_EQ(s.max_us, v);
+    EXPECT_EQ(s.p99_us, v) << "the rank's bucket bound, capped at max";
+    EXPECT_GE(s.p50_us, v / 2);
+    EXPECT_LE(s.p50_us, v);
+  }
+}
+
 }  // namespace

@@ -1,10 +1,12 @@
 // Copyright RingKernel authors.
 // Lock-free latency histogram: log2 buckets, each split into 8 linear sub-buckets (the HDR
 // histogram idea at 3 bits of precision). Recording is two relaxed atomic adds and a max; the
-// summary's percentiles are the upper bound of the bucket that holds the rank, so they overstate
-// the true value by at most 12.5 % (and never understate it); the mean is exact.
+// summary's percentiles are the upper bound of the bucket that holds the rank, capped at the
+// largest value recorded, so they overstate the true value by at most 12.5 % (and never understate
+// it, but while samples are being recorded concurrently); the mean is exact.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -62,8 +64,9 @@ class latency_histogram {
     if (s.samples == 0) return s;
     s.mean_us = static_cast<double>(sum_.load(std::memory_order_relaxed)) / static_cast<double>(s.samples);
     s.max_us = max_.load(std::memory_order_relaxed);
-    s.p50_us = percentile(counts, s.samples, 50);
-    s.p99_us = percentile(counts, s.samples, 99);
+    // A bucket's upper bound can exceed the largest value recorded: no percentile says more than max.
+    s.p50_us = std::min(percentile(counts, s.samples, 50), s.max_us);
+    s.p99_us = std::min(percentile(counts, s.samples, 99), s.max_us);
     return s;
   }
 

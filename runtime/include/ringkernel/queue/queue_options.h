@@ -15,7 +15,7 @@ struct QueueOptions {
   std::size_t capacity = 1024;  // slots; a power of two
   FullPolicy policy = FullPolicy::block;
   QueueMemory memory = QueueMemory::host;
-  int device = -1;                   // device of pinned/device memory
+  int device = -1;                   // device of pinned/device memory (ignored by host memory, but checked)
   // High-water mark and latency: a shared-line read per send and receive, a clock read per receive.
   bool detailed_statistics = false;
   std::uint64_t start_position = 0;  // test hook: position of the first message (wrap-around tests)
@@ -40,10 +40,12 @@ constexpr int consumer_device_of(const QueueOptions& o) noexcept {
 
 namespace detail {
 
-/// Throws Error (invalid_argument / unsupported, naming BasicMessageQueue) for options that no queue
-/// on a ring with these sides accepts: capacity (a power of two, at most the ring's max_capacity),
-/// policy, memory without a device, a side's device other than `device` outside pinned memory or of
-/// another backend, and the users of each side against the memory and its device (check_ring_side).
+/// Throws Error (invalid_argument / unsupported / invalid_device, naming BasicMessageQueue) for
+/// options that no queue on a ring with these sides accepts: a policy or memory outside its enum,
+/// capacity (a power of two, at most the ring's max_capacity), policy, memory without a device, a
+/// device id that names no device (whatever the memory), a side's device other than `device`
+/// outside pinned memory or of another backend, and the users of each side against the memory and
+/// its device (check_ring_side).
 void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer,
                             std::uint64_t max_capacity);
 
