@@ -40,7 +40,7 @@ std::string integerLiteral(const llvm::APSInt& value, FieldKind kind) {
     case FieldKind::Int32:
     case FieldKind::Int64: return signedLiteral(asSigned, kind);
     case FieldKind::UInt64: return std::to_string(asUnsigned) + "ull";
-    case FieldKind::Byte: return "std::byte{" + std::to_string(asUnsigned & 0xffu) + "}";
+    case FieldKind::Byte: return "::std::byte{" + std::to_string(asUnsigned & 0xffu) + "}";  // a namespace std around the message must not capture it
     default: return std::to_string(asUnsigned) + "u";
   }
 }

@@ -1,5 +1,6 @@
 // Layout corpus: nested messages (as fields, nested declarations, deeper namespaces, global scope).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 struct [[ringkernel::message]] GlobalPoint { std::int32_t x; std::int32_t y; };
@@ -34,8 +35,14 @@ struct [[ringkernel::message]] Tagged { Tag tag; std::uint16_t value; };
 
 // A message in a namespace named std (only ::std is reserved; its own outer namespace, since a
 // corpus::std would capture every std:: in namespace corpus): .rk.cuh spells its fixed-width types
-// from the global namespace (::std::int32_t), which a plain std::int32_t there would not name.
+// from the global namespace (::std::int32_t), which a plain std::int32_t there would not name; so
+// are the default values it writes (::std::byte{7}).
 namespace shadowing::std {
 enum class Level : ::std::int16_t { low = -1, high = 1 };
-struct [[ringkernel::message]] InStd { ::std::int32_t count; Level level; ::std::uint8_t bytes[3]; };
+struct [[ringkernel::message]] InStd {
+  ::std::int32_t count;
+  Level level;
+  ::std::uint8_t bytes[3];
+  ::std::byte flag{7};
+};
 }  // namespace shadowing::std
