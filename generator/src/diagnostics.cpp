@@ -85,16 +85,21 @@ void RecordingDiagnosticConsumer::finish() { out_.flush(); }
 
 namespace {
 
-/// A misspelt [[ringkernel::message]]: the name after ringkernel:: and how many characters after
-/// the attribute's start it is written.
+/// A misspelt [[ringkernel::message]]: its namespace and name as written, and how many characters
+/// after the attribute's start the name is written. `ownScope`: the namespace is ringkernel itself
+/// (only the name is wrong); else a misspelling of it (`RingKernel::`, `ringkernl::`), with the
+/// name message or a misspelling of that.
 struct MisspeltAttribute {
+  std::string scope;
   std::string name;
   unsigned offset = 0;
+  bool ownScope = false;
 };
 
-/// For clang's "unknown attribute ignored" on an attribute spelt ringkernel::<name>, that name;
-/// an empty name for anything else. Compilers cannot catch the typo: RingKernel::runtime has them
-/// ignore every ringkernel:: attribute.
+/// For clang's "unknown attribute ignored" on an attribute spelt ringkernel::<name>, or spelt
+/// <scope>::<name> where scope misspells ringkernel and name is message or misspells it, that
+/// attribute; an empty name for anything else. Compilers cannot catch either typo: RingKernel::runtime
+/// has them ignore every ringkernel:: attribute, and another namespace is just another tool's.
 MisspeltAttribute misspeltOwnAttribute(const clang::Diagnostic& info) {
   if (info.getID() != clang::diag::warn_unknown_attribute_ignored || !info.hasSourceManager() ||
       !info.getLocation().isValid()) {
@@ -104,27 +109,37 @@ MisspeltAttribute misspeltOwnAttribute(const clang::Diagnostic& info) {
   bool invalid = false;
   const char* at = sources.getCharacterData(sources.getSpellingLoc(info.getLocation()), &invalid);
   if (invalid || at == nullptr) return {};
+  const auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   const llvm::StringRef whole(at);
   llvm::StringRef text = whole;
-  if (!text.consume_front("ringkernel")) return {};
-  text = text.ltrim(" \t");
+  const llvm::StringRef scope = text.take_while(isNameChar);
+  const bool ownScope = scope == "ringkernel";
+  if (scope.empty() || (!ownScope && !closestSpelling(scope, {"ringkernel"}))) return {};
+  text = text.drop_front(scope.size()).ltrim(" \t");
   if (!text.consume_front("::")) return {};
   text = text.ltrim(" \t");
   const auto offset = static_cast<unsigned>(whole.size() - text.size());
-  const auto isNameChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  return {text.take_while(isNameChar).str(), offset};
+  const llvm::StringRef name = text.take_while(isNameChar);
+  if (!ownScope && name != "message" && !closestSpelling(name, {"message"})) return {};
+  return {scope.str(), name.str(), offset, ownScope};
 }
 
 /// The fix-it that writes `message` over a likely typo of it (as the keys of the attribute get
-/// one: spelling_suggestion.h), where clang allows an edit; else none.
+/// one: spelling_suggestion.h), or `ringkernel::message` over a misspelt namespace and its name,
+/// where clang allows an edit; else none.
 std::vector<clang::FixItHint> attributeNameFix(const MisspeltAttribute& misspelt,
                                                const clang::Diagnostic& info) {
   const clang::SourceLocation at = fixItLocation(info.getLocation(), info.getSourceManager());
-  if (at.isInvalid() || !closestSpelling(misspelt.name, {"message"})) return {};
+  if (at.isInvalid()) return {};
+  const auto end = static_cast<int>(misspelt.offset + misspelt.name.size());
+  if (!misspelt.ownScope) {
+    return {clang::FixItHint::CreateReplacement(clang::CharSourceRange::getCharRange(at, at.getLocWithOffset(end)),
+                                                "ringkernel::message")};
+  }
+  if (!closestSpelling(misspelt.name, {"message"})) return {};
   const clang::SourceLocation name = at.getLocWithOffset(static_cast<int>(misspelt.offset));
-  const auto size = static_cast<int>(misspelt.name.size());
-  return {clang::FixItHint::CreateReplacement(
-      clang::CharSourceRange::getCharRange(name, name.getLocWithOffset(size)), "message")};
+  return {clang::FixItHint::CreateReplacement(clang::CharSourceRange::getCharRange(name, at.getLocWithOffset(end)),
+                                              "message")};
 }
 
 /// A range of characters of one file (Lexer::makeFileCharRange's result) as presumed positions;
@@ -182,9 +197,14 @@ void RecordingDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Lev
     // An error instead of the warning, at the same place and with its range (the attribute). The
     // fix-it says it all; without one the note does, printed without repeating the source line.
     const std::vector<clang::FixItHint> fix = attributeNameFix(misspelt, info);
+    const std::string written = misspelt.scope + "::" + misspelt.name;
     record(clang::DiagnosticsEngine::Error, info,
-           "unknown attribute 'ringkernel::" + misspelt.name +
-               "'; the only one is ringkernel::message, and compilers ignore every ringkernel:: attribute",
+           misspelt.ownScope
+               ? "unknown attribute '" + written +
+                     "'; the only one is ringkernel::message, and compilers ignore every ringkernel:: attribute"
+               : "unknown attribute '" + written +
+                     "'; did you mean 'ringkernel::message'? (compilers ignore an attribute of an unknown "
+                     "namespace: without the tool the message would silently not exist)",
            info.getRanges(), fix);
     if (fix.empty()) {
       record(clang::DiagnosticsEngine::Note, info,

@@ -101,9 +101,28 @@ TEST(AttributePlacement, MisspeltAttributeIsAnError) {
   EXPECT_EQ(errorCount(run), 1u) << run.printed;
 }
 
+// A namespace that misspells ringkernel (the CMake package's spelling RingKernel, a letter off)
+// with the name message: compilers ignore it as another tool's attribute, so the message would not
+// exist without a word; only the tool can say so.
+TEST(AttributePlacement, MisspeltNamespaceIsAnError) {
+  const std::string source = "struct [[RingKernel::message(id = 7)]] A { int a; };\n"
+                             "struct [[ringkernels::message]] B { int a; };\n"
+                             "struct [[ring_kernel :: mesage]] C { int a; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_TRUE(hasError(run, positionOf(source, "RingKernel::message"),
+                       {"unknown attribute 'RingKernel::message'; did you mean 'ringkernel::message'?"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "ringkernels::message"),
+                       {"unknown attribute 'ringkernels::message'; did you mean 'ringkernel::message'?"}));
+  EXPECT_TRUE(hasError(run, positionOf(source, "ring_kernel"),
+                       {"unknown attribute 'ring_kernel::mesage'; did you mean 'ringkernel::message'?"}));
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+}
+
+// Other tools' attributes, and names in a near namespace that are not message, stay clang's warnings.
 TEST(AttributePlacement, OtherUnknownAttributesStayWarnings) {
   const auto run = runFrontendOn("struct [[acme::tag]] A { int a; };\n"
-                                 "struct [[ringkernels::message]] B { int a; };\n"
+                                 "struct [[rk::message]] B { int a; };\n"
+                                 "struct [[ringkernels::layout]] D { int a; };\n"
                                  "struct [[ringkernel::message]] C { int a; };\n");
   EXPECT_EQ(errorCount(run), 0u) << run.printed;
   EXPECT_EQ(run.header().messages.size(), 1u);

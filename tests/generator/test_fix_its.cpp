@@ -61,6 +61,13 @@ INSTANTIATE_TEST_SUITE_P(
                    "unknown attribute 'ringkernel::mesage'", "mesage", "message"},
         Suggestion{"struct [[ringkernel ::  Message]] A { int a; };\n",
                    "unknown attribute 'ringkernel::Message'", "Message", "message"},
+        // A misspelt namespace: the fix-it rewrites it and the name together.
+        Suggestion{"struct [[RingKernel::message(id = 3)]] A { int a; };\n",
+                   "unknown attribute 'RingKernel::message'; did you mean 'ringkernel::message'?",
+                   "RingKernel::message", "ringkernel::message"},
+        Suggestion{"struct [[ringkernl::mesage]] A { int a; };\n",
+                   "unknown attribute 'ringkernl::mesage'; did you mean 'ringkernel::message'?",
+                   "ringkernl::mesage", "ringkernel::message"},
         // In a macro's argument the tokens are written at the use: that is where the fix goes.
         Suggestion{"#define DECLARE(d) d\n"
                    "DECLARE(struct [[ringkernel::message(format = mpa)]] A { int a; };)\n",
