@@ -7,7 +7,10 @@
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "cxx_compile_commands.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -214,6 +217,18 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   commandLine.parser = std::make_shared<clang::tooling::CommonOptionsParser>(std::move(*parser));
   commandLine.mode = Mode::Generate;
   commandLine.inputs = commandLine.parser->getSourcePathList();
+  if (hasBuildPath) {
+    commandLine.cxxCompilations = std::make_shared<CxxCompileCommands>(commandLine.parser->getCompilations());
+    for (const std::string& input : commandLine.inputs) {
+      llvm::SmallString<256> header(input);
+      llvm::sys::fs::make_absolute(header);
+      if (const std::string why = commandLine.cxxCompilations->whyNoCxxCommand(header); !why.empty()) {
+        llvm::errs() << "ringkernel-gen: error: -p " << findOptionValue(args, "p") << ": " << input << ": " << why
+                     << "\n";
+        return false;
+      }
+    }
+  }
   commandLine.outputDir = options.outputDir;
   commandLine.depfile = options.depfile;
   commandLine.targetTriple = options.target;
@@ -231,6 +246,7 @@ std::string versionText() {
 }
 
 clang::tooling::CompilationDatabase& CommandLine::compilations() const {
+  if (cxxCompilations) return *cxxCompilations;
   return parser->getCompilations();
 }
 

@@ -15,6 +15,8 @@ class CommonOptionsParser;
 
 namespace ringkernel::gen {
 
+class CxxCompileCommands;
+
 enum class Mode { Generate, Registry };
 
 struct CommandLine {
@@ -30,10 +32,12 @@ struct CommandLine {
   // registry only
   std::string registryName;
 
-  /// Compile flags for the headers (generate mode); owned by the parser below.
+  /// Compile flags for the headers (generate mode): the parser's, and with -p, C++ ones
+  /// (cxx_compile_commands.h).
   clang::tooling::CompilationDatabase& compilations() const;
 
   std::shared_ptr<clang::tooling::CommonOptionsParser> parser;
+  std::shared_ptr<CxxCompileCommands> cxxCompilations;  // -p only; over parser's database
 };
 
 /// Exit status for bad usage (unknown option, missing or empty --output-dir, no inputs, missing file).

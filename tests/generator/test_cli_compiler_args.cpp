@@ -179,4 +179,41 @@ TEST_F(CliTest, CompileArgsFileGivenWithEquals) {
   EXPECT_NE(readFile(path("out/eq.rk.json")).find("\"extents\":[3]"), std::string::npos) << readFile(path("out/eq.rk.json"));
 }
 
+// A target with C++ and CUDA sources: libTooling gives a header the command of the source nearest
+// to its name, here the nvcc command of messages_kernel.cu, and clang then parsed the header as
+// CUDA (and failed in CUDA's headers). The header takes the C++ source's command instead.
+std::string cudaCommand(const std::string& directory, const std::string& source) {
+  return "{\"directory\": \"" + directory + "\", \"file\": \"" + source +
+         "\", \"command\": \"/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler "
+         "--generate-code=arch=compute_90,code=[compute_90,sm_90] -x cu -c " + source + "\"}";
+}
+
+TEST_F(CliTest, CompileCommandsOfATargetWithCudaSourcesGiveTheHeaderTheCxxOnes) {
+  const std::string header = write("src/messages.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                                     "struct [[ringkernel::message]] M { int a; };\n");
+  write("src/main.cpp", "#include \"messages.h\"\n");
+  write("src/messages_kernel.cu", "#include \"messages.h\"\n");
+  write("build/compile_commands.json",
+        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/main.cpp") +
+            "\", \"command\": \"c++ -std=c++20 -DNEEDED -c " + path("src/main.cpp") + "\"},\n" +
+            cudaCommand(path("build"), path("src/messages_kernel.cu")) + "]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(result.output.find("NEEDED is not defined"), std::string::npos) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/messages.rk.h"))) << result.output;
+}
+
+TEST_F(CliTest, CompileCommandsWithoutAnyCxxSourceAreBadUsage) {
+  const std::string header = write("src/messages.h", "struct [[ringkernel::message]] M { int a; };\n");
+  write("src/messages_kernel.cu", "#include \"messages.h\"\n");
+  write("build/compile_commands.json", "[" + cudaCommand(path("build"), path("src/messages_kernel.cu")) + "]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("is not a C++ one"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("give a C++ compiler's flags after `--`"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
 }  // namespace
