@@ -189,8 +189,8 @@ FieldType classifyFieldType(clang::QualType written, const clang::ASTContext& co
     } else {
       result.kind = FieldKind::Enumeration;
       if (!scalarKind(decl->getIntegerType(), context, result.underlying)) {
-        return rejected("has enum type " + spell(written, context) +
-                            " whose underlying type is not supported",
+        return rejected("has enum type " + spell(written, context) + " whose underlying type " +
+                            spell(decl->getIntegerType(), context) + " is not supported",
                         "give the enum a fixed-width underlying type, e.g. enum class E : "
                         "std::int32_t");
       }

@@ -36,11 +36,11 @@ std::string origin(const Seen& seen) {
          seen.manifest->path + ")";
 }
 
+/// `fix` ends the error: what to change.
 void collision(std::vector<std::string>& diagnostics, const Seen& first, const Seen& second,
-               const std::string& what) {
+               const std::string& what, const std::string& fix) {
   diagnostics.push_back(at(second.message->location) + ": error: " + what + ": " + origin(second) +
-                        " and " + origin(first) + "; give one of them another name or an explicit "
-                        "[[ringkernel::message(id = ...)]] / kernel");
+                        " and " + origin(first) + "; " + fix);
   diagnostics.push_back(at(first.message->location) + ": note: " + first.message->qualifiedName +
                         " declared here");
 }
@@ -119,18 +119,22 @@ bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry&
         if (messageFingerprint(*named->second.message) != messageFingerprint(m)) {
           collision(diagnostics, named->second, seen,
                     m.qualifiedName + " is described differently by two manifests (two types of one "
-                    "name, or one header generated with different definitions, e.g. for two targets)");
+                    "name, or one header generated with different definitions, e.g. for two targets)",
+                    "give one of them another name, or generate the header with the same definitions");
         }
         continue;
       }
       if (const auto [sameId, ok] = byTypeId.emplace(m.typeId, seen); !ok) {
-        collision(diagnostics, sameId->second, seen, "type id " + hexLiteral(m.typeId) + " is used twice");
+        collision(diagnostics, sameId->second, seen, "type id 0x" + hexDigits(m.typeId) + " is used twice",
+                  "give one of them another [[ringkernel::message(id = ...)]] (an id not given is derived "
+                  "from the qualified name)");
       }
       if (const auto [sameKernel, ok] = byKernelId.emplace(m.kernelId, seen);
           !ok && sameKernel->second.message->kernel != m.kernel) {
         collision(diagnostics, sameKernel->second, seen,
                   "kernels " + jsonQuoted(sameKernel->second.message->kernel) + " and " +
-                      jsonQuoted(m.kernel) + " have the same kernel id " + hexLiteral(m.kernelId));
+                      jsonQuoted(m.kernel) + " have the same kernel id 0x" + hexDigits(m.kernelId),
+                  "rename one of the kernels (the id is FNV-1a 32 of the name)");
       }
       merged.messages.push_back(m);
     }

@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "backend_models.h"
+#include "cpp_spelling.h"
 #include "emit.h"
 #include "manifest.h"
 #include "output_writer.h"
@@ -116,6 +117,11 @@ TEST_F(BackendRegistry, TypeIdCollisionNamesBothTypesAndHeadersAndWritesNothing)
   EXPECT_NE(result.diagnostics.find("app::ShapeRequest (/src/app.h"), std::string::npos) << result.diagnostics;
   EXPECT_NE(result.diagnostics.find("/src/app.h:5:8: note: app::ShapeRequest declared here"), std::string::npos)
       << result.diagnostics;
+  // The id as a reader writes it (not a C++ literal), and the fix for ids.
+  const std::string id = "type id 0x" + hexDigits(other.messages[1].typeId) + " is used twice";
+  EXPECT_NE(result.diagnostics.find(id), std::string::npos) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find("; give one of them another [[ringkernel::message(id = ...)]]"), std::string::npos)
+      << result.diagnostics;
   EXPECT_FALSE(fs::exists(output()));
 }
 
@@ -136,8 +142,10 @@ TEST_F(BackendRegistry, KernelIdCollisionIsAnError) {
   ASSERT_EQ(sample.messages[1].kernelId, other.messages[1].kernelId);
   const RegistryRun result = run({writeManifest(sample), writeManifest(other)});
   EXPECT_EQ(result.status, 1);
-  EXPECT_NE(result.diagnostics.find("kernels \"costarring\" and \"liquid\" have the same kernel id"),
+  EXPECT_NE(result.diagnostics.find("kernels \"costarring\" and \"liquid\" have the same kernel id 0x" +
+                                    hexDigits(other.messages[1].kernelId) + ":"),
             std::string::npos) << result.diagnostics;
+  EXPECT_NE(result.diagnostics.find("; rename one of the kernels"), std::string::npos) << result.diagnostics;
   EXPECT_FALSE(fs::exists(output()));
 }
 

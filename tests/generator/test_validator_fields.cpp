@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   BadField{"EnumInNonMessage", "struct Holder { enum class Mode { A }; };", "Holder::Mode mode", "mode", {"field 'mode'", "nested in 'Holder'", "not a [[ringkernel::message]]"}, "move the enum to namespace scope"},
   BadField{"EnumInAnonymousNamespace", "namespace { enum class Hidden { A }; }", "Hidden h", "h", {"field 'h'", "neither in a named namespace nor at global scope"}, "named namespace"},
   BadField{"OpaqueEnum", "enum class Opaque : std::uint8_t;", "Opaque o", "o", {"field 'o'", "uses enum 'Opaque', whose enumerators are not visible"}, "include the header that defines the enum"},
-  BadField{"EnumOverWcharT", "enum class Wide : wchar_t { A };", "Wide w", "w", {"field 'w'", "has enum type 'Wide' whose underlying type is not supported"}, "fixed-width underlying type"},
+  BadField{"EnumOverWcharT", "enum class Wide : wchar_t { A };", "Wide w", "w", {"field 'w'", "has enum type 'Wide' whose underlying type 'wchar_t' is not supported"}, "fixed-width underlying type"},
   BadField{"AtomicBuiltin", "", "_Atomic(std::int32_t) counter", "counter", {"field 'counter'", "has atomic type '_Atomic(std::int32_t)'"}, "use the plain value type"},
   BadField{"NonConstantInitializer", "inline int counter() { return 1; }", "int a = counter()", "counter()", {"field 'a'", "not a constant expression"}, "remove the default member initializer"},
   BadField{"ArrayInitializer", "", "int xs[2] = {1, 2}", "{1, 2}", {"field 'xs'", "not {}"}, "accept only {}"},
