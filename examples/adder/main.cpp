@@ -2,8 +2,9 @@
 // traits, the layout proof, the MessagePack codec and the type table; the runtime gives devices,
 // queues, envelopes and clocks. The Add ring kernel runs on a GPU (a persistent kernel) or, on a
 // host-backend device, on a thread; the host sends it stamped request envelopes through one ring in
-// pinned memory and receives stamped, causally ordered answers through another, then ends it with
-// a terminate message. An answer leaves as MessagePack and comes back through the registry.
+// pinned memory and receives answers stamped by the kernel's hybrid logical clock (which the host's
+// clock merges) through another, then ends it with a terminate message. An answer leaves as
+// MessagePack and comes back through the registry.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
