@@ -49,6 +49,8 @@ class DeviceBackend {
   virtual void release_pinned(void* p) noexcept = 0;
   /// The ordinal whose device memory contains p, or -1 (host memory or unknown).
   virtual int owner_of(const void* p) const noexcept = 0;
+  /// Whether p lies in pinned memory this backend allocated (allocate_pinned) and has not released.
+  virtual bool owns_pinned(const void* p) const noexcept = 0;
   /// Error unless [p, p + bytes) is memory of `ordinal`; `what` names the argument.
   virtual void check_device_range(int ordinal, const void* p, std::size_t bytes,
                                   const char* call, const char* what, int device_id) const = 0;

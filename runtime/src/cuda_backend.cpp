@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cuda_allocations.h"
+#include "pinned_allocations.h"
 #include "cuda_call.h"
 #include "cuda_link_detection.h"
 #include "cuda_wall_clock.h"
@@ -168,12 +169,17 @@ class CudaBackend final : public DeviceBackend {
     if (bytes == 0) return nullptr;
     void* p = nullptr;
     check(cudaHostAlloc(&p, bytes, cudaHostAllocPortable), "cudaHostAlloc", device_id);
+    pinned_.add(p, bytes);
     return p;
   }
 
   void release_pinned(void* p) noexcept override {
-    if (p) ignore_error(cudaFreeHost(p));
+    if (!p) return;
+    pinned_.remove(p);
+    ignore_error(cudaFreeHost(p));
   }
+
+  bool owns_pinned(const void* p) const noexcept override { return pinned_.contains(p); }
 
   int owner_of(const void* p) const noexcept override { return allocations_.owner_of(p); }
 
@@ -299,6 +305,7 @@ class CudaBackend final : public DeviceBackend {
   std::vector<std::string> pci_;
   std::vector<std::vector<LinkInfo>> links_;
   CudaAllocations allocations_;
+  PinnedAllocations pinned_;
   mutable std::mutex mutex_;  // guards enabled_
   std::set<std::pair<int, int>> enabled_;
 };

@@ -72,8 +72,7 @@ std::vector<DeviceInfo> devices(Backend backend) {
 }
 
 std::vector<BackendStatus> backend_statuses() {
-  std::vector<BackendStatus> list;
-  for (const auto& backend : detail::Registry::instance().backends()) list.push_back(backend->status());
+  std::vector<BackendStatus> list = detail::Registry::instance().statuses();
 #if !defined(RINGKERNEL_HAS_CUDA_BACKEND)
   list.insert(list.begin(), BackendStatus{Backend::cuda, false, 0,
                                           "not compiled in (built without the CUDA toolkit)"});

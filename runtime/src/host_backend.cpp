@@ -14,6 +14,7 @@
 
 #include "aligned_host_memory.h"
 #include "host_stream.h"
+#include "pinned_allocations.h"
 #include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
@@ -30,7 +31,7 @@ class HostBackend final : public DeviceBackend {
   ~HostBackend() override {
     for (auto& d : devices_)
       for (auto& [base, size] : d.allocations) free_aligned_host(reinterpret_cast<void*>(base));
-    for (void* p : pinned_) free_aligned_host(p);
+    for (void* p : pinned_.take_all()) free_aligned_host(p);
   }
 
   Backend kind() const noexcept override { return Backend::host; }
@@ -104,8 +105,7 @@ class HostBackend final : public DeviceBackend {
     if (!p)
       throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
-    std::lock_guard lock(mutex_);
-    pinned_.insert(p);
+    pinned_.add(p, bytes);
     return p;
   }
 
@@ -113,10 +113,11 @@ class HostBackend final : public DeviceBackend {
   void release_pinned(void* p) noexcept override {
     if (!p) return;
     for (int ordinal = 0; ordinal < config_.device_count; ++ordinal) synchronize_device(ordinal, -1);
-    std::lock_guard lock(mutex_);
-    if (pinned_.erase(p) == 0) return;
+    if (!pinned_.remove(p)) return;
     free_aligned_host(p);
   }
+
+  bool owns_pinned(const void* p) const noexcept override { return pinned_.contains(p); }
 
   int owner_of(const void* p) const noexcept override {
     std::lock_guard lock(mutex_);
@@ -162,7 +163,7 @@ class HostBackend final : public DeviceBackend {
   void record(EventImpl& event, StreamImpl& stream) override {
     auto e = static_cast<HostEvent&>(event).shared_from_this();
     const auto generation = e->begin_record();
-    static_cast<HostStream&>(stream).enqueue([e, generation] { e->complete(generation); });
+    static_cast<HostStream&>(stream).enqueue_signal([e, generation] { e->complete(generation); });
   }
 
   void wait(StreamImpl& stream, EventImpl& event) override {
@@ -255,7 +256,7 @@ class HostBackend final : public DeviceBackend {
   const HostBackendConfig config_;
   mutable std::mutex mutex_;
   std::vector<VirtualDevice> devices_;
-  std::set<void*> pinned_;
+  PinnedAllocations pinned_;  // its own lock
   std::set<std::pair<int, int>> enabled_;
 };
 

@@ -48,7 +48,16 @@ HostStream::~HostStream() {
 void HostStream::enqueue(std::function<void()> task) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(task));
+    queue_.push_back(Task{std::move(task), false});
+    ++enqueued_;
+  }
+  work_cv_.notify_one();
+}
+
+void HostStream::enqueue_signal(std::function<void()> signal) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(Task{std::move(signal), true});
     ++enqueued_;
   }
   work_cv_.notify_one();
@@ -70,11 +79,15 @@ void HostStream::run() {
   for (;;) {
     work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
     if (queue_.empty()) return;  // stopping and drained
-    auto task = std::move(queue_.front());
+    Task task = std::move(queue_.front());
     queue_.pop_front();
-    lock.unlock();
-    task();  // tasks are validated before they are queued and do not throw
-    lock.lock();
+    if (!task.signal) {
+      lock.unlock();
+      task.run();  // tasks are validated before they are queued and do not throw
+      lock.lock();
+    } else {
+      task.run();  // under the lock: counted finished in the same step (enqueue_signal)
+    }
     ++finished_;
     idle_cv_.notify_all();
   }

@@ -48,6 +48,11 @@ class HostStream final : public StreamImpl {
 
   int ordinal() const noexcept { return ordinal_; }
   void enqueue(std::function<void()> task);
+  /// A task that only signals (an event's record): it runs under the stream's lock as the stream
+  /// counts it finished, so whoever it wakes finds the stream idle if it was the last task (as
+  /// cudaStreamQuery after cudaEventSynchronize), and synchronize() never returns before it ran.
+  /// It must not block or take the stream's lock.
+  void enqueue_signal(std::function<void()> signal);
   /// Blocks until the work enqueued before the call has finished.
   void synchronize();
   bool idle();
@@ -59,7 +64,11 @@ class HostStream final : public StreamImpl {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
-  std::deque<std::function<void()>> queue_;
+  struct Task {
+    std::function<void()> run;
+    bool signal;  // enqueue_signal's
+  };
+  std::deque<Task> queue_;
   // Tasks enqueued / finished so far: synchronize() waits for the count it saw, so work other
   // threads keep adding does not hold it up (waiting for an empty queue could wait forever).
   std::uint64_t enqueued_ = 0;

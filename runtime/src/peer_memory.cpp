@@ -75,10 +75,14 @@ struct Mapping {
   std::size_t bytes = 0;  // the largest range mapped (for error messages)
   std::weak_ptr<detail::DeviceBackend> backend;  // of the devices the ids named then
 };
+// The backend is part of the key: after configure_host_backend() an id and an address can name
+// another configuration's device and memory, and a mapping of the new one must not replace (and so
+// drop the count of) a live mapping of the old one at the same address.
 struct MappingKey {
   const PeerMemory* owner;
   const void* pointer;
   int remote_device;
+  const detail::DeviceBackend* backend;
   auto operator<=>(const MappingKey&) const = default;
 };
 struct MappingTable {
@@ -320,7 +324,8 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
                                      ", " + std::to_string(local_device) + ") first"
                                : " is not supported by the topology; memory cannot be mapped, copy it instead"));
   }
-  auto& entry = table.entries[MappingKey{this, local, remote_device}];
+  auto& entry = table.entries[MappingKey{this, local, remote_device, p.src.backend.get()}];
+  // An entry of a destroyed backend whose address a new one took is stale: start over.
   if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, 0, p.src.backend};
   ++entry.count;
   entry.bytes = std::max(entry.bytes, bytes);
@@ -329,11 +334,17 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
 
 void PeerMemory::unmap_peer_memory(void* mapped, int remote_device) {
   constexpr const char* call = "PeerMemory::unmap_peer_memory";
-  Registry::instance().resolve(remote_device, call);
+  const auto remote = Registry::instance().resolve(remote_device, call);
   if (!mapped) throw Error(errc::invalid_argument, call, remote_device, "mapped pointer is null");
   auto& table = mapping_table();
   std::lock_guard lock(table.mutex);
-  const auto it = table.entries.find(MappingKey{this, mapped, remote_device});
+  // The mapping of the devices the id names now, else one made under an earlier host configuration.
+  auto it = table.entries.find(MappingKey{this, mapped, remote_device, remote.backend.get()});
+  if (it == table.entries.end()) {
+    it = std::find_if(table.entries.begin(), table.entries.end(), [&](const auto& entry) {
+      return entry.first.owner == this && entry.first.pointer == mapped && entry.first.remote_device == remote_device;
+    });
+  }
   if (it == table.entries.end())
     throw Error(errc::invalid_state, call, remote_device,
                 hex(mapped) + " is not mapped for device " + std::to_string(remote_device) +

@@ -80,22 +80,42 @@ std::vector<std::shared_ptr<DeviceBackend>> Registry::backends() const {
   return list;
 }
 
-std::string Registry::foreign_device_memory(const void* p, const DeviceBackend* except) const {
+std::vector<BackendStatus> Registry::statuses() const {
+  std::shared_lock lock(mutex_);
+  std::vector<BackendStatus> list;
+  if (cuda_) list.push_back(cuda_->status());
+  if (environment_error_) {
+    list.push_back(BackendStatus{Backend::host, false, 0,
+                                 std::string(environment_error_->what()) +
+                                     " (every call that needs the devices throws this until "
+                                     "configure_host_backend() replaces the configuration)"});
+  } else if (host_) {
+    list.push_back(host_->status());
+  }
+  return list;
+}
+
+std::string Registry::foreign_memory(const void* p, const DeviceBackend* except) const {
   std::shared_lock lock(mutex_);
   int first = 0;
   for (const auto& backend : {cuda_, host_}) {
     if (!backend) continue;
     const int n = backend->device_count();
-    if (backend.get() != except && n > 0) {
-      const int ordinal = backend->owner_of(p);
-      if (ordinal >= 0) return "device " + std::to_string(first + ordinal);
+    if (backend.get() != except) {
+      const int ordinal = n > 0 ? backend->owner_of(p) : -1;
+      if (ordinal >= 0) return "memory of device " + std::to_string(first + ordinal);
+      if (backend->owns_pinned(p)) {
+        return std::string("pinned memory of the ") + to_string(backend->kind()) + " backend" +
+               (backend == host_ ? " (the current host configuration)" : "");
+      }
     }
     first += n;
   }
   for (const auto& weak : replaced_hosts_) {
     const auto backend = weak.lock();
-    if (backend && backend.get() != except && backend->owner_of(p) >= 0)
-      return "a host device of an earlier host configuration";
+    if (!backend || backend.get() == except) continue;
+    if (backend->owner_of(p) >= 0) return "memory of a host device of an earlier host configuration";
+    if (backend->owns_pinned(p)) return "pinned memory of an earlier host configuration";
   }
   return {};
 }

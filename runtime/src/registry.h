@@ -30,12 +30,17 @@ class Registry {
   int device_count() const;
   std::vector<DeviceRef> all() const;
   std::vector<std::shared_ptr<DeviceBackend>> backends() const;
+  /// Each backend's status; never throws for a bad RINGKERNEL_HOST_* environment, which the host
+  /// backend's status then reports (a diagnosis must not fail on what it is to diagnose).
+  std::vector<BackendStatus> statuses() const;
 
-  /// If `p` is device memory of a backend other than `except` - a current one, or a host backend
-  /// that configure_host() replaced while objects of it live on - where it lies ("device 3", "a
-  /// host device of an earlier configuration"); empty otherwise. For checks of memory that
-  /// `except` takes for host memory.
-  std::string foreign_device_memory(const void* p, const DeviceBackend* except) const;
+  /// If `p` is device memory or pinned memory of a backend other than `except` - a current one, or
+  /// a host backend that configure_host() replaced while objects of it live on - what it is
+  /// ("memory of device 3", "memory of a host device of an earlier host configuration", "pinned
+  /// memory of the cuda backend", ...); empty otherwise. For checks of memory that `except` takes
+  /// for host memory: device memory it cannot reach, and pinned memory whose release would not wait
+  /// for `except`'s streams.
+  std::string foreign_memory(const void* p, const DeviceBackend* except) const;
 
   void configure_host(const HostBackendConfig& config);
   HostBackendConfig host_config() const;

@@ -95,13 +95,17 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
       return;
     }
     // Not this backend's device memory: it must not be another backend's either (or memory of
-    // a host configuration newer than this stream), which this stream would treat as host memory.
-    const auto elsewhere = detail::Registry::instance().foreign_device_memory(p, backend_.get());
+    // a host configuration newer than this stream), which this stream would treat as host memory;
+    // nor pinned memory of another backend or configuration, whose release would not wait for this
+    // stream's copies (a copy still queued would touch freed memory).
+    const auto elsewhere = detail::Registry::instance().foreign_memory(p, backend_.get());
     if (!elsewhere.empty())
       throw Error(errc::invalid_argument, call, device_,
-                  std::string(what) + " " + hex(p) + " is memory of " + elsewhere +
-                      ", which this stream of device " + std::to_string(device_) +
-                      " cannot reach (another backend or another host configuration)");
+                  std::string(what) + " " + hex(p) + " is " + elsewhere + ", which this stream of device " +
+                      std::to_string(device_) + " cannot use (another backend or another host configuration" +
+                      (elsewhere.starts_with("pinned") ? ": freeing it would not wait for this stream; use pinned "
+                                                         "memory of this stream's backend or ordinary host memory)"
+                                                       : ")"));
   };
   check_owner(dst, dst_owner, "destination");
   check_owner(src, src_owner, "source");

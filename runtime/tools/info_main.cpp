@@ -123,6 +123,14 @@ bool parse_count(const char* text, std::size_t max, std::size_t& out) {
   return ec == std::errc{} && p == end && out > 0 && out <= max;
 }
 
+// A report (or the usage text) that did not reach its file (disk full, closed pipe) is a failure,
+// not exit status 0: false, after saying so on stderr.
+bool flushed_output() {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
+  std::fprintf(stderr, "ringkernel-info: cannot write the output: %s\n", std::strerror(errno));
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,7 +160,7 @@ int main(int argc, char** argv) {
       measure_option = argv[i - 1];
     } else if (arg == "--help" || arg == "-h") {
       std::fputs(usage, stdout);
-      return 0;
+      return flushed_output() ? 0 : 1;
     } else {
       std::fprintf(stderr, "ringkernel-info: unknown argument \"%s\"\n%s", argv[i], usage);
       return 2;
@@ -184,10 +192,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
-  // A report that did not reach its file (disk full, closed pipe) is a failure, not exit status 0.
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "ringkernel-info: cannot write the output: %s\n", std::strerror(errno));
-    return 1;
-  }
-  return 0;
+  return flushed_output() ? 0 : 1;
 }

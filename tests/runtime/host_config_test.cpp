@@ -1,13 +1,16 @@
 // Copyright RingKernel authors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "host_fixture.h"
 #include "ringkernel/buffers.h"
+#include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
 
@@ -157,6 +160,15 @@ TEST(HostConfig, CodeReplacesABadEnvironment) {
         };
         if (call([] { devices(); }) != "RINGKERNEL_HOST_DEVICES") std::exit(10);
         if (call([] { DeviceBuffer b(0, 16); }) != "RINGKERNEL_HOST_DEVICES") std::exit(11);
+        // The diagnosis does not throw: the host backend's status says what is wrong.
+        std::vector<BackendStatus> statuses;
+        if (call([&] { statuses = backend_statuses(); }) != "no error") std::exit(14);
+        const auto host = std::find_if(statuses.begin(), statuses.end(),
+                                       [](const BackendStatus& s) { return s.backend == Backend::host; });
+        if (host == statuses.end() || host->available ||
+            host->note.find("RINGKERNEL_HOST_DEVICES: bad configuration: \"four\"") == std::string::npos) {
+          std::exit(15);
+        }
         HostBackendConfig config;
         config.device_count = 3;
         const auto replaced = call([&] { configure_host_backend(config); });

@@ -64,5 +64,38 @@ TEST(PeerReconfigure, OldMeasurementsAndMappingsDoNotCount) {
   EXPECT_EQ(peers.live_mappings(), 0u);
 }
 
+// A mapping of the new devices at the address of a live mapping of the old ones (memory freed and
+// allocated again) is a mapping of its own: it replaced the old entry before, dropping its count,
+// so access could be disabled under the new, still live mapping and the second unmap failed.
+TEST(PeerReconfigure, AMappingAtTheAddressOfAnOldOneKeepsBoth) {
+  auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  // Large enough for malloc to map it on its own (past glibc's largest mmap threshold, 32 MiB), so
+  // that freeing unmaps it and the next allocation of the size maps the same addresses again.
+  constexpr std::size_t bytes = std::size_t{48} << 20;
+  void* old_mapped = nullptr;
+  {
+    DeviceBuffer old_memory(ids[0], bytes);
+    peers.enable_peer_access(ids[1], ids[0]);
+    old_mapped = peers.map_peer_memory(old_memory.data(), ids[0], ids[1], bytes);  // left mapped
+  }
+  ids = test::use_host_devices(2, HostTopology::all);
+  peers.enable_peer_access(ids[1], ids[0]);
+  std::vector<DeviceBuffer> tries;
+  while (tries.size() < 3 && (tries.empty() || tries.back().data() != old_mapped)) tries.emplace_back(ids[0], bytes);
+  if (tries.back().data() != old_mapped) GTEST_SKIP() << "the allocator did not return the old address in 3 tries";
+  void* mapped = peers.map_peer_memory(tries.back().data(), ids[0], ids[1], bytes);
+  EXPECT_EQ(peers.live_mappings(), 2u);
+  peers.unmap_peer_memory(mapped, ids[1]);  // the new devices' mapping first
+  EXPECT_EQ(peers.live_mappings(), 1u);
+  peers.disable_peer_access(ids[1], ids[0]);  // the old one does not hold the new devices' access
+  peers.unmap_peer_memory(old_mapped, ids[1]);
+  EXPECT_EQ(peers.live_mappings(), 0u);
+  peers.enable_peer_access(ids[1], ids[0]);
+  mapped = peers.map_peer_memory(tries.back().data(), ids[0], ids[1], bytes);
+  EXPECT_RK_ERROR(peers.disable_peer_access(ids[1], ids[0]), errc::invalid_state, "is still used by 1 live mapping");
+  peers.unmap_peer_memory(mapped, ids[1]);
+}
+
 }  // namespace
 }  // namespace ringkernel

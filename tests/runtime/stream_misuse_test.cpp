@@ -41,13 +41,39 @@ TEST(StreamMisuse, StreamsAndEventsOfAnotherConfigurationAreRefused) {
   EXPECT_RK_ERROR(old_stream.copy_async(fresh.data(), host.data(), 16), errc::invalid_argument,
                   "is memory of device " + std::to_string(now[0]) + ", which this stream");
   EXPECT_RK_ERROR(stream.copy_async(old_buffer.data(), host.data(), 16), errc::invalid_argument,
-                  "a host device of an earlier host configuration");
+                  "memory of a host device of an earlier host configuration");
   EXPECT_RK_ERROR(old_event.record(stream), errc::unsupported, "belong to different backends");
   EXPECT_RK_ERROR(stream.wait(old_event), errc::unsupported,
                   "event of device " + std::to_string(before[0]) + " belongs to another backend (or an older host configuration)");
   old_stream.copy_async(old_buffer.data(), host.data(), 16);  // the old objects still work together
   old_event.record(old_stream);
   old_event.synchronize();
+}
+
+// Pinned memory of another host configuration is not host memory to a stream: freeing it waits only
+// for its own configuration's streams, so a copy queued on this one read it after the free (a
+// heap-use-after-free under ASan, found by a user review), in either direction.
+TEST(StreamMisuse, PinnedMemoryOfAnotherConfigurationIsRefused) {
+  const auto before = test::use_host_devices(1, HostTopology::none);
+  PinnedBuffer old_pinned(before[0], 64);
+  Stream old_stream(before[0]);
+  DeviceBuffer old_buffer(before[0], 64);
+  const auto now = test::use_host_devices(1, HostTopology::none);
+  PinnedBuffer fresh_pinned(now[0], 64);
+  DeviceBuffer fresh(now[0], 64);
+  Stream stream(now[0]);
+  EXPECT_RK_ERROR(stream.copy_async(fresh.data(), old_pinned.data(), 64), errc::invalid_argument,
+                  "is pinned memory of an earlier host configuration, which this stream of device " +
+                      std::to_string(now[0]) + " cannot use");
+  EXPECT_RK_ERROR(stream.copy_async(old_pinned.bytes() + 8, fresh.data(), 16), errc::invalid_argument,
+                  "freeing it would not wait for this stream");  // inside the allocation too
+  EXPECT_RK_ERROR(old_stream.copy_async(old_buffer.data(), fresh_pinned.data(), 64), errc::invalid_argument,
+                  "is pinned memory of the host backend (the current host configuration)");
+  // Each configuration's own pinned memory stays host memory to its streams.
+  stream.copy_async(fresh.data(), fresh_pinned.data(), 64);
+  old_stream.copy_async(old_buffer.data(), old_pinned.data(), 64);
+  stream.synchronize();
+  old_stream.synchronize();
 }
 
 TEST(StreamMisuse, MovedFromStreamsAndEventsNameTheCall) {

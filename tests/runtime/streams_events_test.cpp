@@ -106,6 +106,24 @@ TEST(Streams, WorkRunsInOrderAndSynchronizeDeviceWaitsForAllStreams) {
   EXPECT_TRUE(out == data);
 }
 
+// An event recorded as a stream's last work has completed only once the stream is idle (as
+// cudaStreamQuery after cudaEventSynchronize): the record used to wake the waiter before the stream
+// counted it done, so idle() right after synchronize() was false about a third of the time.
+TEST(Streams, IdleOnceTheEventRecordedLastHasCompleted) {
+  const auto ids = test::use_host_devices(1, HostTopology::none);
+  DeviceBuffer a(ids[0], 64), b(ids[0], 64);
+  Stream s(ids[0]);
+  Event e(ids[0]);
+  int not_idle = 0;
+  for (int i = 0; i < 2000; ++i) {
+    s.copy_async(b.data(), a.data(), 64);
+    e.record(s);
+    e.synchronize();
+    if (!s.idle()) ++not_idle;
+  }
+  EXPECT_EQ(not_idle, 0) << "of 2000";
+}
+
 // synchronize() waits for the work enqueued before it, not for an empty queue: while another
 // thread kept a backlog on the stream, it (and so synchronize_device and freeing a buffer) waited
 // until that thread stopped.

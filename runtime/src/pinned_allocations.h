@@ -1,0 +1,50 @@
+// Copyright RingKernel authors.
+// The pinned host allocations of one backend (base -> bytes), so that a stream of another backend
+// (or another host configuration) can tell that a host pointer is pinned memory it does not own:
+// freeing such memory waits only for its own backend's streams, so a copy queued elsewhere would
+// read or write it after the free.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace ringkernel::detail {
+
+class PinnedAllocations {
+ public:
+  void add(const void* p, std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    allocations_[address(p)] = bytes;
+  }
+  /// False if `p` is not the start of one of them.
+  bool remove(const void* p) noexcept {
+    std::lock_guard lock(mutex_);
+    return allocations_.erase(address(p)) != 0;
+  }
+  /// Whether `p` lies in one of them (one past the end included, as for device allocations).
+  bool contains(const void* p) const noexcept {
+    std::lock_guard lock(mutex_);
+    auto it = allocations_.upper_bound(address(p));
+    if (it == allocations_.begin()) return false;
+    --it;
+    return address(p) <= it->first + it->second;
+  }
+  /// Every allocation's start, and the table emptied (a backend that frees them all).
+  std::vector<void*> take_all() {
+    std::lock_guard lock(mutex_);
+    std::vector<void*> all;
+    for (const auto& [base, bytes] : allocations_) all.push_back(reinterpret_cast<void*>(base));
+    allocations_.clear();
+    return all;
+  }
+
+ private:
+  static std::uintptr_t address(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+  mutable std::mutex mutex_;
+  std::map<std::uintptr_t, std::size_t> allocations_;
+};
+
+}  // namespace ringkernel::detail
