@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
+#include "memory_text.h"
 #include "ringkernel/error.h"
 #include "registry.h"
 #include "ringkernel/host_backend.h"
@@ -86,6 +88,11 @@ void validate_host_config(const HostBackendConfig& config, const char* source) {
                     " is outside 0.." + std::to_string(max_host_devices));
   if (config.memory_per_device == 0)
     throw Error(errc::configuration, source, no_device, "memory per host device must be > 0");
+  if (config.topology != HostTopology::all && config.topology != HostTopology::none &&
+      config.topology != HostTopology::pairs)
+    throw Error(errc::configuration, source, no_device,
+                "topology " + std::to_string(static_cast<int>(config.topology)) +
+                    " is no HostTopology (all, none, pairs)");
   if (config.topology != HostTopology::pairs && !config.pairs.empty())
     throw Error(errc::configuration, source, no_device,
                 "pairs are given but the topology is not HostTopology::pairs");
@@ -205,11 +212,7 @@ std::string HostBackendConfig::describe() const {
         s += (i ? "," : "") + std::to_string(pairs[i].first) + "-" + std::to_string(pairs[i].second);
       break;
   }
-  // Whole MiB when there is at least one: "0 MiB" would hide a RINGKERNEL_HOST_MEMORY=100.
-  s += ", " + (memory_per_device < (std::size_t{1} << 20)
-                   ? std::to_string(memory_per_device) + " bytes"
-                   : std::to_string(memory_per_device >> 20) + " MiB") +
-       " each";
+  s += ", " + detail::memory_text(memory_per_device) + " each";
   if (!native_atomics) s += ", no native atomics";
   return s;
 }

@@ -203,11 +203,11 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
                   "source " + hex(src) + " and destination " + hex(dst) + " ranges of " +
                       std::to_string(bytes) + " bytes overlap on one device");
     if (bytes != 0) backend.copy_async(stream.impl(), dst, src, bytes);
-    return CopyResult{CopyPath::same_device, bytes, 1};
+    return CopyResult{CopyPath::same_device, bytes, bytes != 0 ? 1u : 0u};
   }
   if (path_for(p) == CopyPath::direct_peer) {
     if (bytes != 0) backend.copy_peer_async(stream.impl(), dst, p.dst.ordinal, src, p.src.ordinal, bytes);
-    return CopyResult{CopyPath::direct_peer, bytes, 1};
+    return CopyResult{CopyPath::direct_peer, bytes, bytes != 0 ? 1u : 0u};
   }
   return staging(src_device, dst_device)->enqueue(stream, dst, src, bytes);
 }
@@ -249,9 +249,11 @@ CopyResult PeerMemory::copy_peer_async(void* dst, int dst_device, const void* sr
 }
 
 namespace {
+// A buffer that owns nothing is refused even for 0 bytes: a copy between devices names both (its
+// result says the path between them), where an upload of 0 bytes needs nothing of the buffer.
 void check_buffer_range(const char* call, const char* what, const DeviceBuffer& b,
                         std::size_t offset, std::size_t bytes) {
-  if (b.device() < 0 && bytes != 0)
+  if (b.device() < 0)
     throw Error(errc::invalid_state, call, no_device,
                 std::string("the ") + what + " buffer owns no memory (default-constructed or moved from)");
   if (offset > b.size() || bytes > b.size() - offset)

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "memory_text.h"
 #include "ringkernel/config.h"
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
@@ -29,11 +30,7 @@ constexpr const char* usage =
     "Host devices: RINGKERNEL_HOST_DEVICES, RINGKERNEL_HOST_TOPOLOGY, RINGKERNEL_HOST_MEMORY,\n"
     "  RINGKERNEL_HOST_NATIVE_ATOMICS\n";
 
-/// "8192 MiB", or bytes below one MiB (where whole MiB would say 0).
-std::string memory(std::size_t bytes) {
-  return bytes < (std::size_t{1} << 20) ? std::to_string(bytes) + " bytes"
-                                        : std::to_string(bytes >> 20) + " MiB";
-}
+std::string memory(std::size_t bytes) { return ringkernel::detail::memory_text(bytes); }
 
 /// How far the device's clock (%globaltimer, which stamps its messages) is from the host's: beyond a
 /// clock's max_skew_us, host clocks reject the device's stamps. A failure is reported, not fatal.

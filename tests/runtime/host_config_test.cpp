@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -188,7 +189,14 @@ TEST(HostConfig, DescribeSaysWhatIsConfigured) {
   c.topology = HostTopology::pairs;
   c.memory_per_device = 100;
   EXPECT_EQ(c.describe(), "2 devices, topology none, 100 bytes each") << "was \"topology , 0 MiB each\"";
-  EXPECT_EQ(HostBackendConfig::parse("1", "", "1536K").describe(), "1 device, topology all, 1 MiB each");
+  EXPECT_EQ(HostBackendConfig::parse("1", "", "1536K").describe(), "1 device, topology all, 1536 KiB each")
+      << "was \"1 MiB each\"";
+  EXPECT_EQ(HostBackendConfig::parse("1", "", "2047K").describe(), "1 device, topology all, 2047 KiB each");
+  EXPECT_EQ(HostBackendConfig::parse("1", "", "3M").describe(), "1 device, topology all, 3 MiB each");
+  c.memory_per_device = std::numeric_limits<std::size_t>::max();  // from code: no limit
+  EXPECT_EQ(c.describe(), "2 devices, topology none, unlimited memory each");
+  c.memory_per_device = (std::size_t{3} << 30) + 5;  // a GPU-sized figure: MiB, rounded down
+  EXPECT_EQ(c.describe(), "2 devices, topology none, 3072 MiB each");
 }
 
 TEST(HostConfig, WithoutNativeAtomicsLinksStayButAtomicsAreNotNative) {
@@ -234,6 +242,12 @@ TEST(HostConfig, ApiConfigIsValidatedAndApplied) {
   bad.pairs = {{0, 5}};
   const auto e = capture([&] { configure_host_backend(bad); });
   EXPECT_EQ(e.call(), "configure_host_backend");
+  HostBackendConfig no_topology;  // a value outside the enum was taken for "pairs" with no pairs
+  no_topology.topology = static_cast<HostTopology>(7);
+  const auto t = capture([&] { configure_host_backend(no_topology); });
+  EXPECT_EQ(t.code(), errc::configuration);
+  EXPECT_NE(std::string(t.what()).find("topology 7 is no HostTopology (all, none, pairs)"), std::string::npos)
+      << t.what();
   const auto ids = test::use_host_devices(3, HostTopology::none);
   EXPECT_EQ(ids.size(), 3u);
   EXPECT_EQ(host_backend_config().device_count, 3);

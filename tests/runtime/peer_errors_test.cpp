@@ -118,6 +118,15 @@ TEST_F(PeerErrors, BufferFormOfCopyPeerAsyncChecksRanges) {
   EXPECT_EQ(none.bytes, 0u);
   EXPECT_EQ(none.chunks, 0u);
   EXPECT_EQ(none.path, CopyPath::host_staged) << "peer access is not enabled between the pair";
+  // 0 bytes of buffers that hold some: no chunks either, on every path (direct said 1).
+  EXPECT_EQ(peers.copy_peer_async(b, 0, a, 0, 0, s).chunks, 0u);
+  DeviceBuffer c(ids[0], 100);
+  EXPECT_EQ(peers.copy_peer_async(c, 0, a, 0, 0, s).chunks, 0u);  // same device
+  // A buffer that owns nothing is refused for 0 bytes too (was: invalid device -1).
+  EXPECT_RK_ERROR(peers.copy_peer_async(b, 0, moved, 0, 0, s), errc::invalid_state,
+                  "the source buffer owns no memory");
+  EXPECT_RK_ERROR(peers.copy_peer(moved, 0, b, 0, 0), errc::invalid_state, "the destination buffer owns no memory");
+  s.synchronize();
 }
 
 TEST_F(PeerErrors, MappingRules) {

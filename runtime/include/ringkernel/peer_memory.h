@@ -34,7 +34,7 @@ const char* to_string(CopyPath p) noexcept;
 struct CopyResult {
   CopyPath path = CopyPath::same_device;
   std::size_t bytes = 0;
-  std::size_t chunks = 1;  // host_staged: number of staging chunks; 1 otherwise
+  std::size_t chunks = 1;  // host_staged: number of staging chunks; 1 otherwise; 0 for a copy of 0 bytes
 };
 
 struct PeerMemoryOptions {
