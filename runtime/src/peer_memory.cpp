@@ -42,11 +42,15 @@ struct Pair {
 /// Both devices, which must belong to one backend.
 Pair resolve_pair(int src, int dst, const char* call) {
   Pair p{Registry::instance().resolve(src, call), Registry::instance().resolve(dst, call)};
-  if (p.src.backend != p.dst.backend)
+  if (p.src.backend != p.dst.backend) {
+    // Two host devices of two configurations: configure_host_backend() ran between the two lookups.
+    const bool hosts = p.src.backend->kind() == p.dst.backend->kind();
     throw Error(errc::unsupported, call, src,
                 "devices " + std::to_string(src) + " (" + to_string(p.src.backend->kind()) + ") and " +
-                    std::to_string(dst) + " (" + to_string(p.dst.backend->kind()) +
-                    ") belong to different backends; there is no path between them");
+                    std::to_string(dst) + " (" + to_string(p.dst.backend->kind()) + ") belong to different " +
+                    (hosts ? "host configurations (configure_host_backend() replaced it during this call)"
+                           : "backends; there is no path between them"));
+  }
   return p;
 }
 
