@@ -15,9 +15,9 @@ namespace {
 
 bool isCxxLanguage(llvm::StringRef language) { return language == "c++" || language == "c++-header"; }
 
-/// Sources of other languages (a header is none: its language is the command's).
+/// Sources of other languages (a header, .cuh too, is none: its language is the command's).
 bool isNonCxxSource(llvm::StringRef path) {
-  static const llvm::StringSet<> extensions = {".c", ".cu", ".cuh", ".hip", ".m", ".mm", ".f", ".f90", ".s", ".S"};
+  static const llvm::StringSet<> extensions = {".c", ".cu", ".hip", ".m", ".mm", ".f", ".f90", ".s", ".S"};
   return extensions.contains(llvm::sys::path::extension(path));
 }
 
@@ -26,15 +26,28 @@ bool isCxxExtension(llvm::StringRef path) {
   return extensions.contains(llvm::sys::path::extension(path));
 }
 
-/// `command` for `file`: its arguments with the source it compiled replaced by `file`.
+/// `path` made absolute against `directory`, without `.` and `..`.
+llvm::SmallString<256> normalized(llvm::StringRef path, llvm::StringRef directory) {
+  llvm::SmallString<256> out(path);
+  if (!llvm::sys::path::is_absolute(out)) llvm::sys::fs::make_absolute(directory, out);
+  llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+  return out;
+}
+
+/// `command` for `file`: its arguments with the source it compiled replaced by `file` (compared
+/// as normalised absolute paths: `../src/main.cpp` against a "file" given absolute); where the
+/// source is not among them, `file` is appended, so clang never parses the source instead.
 clang::tooling::CompileCommand transferred(clang::tooling::CompileCommand command, llvm::StringRef file) {
-  llvm::SmallString<256> source(command.Filename);
-  if (!llvm::sys::path::is_absolute(source)) llvm::sys::fs::make_absolute(command.Directory, source);
-  for (std::string& arg : command.CommandLine) {
-    llvm::SmallString<256> resolved(arg);
-    if (!llvm::sys::path::is_absolute(resolved)) llvm::sys::fs::make_absolute(command.Directory, resolved);
-    if (arg == command.Filename || resolved == source) arg = file.str();
+  const llvm::SmallString<256> source = normalized(command.Filename, command.Directory);
+  bool replaced = false;
+  for (std::size_t i = 1; i < command.CommandLine.size(); ++i) {
+    std::string& arg = command.CommandLine[i];
+    if (arg == command.Filename || normalized(arg, command.Directory) == source) {
+      arg = file.str();
+      replaced = true;
+    }
   }
+  if (!replaced) command.CommandLine.push_back(file.str());
   command.Heuristic = "the C++ command of " + command.Filename + " (the header's own was not C++)";
   command.Filename = file.str();
   command.Output.clear();
@@ -100,8 +113,9 @@ std::string CxxCompileCommands::whyNoCxxCommand(llvm::StringRef file) const {
   if (!commands.empty() && std::all_of(commands.begin(), commands.end(), isCxxCompileCommand)) return {};
   if (commands.empty()) return "the compilation database gives it no compile command";
   const clang::tooling::CompileCommand& first = commands.front();
+  const std::string compiler = first.CommandLine.empty() ? "no compiler" : first.CommandLine.front();
   return "its compile command (" + (first.Heuristic.empty() ? first.Filename : first.Heuristic) +
-         ") is not a C++ one (" + first.CommandLine.front() +
+         ") is not a C++ one (" + compiler +
          ") and the compilation database has no C++ source to take flags from; ringkernel-gen parses "
          "headers as C++: give a C++ compiler's flags after `--` (or --compile-args-file) instead of -p";
 }

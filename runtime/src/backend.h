@@ -4,7 +4,9 @@
 // argument checks that do not need backend knowledge.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -34,7 +36,14 @@ struct LinkInfo {
 
 class DeviceBackend {
  public:
+  DeviceBackend() : serial_(next_serial()) {}
   virtual ~DeviceBackend() = default;
+  DeviceBackend(const DeviceBackend&) = delete;
+  DeviceBackend& operator=(const DeviceBackend&) = delete;
+
+  /// Unique per backend object of the process, never reused (unlike its address, which a backend
+  /// made after this one is destroyed may take): for tables keyed by backend.
+  std::uint64_t serial() const noexcept { return serial_; }
 
   virtual Backend kind() const noexcept = 0;
   virtual BackendStatus status() const = 0;
@@ -79,6 +88,13 @@ class DeviceBackend {
   virtual void enable_peer_access(int a, int b, int a_id, int b_id) = 0;
   virtual void disable_peer_access(int a, int b, int a_id, int b_id) = 0;
   virtual bool peer_access_enabled(int a, int b) const = 0;
+
+ private:
+  static std::uint64_t next_serial() noexcept {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
+  const std::uint64_t serial_;
 };
 
 }  // namespace ringkernel::detail

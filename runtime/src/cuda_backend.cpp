@@ -169,7 +169,12 @@ class CudaBackend final : public DeviceBackend {
     if (bytes == 0) return nullptr;
     void* p = nullptr;
     check(cudaHostAlloc(&p, bytes, cudaHostAllocPortable), "cudaHostAlloc", device_id);
-    pinned_.add(p, bytes);
+    try {
+      pinned_.add(p, bytes);
+    } catch (...) {  // std::bad_alloc of the table: no pinned memory without its entry
+      ignore_error(cudaFreeHost(p));
+      throw;
+    }
     return p;
   }
 

@@ -3,6 +3,7 @@
 #include "ringkernel/peer_memory.h"
 
 #include <algorithm>
+#include <optional>
 #include <compare>
 #include <cstdint>
 #include <cstdio>
@@ -79,14 +80,15 @@ struct Mapping {
   std::size_t bytes = 0;  // the largest range mapped (for error messages)
   std::weak_ptr<detail::DeviceBackend> backend;  // of the devices the ids named then
 };
-// The backend is part of the key: after configure_host_backend() an id and an address can name
-// another configuration's device and memory, and a mapping of the new one must not replace (and so
-// drop the count of) a live mapping of the old one at the same address.
+// The backend is part of the key (its serial: a later backend may take a destroyed one's address):
+// after configure_host_backend() an id and an address can name another configuration's device and
+// memory, and a mapping of the new one must not replace (and so drop the count of) a live mapping
+// of the old one at the same address.
 struct MappingKey {
   const PeerMemory* owner;
   const void* pointer;
   int remote_device;
-  const detail::DeviceBackend* backend;
+  std::uint64_t backend;
   auto operator<=>(const MappingKey&) const = default;
 };
 struct MappingTable {
@@ -330,9 +332,8 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
                                      ", " + std::to_string(local_device) + ") first"
                                : " is not supported by the topology; memory cannot be mapped, copy it instead"));
   }
-  auto& entry = table.entries[MappingKey{this, local, remote_device, p.src.backend.get()}];
-  // An entry of a destroyed backend whose address a new one took is stale: start over.
-  if (entry.count == 0 || entry.backend.lock() != p.src.backend) entry = Mapping{local_device, 0, 0, p.src.backend};
+  auto& entry = table.entries[MappingKey{this, local, remote_device, p.src.backend->serial()}];
+  if (entry.count == 0) entry = Mapping{local_device, 0, 0, p.src.backend};
   ++entry.count;
   entry.bytes = std::max(entry.bytes, bytes);
   return local;  // unified addressing: the peer uses the same address
@@ -340,17 +341,27 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
 
 void PeerMemory::unmap_peer_memory(void* mapped, int remote_device) {
   constexpr const char* call = "PeerMemory::unmap_peer_memory";
-  const auto remote = Registry::instance().resolve(remote_device, call);
+  // The devices the id names now, if it names one: an old mapping stays unmappable after a
+  // configuration with fewer devices.
+  std::optional<std::uint64_t> current;
+  std::optional<Error> unknown_id;
+  try {
+    current = Registry::instance().resolve(remote_device, call).backend->serial();
+  } catch (const Error& e) {
+    if (e.code() != errc::invalid_device) throw;
+    unknown_id = e;
+  }
   if (!mapped) throw Error(errc::invalid_argument, call, remote_device, "mapped pointer is null");
   auto& table = mapping_table();
   std::lock_guard lock(table.mutex);
   // The mapping of the devices the id names now, else one made under an earlier host configuration.
-  auto it = table.entries.find(MappingKey{this, mapped, remote_device, remote.backend.get()});
+  auto it = current ? table.entries.find(MappingKey{this, mapped, remote_device, *current}) : table.entries.end();
   if (it == table.entries.end()) {
     it = std::find_if(table.entries.begin(), table.entries.end(), [&](const auto& entry) {
       return entry.first.owner == this && entry.first.pointer == mapped && entry.first.remote_device == remote_device;
     });
   }
+  if (it == table.entries.end() && unknown_id) throw *unknown_id;
   if (it == table.entries.end())
     throw Error(errc::invalid_state, call, remote_device,
                 hex(mapped) + " is not mapped for device " + std::to_string(remote_device) +

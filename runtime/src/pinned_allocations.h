@@ -24,13 +24,14 @@ class PinnedAllocations {
     std::lock_guard lock(mutex_);
     return allocations_.erase(address(p)) != 0;
   }
-  /// Whether `p` lies in one of them (one past the end included, as for device allocations).
+  /// Whether `p` lies in one of them: [start, start + bytes), so that ordinary memory right after
+  /// an allocation (an allocator that packs blocks of one size) is not taken for it.
   bool contains(const void* p) const noexcept {
     std::lock_guard lock(mutex_);
     auto it = allocations_.upper_bound(address(p));
     if (it == allocations_.begin()) return false;
     --it;
-    return address(p) <= it->first + it->second;
+    return address(p) < it->first + it->second;
   }
   /// Every allocation's start, and the table emptied (a backend that frees them all).
   std::vector<void*> take_all() {

@@ -97,6 +97,10 @@ std::vector<BackendStatus> Registry::statuses() const {
 
 std::string Registry::foreign_memory(const void* p, const DeviceBackend* except) const {
   std::shared_lock lock(mutex_);
+  // Only a host backend's streams copy host memory truly asynchronously: CUDA copies another
+  // backend's pinned memory (ordinary memory to it) as pageable memory, staged before the call
+  // returns, so its release cannot race them.
+  const bool pinned_matters = except == nullptr || except->kind() == Backend::host;
   int first = 0;
   for (const auto& backend : {cuda_, host_}) {
     if (!backend) continue;
@@ -104,7 +108,7 @@ std::string Registry::foreign_memory(const void* p, const DeviceBackend* except)
     if (backend.get() != except) {
       const int ordinal = n > 0 ? backend->owner_of(p) : -1;
       if (ordinal >= 0) return "memory of device " + std::to_string(first + ordinal);
-      if (backend->owns_pinned(p)) {
+      if (pinned_matters && backend->owns_pinned(p)) {
         return std::string("pinned memory of the ") + to_string(backend->kind()) + " backend" +
                (backend == host_ ? " (the current host configuration)" : "");
       }
@@ -115,7 +119,7 @@ std::string Registry::foreign_memory(const void* p, const DeviceBackend* except)
     const auto backend = weak.lock();
     if (!backend || backend.get() == except) continue;
     if (backend->owner_of(p) >= 0) return "memory of a host device of an earlier host configuration";
-    if (backend->owns_pinned(p)) return "pinned memory of an earlier host configuration";
+    if (pinned_matters && backend->owns_pinned(p)) return "pinned memory of an earlier host configuration";
   }
   return {};
 }

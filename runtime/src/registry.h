@@ -38,8 +38,9 @@ class Registry {
   /// a host backend that configure_host() replaced while objects of it live on - what it is
   /// ("memory of device 3", "memory of a host device of an earlier host configuration", "pinned
   /// memory of the cuda backend", ...); empty otherwise. For checks of memory that `except` takes
-  /// for host memory: device memory it cannot reach, and pinned memory whose release would not wait
-  /// for `except`'s streams.
+  /// for host memory: device memory it cannot reach, and (where `except` is a host backend, whose
+  /// streams copy host memory asynchronously) pinned memory whose release would not wait for its
+  /// streams.
   std::string foreign_memory(const void* p, const DeviceBackend* except) const;
 
   void configure_host(const HostBackendConfig& config);

@@ -204,6 +204,24 @@ TEST_F(CliTest, CompileCommandsOfATargetWithCudaSourcesGiveTheHeaderTheCxxOnes) 
   EXPECT_TRUE(fs::exists(path("out/messages.rk.h"))) << result.output;
 }
 
+// The C++ source's command names it relative to its directory ("../src/main.cpp", as Bear writes
+// it) while "file" is absolute: the header still takes its place (clang parsed main.cpp instead).
+TEST_F(CliTest, CompileCommandsWithARelativeSourceArgumentGiveTheHeaderTheirFlags) {
+  const std::string header = write("src/messages.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                                     "struct [[ringkernel::message]] M { int a; };\n");
+  write("src/main.cpp", "#error main.cpp was parsed instead of the header\n");
+  write("src/messages_kernel.cu", "#include \"messages.h\"\n");
+  write("build/compile_commands.json",
+        "[{\"directory\": \"" + path("build") + "\", \"file\": \"" + path("src/main.cpp") +
+            "\", \"command\": \"c++ -std=c++20 -DNEEDED -c ../src/./main.cpp\"},\n" +
+            cudaCommand(path("build"), path("src/messages_kernel.cu")) + "]\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(result.output.find("was parsed instead"), std::string::npos) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/messages.rk.h"))) << result.output;
+}
+
 TEST_F(CliTest, CompileCommandsWithoutAnyCxxSourceAreBadUsage) {
   const std::string header = write("src/messages.h", "struct [[ringkernel::message]] M { int a; };\n");
   write("src/messages_kernel.cu", "#include \"messages.h\"\n");

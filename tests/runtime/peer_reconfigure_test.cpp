@@ -97,5 +97,21 @@ TEST(PeerReconfigure, AMappingAtTheAddressOfAnOldOneKeepsBoth) {
   peers.unmap_peer_memory(mapped, ids[1]);
 }
 
+// A mapping made before a configuration with fewer devices can still be ended: its remote id names
+// no device now (unmap resolved it first and threw invalid_device).
+TEST(PeerReconfigure, AnOldMappingWhoseRemoteIdNamesNoDeviceNowCanBeUnmapped) {
+  auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  DeviceBuffer memory(ids[0], 64);
+  peers.enable_peer_access(ids[1], ids[0]);
+  void* mapped = peers.map_peer_memory(memory.data(), ids[0], ids[1], 64);
+  const int remote = ids[1];
+  ids = test::use_host_devices(1, HostTopology::none);
+  ASSERT_LT(ids.back(), remote) << "the old remote id must name no device now";
+  peers.unmap_peer_memory(mapped, remote);
+  EXPECT_EQ(peers.live_mappings(), 0u);
+  EXPECT_RK_ERROR(peers.unmap_peer_memory(mapped, remote), errc::invalid_device, "names no device");
+}
+
 }  // namespace
 }  // namespace ringkernel
