@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "error_capture.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/device.h"
 #include "ringkernel/p2p_message_queue.h"
@@ -21,21 +22,8 @@ using ringkernel::FullPolicy;
 using ringkernel::QueueMemory;
 using ringkernel::QueueOptions;
 
-/// The Error `make` throws (a test failure, and an empty Error, when it throws none).
-template <class F>
-ringkernel::Error error_of(F make) {
-  try {
-    make();
-  } catch (const ringkernel::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ringkernel::Error was thrown";
-  return ringkernel::Error(errc::invalid_state, "none", ringkernel::no_device, "none");
-}
-
-bool mentions(const ringkernel::Error& e, const std::string& text) {
-  return std::string(e.what()).find(text) != std::string::npos;
-}
+using messaging_test::error_of;
+using messaging_test::mentions;
 
 int first_host_device() {
   const auto host = ringkernel::devices(ringkernel::Backend::host);

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "error_capture.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/device.h"
 #include "ringkernel/host_backend.h"
@@ -48,21 +49,8 @@ class HostMachine {
   std::vector<int> ids;
 };
 
-/// Runs `make` and returns the Error it must throw.
-template <class F>
-ringkernel::Error error_of(F make) {
-  try {
-    make();
-  } catch (const ringkernel::Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ringkernel::Error was thrown";
-  return ringkernel::Error(errc::invalid_state, "none", ringkernel::no_device, "none");
-}
-
-bool mentions(const ringkernel::Error& e, const std::string& text) {
-  return std::string(e.what()).find(text) != std::string::npos;
-}
+using messaging_test::error_of;
+using messaging_test::mentions;
 
 QueueOptions pinned_on(int device, QueueUsers producers, QueueUsers consumers) {
   return QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = device, .producers = producers,
