@@ -3,13 +3,13 @@
 #include "ringkernel/peer_memory.h"
 
 #include <algorithm>
-#include <optional>
 #include <compare>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
