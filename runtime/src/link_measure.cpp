@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
@@ -18,9 +19,17 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
                 "MeasureOptions sizes and repetitions must all be > 0");
   using clock = std::chrono::steady_clock;
   const std::size_t bytes = std::max(o.bandwidth_bytes, o.latency_bytes);
-  DeviceBuffer from(src, bytes);
-  DeviceBuffer to(dst, bytes);
-  Stream stream(src);
+  // Named by this call when they cannot be had, not by the constructors.
+  const auto allocated = [&]<class T>(std::in_place_type_t<T>, int device, auto... size) {
+    try {
+      return T(device, size...);
+    } catch (const Error& e) {
+      throw Error(e.code(), call, e.device(), "allocating what the measurement copies (" + e.call() + "): " + e.detail());
+    }
+  };
+  DeviceBuffer from = allocated(std::in_place_type<DeviceBuffer>, src, bytes);
+  DeviceBuffer to = allocated(std::in_place_type<DeviceBuffer>, dst, bytes);
+  Stream stream = allocated(std::in_place_type<Stream>, src);
 
   LinkMeasurement m{src, dst, CopyPath::same_device, 0.0, 0.0};
   // Warm-up: creates staging resources and touches the pages once.

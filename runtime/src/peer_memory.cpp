@@ -215,7 +215,7 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
     if (bytes != 0) backend.copy_peer_async(stream.impl(), dst, p.dst.ordinal, src, p.src.ordinal, bytes);
     return CopyResult{CopyPath::direct_peer, bytes, bytes != 0 ? 1u : 0u};
   }
-  return staging(src_device, dst_device)->enqueue(stream, dst, src, bytes);
+  return staging(src_device, dst_device, call)->enqueue(stream, dst, src, bytes);
 }
 
 CopyResult PeerMemory::copy_peer(void* dst, int dst_device, const void* src, int src_device,
@@ -296,12 +296,17 @@ CopyResult PeerMemory::copy_peer_async(DeviceBuffer& dst, std::size_t dst_offset
                             src.device(), bytes, stream, call);
 }
 
-std::shared_ptr<detail::StagingPipeline> PeerMemory::staging(int src, int dst) {
-  const auto backend = Registry::instance().resolve(src, "PeerMemory host staging").backend;
+std::shared_ptr<detail::StagingPipeline> PeerMemory::staging(int src, int dst, const char* call) {
+  const auto backend = Registry::instance().resolve(src, call).backend;
   std::lock_guard lock(mutex_);
   auto& slot = staging_[{src, dst}];
-  if (!slot || slot->backend() != backend)
-    slot = std::make_shared<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
+  if (!slot || slot->backend() != backend) {
+    try {
+      slot = std::make_shared<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
+    } catch (const Error& e) {  // named by the user's call, not by the buffer it allocates
+      throw Error(e.code(), call, e.device(), "allocating the host staging buffers (" + e.call() + "): " + e.detail());
+    }
+  }
   return slot;
 }
 

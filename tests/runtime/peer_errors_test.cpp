@@ -203,5 +203,24 @@ TEST_F(PeerErrors, OldConfigurationObjectsAreRejectedNotMisused) {
                   errc::invalid_argument, "older host configuration");
 }
 
+// Memory the runtime allocates for a call (measurement buffers, staging buffers) that a device
+// cannot give is reported by that call, not by the buffer constructor it used inside.
+TEST(PeerAllocationErrors, NameTheCallThatNeededTheMemory) {
+  HostBackendConfig config;
+  config.device_count = 2;
+  config.topology = HostTopology::none;
+  config.memory_per_device = std::size_t{1} << 20;
+  configure_host_backend(config);
+  const auto host = devices(Backend::host);
+  ASSERT_EQ(host.size(), 2u);
+  PeerMemory peers;
+  MeasureOptions too_big;
+  too_big.bandwidth_bytes = std::size_t{2} << 20;  // more than a device holds
+  EXPECT_RK_ERROR(peers.measure(host[0].id, host[1].id, too_big), errc::out_of_memory,
+                  "PeerMemory::measure (device " + std::to_string(host[0].id) +
+                      "): out of memory: allocating what the measurement copies (DeviceBuffer::DeviceBuffer)");
+  configure_host_backend(HostBackendConfig{});
+}
+
 }  // namespace
 }  // namespace ringkernel

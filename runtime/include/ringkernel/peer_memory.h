@@ -124,7 +124,7 @@ class PeerMemory {
   // Staging pipelines and internal streams are made for the devices the ids name now: one made
   // for an id before configure_host_backend() renumbered the host devices is replaced (shared:
   // a copy still running on the old one keeps it alive).
-  std::shared_ptr<detail::StagingPipeline> staging(int src, int dst);
+  std::shared_ptr<detail::StagingPipeline> staging(int src, int dst, const char* call);
   std::shared_ptr<Stream> internal_stream(int device);
 
   struct Measured {
