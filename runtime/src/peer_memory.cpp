@@ -188,12 +188,19 @@ bool PeerMemory::peer_access_enabled(int src, int dst) const {
 
 CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void* src,
                                           int src_device, std::size_t bytes, Stream& stream,
-                                          const char* call) {
+                                          const char* call, StreamOrigin origin) {
   if (!stream.backend()) throw Error(errc::invalid_state, call, no_device, "the stream was moved from");
   const auto p = resolve_pair(src_device, dst_device, call);
-  if (stream.backend() != p.src.backend)
+  if (stream.backend() != p.src.backend) {
+    // The internal stream of a synchronous copy was made for the devices the id named a moment
+    // before: only a configure_host_backend() running at the same time replaces them.
+    if (origin == StreamOrigin::internal)
+      throw Error(errc::invalid_state, call, src_device,
+                  "configure_host_backend() replaced the host configuration during this call; "
+                  "nothing was copied");
     throw Error(errc::invalid_argument, call, stream.device(),
                 "the stream belongs to another backend or an older host configuration");
+  }
   if (stream.device() != src_device && stream.device() != dst_device)
     throw Error(errc::invalid_argument, call, stream.device(),
                 "the stream is on device " + std::to_string(stream.device()) +
@@ -222,7 +229,8 @@ CopyResult PeerMemory::copy_peer(void* dst, int dst_device, const void* src, int
                                  std::size_t bytes) {
   constexpr const char* call = "PeerMemory::copy_peer";
   const auto stream = internal_stream(Registry::instance().resolve(src_device, call).id);
-  const auto result = copy_async_checked(dst, dst_device, src, src_device, bytes, *stream, call);
+  const auto result =
+      copy_async_checked(dst, dst_device, src, src_device, bytes, *stream, call, StreamOrigin::internal);
   stream->synchronize();
   return result;
 }
@@ -279,7 +287,8 @@ CopyResult PeerMemory::copy_peer(DeviceBuffer& dst, std::size_t dst_offset, cons
     return CopyResult{path_for(resolve_pair(src.device(), dst.device(), call)), 0, 0};
   const auto stream = internal_stream(Registry::instance().resolve(src.device(), call).id);
   const auto result = copy_async_checked(dst.bytes() + dst_offset, dst.device(),
-                                         src.bytes() + src_offset, src.device(), bytes, *stream, call);
+                                         src.bytes() + src_offset, src.device(), bytes, *stream, call,
+                                         StreamOrigin::internal);
   stream->synchronize();
   return result;
 }

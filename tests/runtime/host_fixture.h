@@ -13,6 +13,13 @@
 
 namespace ringkernel::test {
 
+/// Global ids of the host devices of the configuration in effect.
+inline std::vector<int> host_device_ids() {
+  std::vector<int> ids;
+  for (const auto& d : devices(Backend::host)) ids.push_back(d.id);
+  return ids;
+}
+
 /// Global ids of the host devices after configuring `count` devices with `topology`.
 inline std::vector<int> use_host_devices(int count, HostTopology topology,
                                          std::vector<std::pair<int, int>> pairs = {}) {
@@ -21,9 +28,7 @@ inline std::vector<int> use_host_devices(int count, HostTopology topology,
   config.topology = topology;
   config.pairs = std::move(pairs);
   configure_host_backend(config);
-  std::vector<int> ids;
-  for (const auto& d : devices(Backend::host)) ids.push_back(d.id);
-  return ids;
+  return host_device_ids();
 }
 
 /// Deterministic, position-dependent bytes (so shifted or partial copies are detected).

@@ -4,7 +4,10 @@
 // measurements and mappings of the old devices no longer count for the ids.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "expect_error.h"
@@ -111,6 +114,35 @@ TEST(PeerReconfigure, AnOldMappingWhoseRemoteIdNamesNoDeviceNowCanBeUnmapped) {
   peers.unmap_peer_memory(mapped, remote);
   EXPECT_EQ(peers.live_mappings(), 0u);
   EXPECT_RK_ERROR(peers.unmap_peer_memory(mapped, remote), errc::invalid_device, "names no device");
+}
+
+// Synchronous copies while another thread reconfigures: each copy either works or fails with an
+// error that says what happened. A copy whose internal stream was made for the devices of one
+// configuration and whose devices were resolved in the next reported "the stream belongs to another
+// backend", about a stream the user never saw.
+TEST(PeerReconfigure, ConcurrentReconfigurationGivesClearErrors) {
+  test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  std::atomic<bool> stop{false};
+  std::thread reconfigure([&] {
+    for (int i = 0; i < 400 && !stop.load(); ++i)
+      test::use_host_devices(2, i % 2 != 0 ? HostTopology::all : HostTopology::none);
+    stop.store(true);
+  });
+  std::vector<std::string> unclear;
+  while (!stop.load()) {
+    try {
+      const auto ids = test::host_device_ids();
+      DeviceBuffer a(ids.at(0), 256), b(ids.at(1), 256);
+      peers.copy_peer(b, 0, a, 0, 256);
+      peers.copy_peer(b.data(), ids[1], a.data(), ids[0], 256);
+    } catch (const Error& e) {
+      if (std::string(e.what()).find("stream belongs to another backend") != std::string::npos)
+        unclear.push_back(e.what());
+    }
+  }
+  reconfigure.join();
+  EXPECT_TRUE(unclear.empty()) << unclear.size() << " unclear errors, the first: " << unclear.front();
 }
 
 }  // namespace

@@ -119,8 +119,10 @@ class PeerMemory {
   LinkMeasurement measure(int src, int dst, const MeasureOptions& options = {});
 
  private:
+  enum class StreamOrigin { user, internal };  // internal: the stream of a synchronous copy
   CopyResult copy_async_checked(void* dst, int dst_device, const void* src, int src_device,
-                                std::size_t bytes, Stream& stream, const char* call);
+                                std::size_t bytes, Stream& stream, const char* call,
+                                StreamOrigin origin = StreamOrigin::user);
   // Staging pipelines and internal streams are made for the devices the ids name now: one made
   // for an id before configure_host_backend() renumbered the host devices is replaced (shared:
   // a copy still running on the old one keeps it alive).
