@@ -17,13 +17,16 @@
 namespace ringkernel::detail {
 
 /// Backend-specific stream / event state; each backend downcasts only its own objects.
+/// native_handle(): the cudaStream_t / cudaEvent_t behind it, null where there is none (host).
 class StreamImpl {
  public:
   virtual ~StreamImpl() = default;
+  virtual void* native_handle() const noexcept { return nullptr; }
 };
 class EventImpl {
  public:
   virtual ~EventImpl() = default;
+  virtual void* native_handle() const noexcept { return nullptr; }
 };
 
 /// What a backend knows about the link from ordinal a to ordinal b (a != b).

@@ -29,6 +29,7 @@ using cuda_call::ignore_error;
 struct CudaStream final : StreamImpl {
   CudaStream(cudaStream_t s, int o) : stream(s), ordinal(o) {}
   ~CudaStream() override { ignore_error(cudaStreamDestroy(stream)); }
+  void* native_handle() const noexcept override { return stream; }
   cudaStream_t stream;
   int ordinal;
 };
@@ -36,6 +37,7 @@ struct CudaStream final : StreamImpl {
 struct CudaEvent final : EventImpl {
   CudaEvent(cudaEvent_t e, int o) : event(e), ordinal(o) {}
   ~CudaEvent() override { ignore_error(cudaEventDestroy(event)); }
+  void* native_handle() const noexcept override { return event; }
   cudaEvent_t event;
   int ordinal;
 };

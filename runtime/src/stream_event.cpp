@@ -70,6 +70,8 @@ detail::StreamImpl& Stream::impl() const {
   return *impl_;
 }
 
+void* Stream::native_handle() const { return live(*this, "Stream::native_handle").native_handle(); }
+
 void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
   constexpr const char* call = "Stream::copy_async";
   auto& stream = live(*this, call);
@@ -162,6 +164,8 @@ detail::EventImpl& Event::impl() const {
   if (!impl_) moved_from("Event");
   return *impl_;
 }
+
+void* Event::native_handle() const { return live(*this, "Event::native_handle").native_handle(); }
 
 void Event::record(Stream& stream) {
   constexpr const char* call = "Event::record";

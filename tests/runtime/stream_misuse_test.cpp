@@ -94,6 +94,19 @@ TEST(StreamMisuse, MovedFromStreamsAndEventsNameTheCall) {
   EXPECT_EQ(gone.device(), -1);  // NOLINT(bugprone-use-after-move)
   EXPECT_RK_ERROR(taker.wait(gone), errc::invalid_state, "Stream::wait: invalid state: the event was moved from");
   EXPECT_RK_ERROR(gone.synchronize(), errc::invalid_state, "Event::synchronize");
+  EXPECT_RK_ERROR((void)moved.native_handle(), errc::invalid_state,
+                  "Stream::native_handle: invalid state: the stream was moved from");
+  EXPECT_RK_ERROR((void)gone.native_handle(), errc::invalid_state,
+                  "Event::native_handle: invalid state: the event was moved from");
+}
+
+// A host-backend stream is a worker thread and its event a host object: no CUDA handle behind them.
+TEST(StreamMisuse, HostStreamsAndEventsHaveNoNativeHandle) {
+  const auto ids = test::use_host_devices(1, HostTopology::none);
+  const Stream s(ids[0]);
+  const Event e(ids[0]);
+  EXPECT_EQ(s.native_handle(), nullptr);
+  EXPECT_EQ(e.native_handle(), nullptr);
 }
 
 // Move assignment hands the stream or event over; the source owns nothing afterwards and says so;

@@ -34,6 +34,11 @@ class Event {
   /// True if the latest record has completed (or there was none).
   bool completed() const;
 
+  /// The cudaEvent_t of a CUDA-backend event (as void*; see ringkernel/cuda_interop.h), e.g. for
+  /// cudaStreamWaitEvent on a stream of your own; null for a host-backend event. The event keeps
+  /// owning it. Error(invalid_state) if moved from.
+  void* native_handle() const;
+
   detail::EventImpl& impl() const;  // for the runtime's own use
   const std::shared_ptr<detail::DeviceBackend>& backend() const noexcept { return backend_; }
 

@@ -41,6 +41,12 @@ class Stream {
   /// True if all work enqueued so far is done.
   bool idle() const;
 
+  /// The cudaStream_t of a CUDA-backend stream (as void*; ringkernel/cuda_interop.h gives it its
+  /// type), for launching kernels and CUDA calls in order with this stream's work; null for a
+  /// host-backend stream (a worker thread). The stream keeps owning it. Error(invalid_state) if
+  /// moved from.
+  void* native_handle() const;
+
   detail::StreamImpl& impl() const;  // for the runtime's own use
   const std::shared_ptr<detail::DeviceBackend>& backend() const noexcept { return backend_; }
 
