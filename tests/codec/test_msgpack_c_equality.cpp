@@ -282,5 +282,41 @@ TEST(Interop, PackFailsWhenTheStreamFails) {
   EXPECT_NE(ringkernel::msgpack::pack(&pk, sample_telemetry()), 0);
 }
 
+// A stream whose write fails once, at call `fail_at`, and takes every other write. pack used to go on
+// writing after the failure: the stream got the rest of the message without the part that failed,
+// MessagePack that reads as something else.
+struct failing_once_stream {
+  int calls = 0;
+  int fail_at = 0;
+  std::size_t bytes_after_failure = 0;
+  static int write(void* data, const char*, size_t length) {
+    auto& self = *static_cast<failing_once_stream*>(data);
+    ++self.calls;
+    if (self.calls == self.fail_at) return -7;
+    if (self.calls > self.fail_at) self.bytes_after_failure += length;
+    return 0;
+  }
+};
+
+TEST(Interop, PackWritesNothingAfterTheFirstFailedWrite) {
+  int writes = 0;
+  {
+    failing_once_stream counter{0, -1, 0};
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &counter, failing_once_stream::write);
+    ASSERT_EQ(ringkernel::msgpack::pack(&pk, sample_order()), 0);
+    writes = counter.calls;
+  }
+  ASSERT_GT(writes, 3);
+  for (int fail_at = 1; fail_at <= writes; ++fail_at) {
+    failing_once_stream stream{0, fail_at, 0};
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &stream, failing_once_stream::write);
+    EXPECT_EQ(ringkernel::msgpack::pack(&pk, sample_order()), -7) << "failing write " << fail_at;
+    EXPECT_EQ(stream.calls, fail_at) << "writes after the failed write " << fail_at;
+    EXPECT_EQ(stream.bytes_after_failure, 0u) << "failing write " << fail_at;
+  }
+}
+
 }  // namespace
 }  // namespace codec_test

@@ -15,6 +15,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "codec_test_support.h"
@@ -181,6 +182,19 @@ TEST(InteropDifferential, ObjectsOfNoMsgpackTypeAreInvalidInput) {
   EXPECT_EQ(unpack_point_holding(nested.nodes[0], 2), codec_status::invalid_input) << "nested";
   Point p{};
   EXPECT_EQ(ringkernel::msgpack::unpack(bad, p), codec_status::invalid_input) << "as the message";
+}
+
+// A tag outside the enumeration's range of values (corrupted memory): unpack reads it as the integer
+// stored (it loaded it as msgpack_object_type, undefined behaviour that UBSan reported).
+TEST(InteropDifferential, ObjectsWithATypeTagOutsideTheEnumerationAreInvalidInput) {
+  for (const std::underlying_type_t<msgpack_object_type> tag : {99u, 0x10u, 0xffffffffu}) {
+    msgpack_object bad{};
+    std::memcpy(&bad.type, &tag, sizeof tag);
+    EXPECT_EQ(unpack_point_holding(bad, 0), codec_status::invalid_input) << "as a field, tag " << tag;
+    EXPECT_EQ(unpack_point_holding(bad, 2), codec_status::invalid_input) << "as an extra element, tag " << tag;
+    Point p{};
+    EXPECT_EQ(ringkernel::msgpack::unpack(bad, p), codec_status::invalid_input) << "as the message, tag " << tag;
+  }
 }
 
 }  // namespace

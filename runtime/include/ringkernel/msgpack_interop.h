@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "ringkernel/codec.h"
 #include "ringkernel/detail/message_codec.h"
@@ -24,36 +26,49 @@ namespace ringkernel::msgpack {
 namespace detail {
 
 /// The writer interface of ringkernel::detail::msgpack_writer, forwarding to msgpack_pack_*.
-/// Remembers the first non-zero result of the packer's write callback.
+/// Stops at the first non-zero result of the packer's write callback and remembers it: nothing is
+/// written after a failed write (a later value would land in the stream without the part that
+/// failed before it, as valid-looking but wrong MessagePack).
 class packer_writer {
  public:
   explicit packer_writer(msgpack_packer* pk) noexcept : pk_(pk) {}
   int result() const noexcept { return result_; }
 
-  void write_bool(bool v) noexcept { keep(v ? msgpack_pack_true(pk_) : msgpack_pack_false(pk_)); }
-  void write_uint(std::uint64_t v) noexcept { keep(msgpack_pack_uint64(pk_, v)); }
-  void write_int(std::int64_t v) noexcept { keep(msgpack_pack_int64(pk_, v)); }
-  void write_float(float v) noexcept { keep(msgpack_pack_float(pk_, v)); }
-  void write_double(double v) noexcept { keep(msgpack_pack_double(pk_, v)); }
+  void write_bool(bool v) noexcept {
+    if (result_ == 0) result_ = v ? msgpack_pack_true(pk_) : msgpack_pack_false(pk_);
+  }
+  void write_uint(std::uint64_t v) noexcept {
+    if (result_ == 0) result_ = msgpack_pack_uint64(pk_, v);
+  }
+  void write_int(std::int64_t v) noexcept {
+    if (result_ == 0) result_ = msgpack_pack_int64(pk_, v);
+  }
+  void write_float(float v) noexcept {
+    if (result_ == 0) result_ = msgpack_pack_float(pk_, v);
+  }
+  void write_double(double v) noexcept {
+    if (result_ == 0) result_ = msgpack_pack_double(pk_, v);
+  }
   void write_str(const char* data, std::uint32_t length) noexcept {
-    keep(msgpack_pack_str(pk_, length));
-    keep(msgpack_pack_str_body(pk_, data, length));
+    if (result_ == 0) result_ = msgpack_pack_str(pk_, length);
+    if (result_ == 0) result_ = msgpack_pack_str_body(pk_, data, length);
   }
   template <std::size_t N>
   void write_char_array(const char (&s)[N]) noexcept {
     write_str(s, ringkernel::detail::bounded_strlen(s, N));
   }
   void write_bin(const void* data, std::uint32_t length) noexcept {
-    keep(msgpack_pack_bin(pk_, length));
-    keep(msgpack_pack_bin_body(pk_, data, length));
+    if (result_ == 0) result_ = msgpack_pack_bin(pk_, length);
+    if (result_ == 0) result_ = msgpack_pack_bin_body(pk_, data, length);
   }
-  void write_array_header(std::uint32_t count) noexcept { keep(msgpack_pack_array(pk_, count)); }
-  void write_map_header(std::uint32_t count) noexcept { keep(msgpack_pack_map(pk_, count)); }
+  void write_array_header(std::uint32_t count) noexcept {
+    if (result_ == 0) result_ = msgpack_pack_array(pk_, count);
+  }
+  void write_map_header(std::uint32_t count) noexcept {
+    if (result_ == 0) result_ = msgpack_pack_map(pk_, count);
+  }
 
  private:
-  void keep(int r) noexcept {
-    if (result_ == 0) result_ = r;
-  }
   msgpack_packer* pk_;
   int result_ = 0;
 };
@@ -62,7 +77,15 @@ class packer_writer {
 /// pack_object_bounded returns this (msgpack-c's packer gives -1 for it, as for a failed allocation).
 inline constexpr int invalid_object_type = 1;
 
-inline bool is_scalar_object_type(msgpack_object_type type) noexcept {
+/// The object's type tag as the integer stored: a hand-built or corrupted object may hold a value
+/// outside the enumeration's range, which a load as msgpack_object_type would make undefined.
+inline int object_type_value(const msgpack_object& o) noexcept {
+  std::underlying_type_t<msgpack_object_type> raw;
+  std::memcpy(&raw, &o.type, sizeof raw);
+  return static_cast<int>(raw);
+}
+
+inline bool is_scalar_object_type(int type) noexcept {
   switch (type) {
     case MSGPACK_OBJECT_NIL:
     case MSGPACK_OBJECT_BOOLEAN:
@@ -73,10 +96,8 @@ inline bool is_scalar_object_type(msgpack_object_type type) noexcept {
     case MSGPACK_OBJECT_STR:
     case MSGPACK_OBJECT_BIN:
     case MSGPACK_OBJECT_EXT: return true;
-    case MSGPACK_OBJECT_ARRAY:
-    case MSGPACK_OBJECT_MAP: return false;
+    default: return false;  // a container, or no msgpack_object_type at all
   }
-  return false;  // no msgpack_object_type at all (a hand-built or corrupted object)
 }
 
 /// msgpack_pack_object, except that an array or map nested deeper than max_decode_depth (the top
@@ -85,10 +106,11 @@ inline bool is_scalar_object_type(msgpack_object_type type) noexcept {
 /// and every value of it still takes at least a byte, so the result is the same. msgpack-c's own
 /// recursion follows any depth: a hand-built object nested 10^6 deep overflowed the stack.
 inline int pack_object_bounded(msgpack_packer* pk, const msgpack_object& o, std::uint32_t level) noexcept {
-  if (is_scalar_object_type(o.type)) return msgpack_pack_object(pk, o);
-  if (o.type != MSGPACK_OBJECT_ARRAY && o.type != MSGPACK_OBJECT_MAP) return invalid_object_type;
+  const int type = object_type_value(o);
+  if (is_scalar_object_type(type)) return msgpack_pack_object(pk, o);
+  if (type != MSGPACK_OBJECT_ARRAY && type != MSGPACK_OBJECT_MAP) return invalid_object_type;
   if (level > max_decode_depth) return msgpack_pack_array(pk, 0);
-  if (o.type == MSGPACK_OBJECT_ARRAY) {
+  if (type == MSGPACK_OBJECT_ARRAY) {
     if (const int r = msgpack_pack_array(pk, o.via.array.size); r != 0) return r;
     for (std::uint32_t i = 0; i < o.via.array.size; ++i) {
       if (const int r = pack_object_bounded(pk, o.via.array.ptr[i], level + 1); r != 0) return r;
@@ -106,7 +128,8 @@ inline int pack_object_bounded(msgpack_packer* pk, const msgpack_object& o, std:
 }  // namespace detail
 
 /// Packs `msg` into the packer's stream. Returns 0, or the first non-zero result of the packer's
-/// write callback (msgpack-c's convention).
+/// write callback (msgpack-c's convention); nothing is written after that failed write (what was
+/// written before it stays in the stream, as with msgpack-c's own msgpack_pack_object).
 template <class T>
   requires is_message_v<T>
 int pack(msgpack_packer* pk, const T& msg) noexcept {
