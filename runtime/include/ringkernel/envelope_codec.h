@@ -180,21 +180,35 @@ RINGKERNEL_HOST_DEVICE inline codec_result peek_envelope_type_id(const std::uint
   return {status, r.offset()};
 }
 
+namespace detail {
+
+/// decode_envelope straight into `scratch`, which holds a partly decoded message after a failure:
+/// for callers that discard it then (the registry's dispatch_envelope), so that a decode needs one
+/// message of stack, not two.
+template <class T>
+RINGKERNEL_HOST_DEVICE inline codec_result decode_envelope_into_scratch(const std::uint8_t* in, std::size_t size,
+                                                                        KernelMessage<T>& scratch) noexcept {
+  static_assert(message_depth<T>() + 1 <= max_decode_depth,
+                "payload nests too deep to be decoded inside an envelope: raise RINGKERNEL_CODEC_MAX_DEPTH");
+  msgpack_reader r(in, size);
+  const codec_status status = decode_envelope_from(r, scratch);
+  return {status, r.offset()};
+}
+
+}  // namespace detail
+
 template <class T>
 RINGKERNEL_HOST_DEVICE inline codec_result decode_envelope(const std::uint8_t* in, std::size_t size,
                                                            KernelMessage<T>& m) noexcept {
-  static_assert(detail::message_depth<T>() + 1 <= max_decode_depth,
-                "payload nests too deep to be decoded inside an envelope: raise RINGKERNEL_CODEC_MAX_DEPTH");
-  detail::msgpack_reader r(in, size);
   KernelMessage<T> decoded{};
-  const codec_status status = detail::decode_envelope_from(r, decoded);
-  if (status == codec_status::ok) {
+  const codec_result result = detail::decode_envelope_into_scratch(in, size, decoded);
+  if (result.status == codec_status::ok) {
     // Member by member, the payload field by field, as decode() does: the padding bytes of `m`
     // (in the payload, and between header and payload) keep the caller's values.
     detail::copy_field_value(decoded.header, m.header);
     detail::copy_fields(decoded.payload, m.payload);
   }
-  return {status, r.offset()};
+  return result;
 }
 
 }  // namespace ringkernel

@@ -26,7 +26,7 @@ __global__ void corpus_dispatch_kernel(std::uint32_t type_id, const void* raw, s
     *out += info->size;
     if (const reg::kernel_info* kernel = reg::find_kernel(info->kernel_id)) *out += kernel->receive_count;
   }
-  if (!reg::dispatch(type_id, raw, SizeSum{out})) *out = ~std::uint64_t{0};
+  if (!reg::dispatch(type_id, raw, ringkernel::on_device(SizeSum{out}))) *out = ~std::uint64_t{0};
 }
 
 struct EnvelopeSum {

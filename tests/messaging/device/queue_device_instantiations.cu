@@ -68,7 +68,7 @@ struct RouteCheck {
 };
 
 __global__ void routed_envelopes(const std::uint8_t* in, std::size_t size, int* status) {
-  const auto r = ringkernel::registry::messaging::dispatch_envelope(in, size, RouteCheck{status});
+  const auto r = ringkernel::registry::messaging::dispatch_envelope(in, size, ringkernel::on_device(RouteCheck{status}));
   if (r.status != ringkernel::codec_status::ok) atomicAdd(status, -static_cast<int>(r.size) - 1);
 }
 

@@ -1,0 +1,47 @@
+// Copyright RingKernel authors.
+// ringkernel::on_device(visitor): hands a visitor to the generated registry's dispatch and
+// dispatch_envelope, or to message_traits<T>::visit_fields, in device code with nvcc's host/device
+// check in force. Those are __host__ __device__ templates whose check is off, so that host code
+// may pass host-only visitors; a host-only visitor in device code then compiles without a word and
+// nvcc drops its call (the messages are lost). Through on_device the visitor is called from a
+// __device__ function: a host-only one is a compile error.
+//
+//   __global__ void route(const std::uint8_t* in, std::size_t size, Stats* stats) {
+//     Handlers handlers{stats};  // __device__ (or __host__ __device__) call operators
+//     ringkernel::registry::app::dispatch_envelope(in, size, ringkernel::on_device(handlers));
+//   }
+#pragma once
+
+#include "ringkernel/config.h"
+
+#if defined(__CUDACC__)
+
+#include <type_traits>
+
+namespace ringkernel {
+
+/// Calls the wrapped visitor from device code only; made by on_device() in device code.
+template <class Visitor>
+class device_visitor {
+ public:
+  __device__ explicit device_visitor(Visitor& visitor) : visitor_(&visitor) {}
+
+  template <class... Args>
+  __device__ decltype(auto) operator()(Args&&... args) const {
+    return (*visitor_)(static_cast<Args&&>(args)...);
+  }
+
+ private:
+  Visitor* visitor_;
+};
+
+/// `visitor` (an lvalue, or a temporary that lives to the end of the call it is passed to) for a
+/// visiting call in device code; constructing it in host code is a compile error.
+template <class Visitor>
+__device__ device_visitor<std::remove_reference_t<Visitor>> on_device(Visitor&& visitor) {
+  return device_visitor<std::remove_reference_t<Visitor>>(visitor);
+}
+
+}  // namespace ringkernel
+
+#endif  // __CUDACC__

@@ -1,0 +1,48 @@
+// Copyright RingKernel authors.
+// ringkernel::on_device (ringkernel/device_visitor.h): through it, the registry's dispatch and
+// dispatch_envelope and message_traits<T>::visit_fields call a visitor in device code with nvcc's
+// host/device check in force. A host-only visitor is then a compile error (test
+// messaging.device_visitor_check.host_only) instead of a call nvcc silently drops; device visitors
+// compile clean under -Werror (messaging.device_visitor_check.device).
+#include <cstddef>
+#include <cstdint>
+
+#include "messaging.registry.rk.h"
+#include "ringkernel/device_visitor.h"
+
+namespace reg = ringkernel::registry::messaging;
+
+#ifdef RK_HOST_ONLY_VISITOR
+struct Counter {  // no __device__: runs on the host only
+  unsigned* n;
+  template <class T>
+  void operator()(const T&) const { ++*n; }
+  template <class I, class F>
+  void operator()(I, const F&) const { ++*n; }
+};
+#else
+struct Counter {
+  unsigned* n;
+  template <class T>
+  __device__ void operator()(const T&) const { atomicAdd(n, 1u); }
+  template <class I, class F>
+  __device__ void operator()(I, const F&) const { atomicAdd(n, 1u); }
+};
+#endif
+
+__global__ void route(const std::uint8_t* in, std::size_t size, const void* raw, std::uint32_t type_id,
+                      const messaging_test::Tagged* tagged, unsigned* n) {
+  Counter counter{n};
+  if (reg::dispatch(type_id, raw, ringkernel::on_device(counter))) atomicAdd(n, 100u);
+  if (reg::dispatch_envelope(in, size, ringkernel::on_device(Counter{n})).status == ringkernel::codec_status::ok) {
+    atomicAdd(n, 1000u);
+  }
+  ringkernel::message_traits<messaging_test::Tagged>::visit_fields(*tagged, ringkernel::on_device(counter));
+}
+
+// Host code in the same file still passes host-only visitors to dispatch directly.
+unsigned count_on_host(std::uint32_t type_id, const void* raw) {
+  unsigned n = 0;
+  reg::dispatch(type_id, raw, [&n](const auto&) { ++n; });
+  return n;
+}
