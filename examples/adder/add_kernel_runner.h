@@ -42,7 +42,8 @@ class AddKernelRunner {
 #endif
     }
     thread_ = std::thread([this, requests, responses, idle_us] {
-      *report_ = serve_add_requests(requests, responses, host_worker, idle_us);
+      ServiceClock own;  // host memory: the thread's own
+      *report_ = serve_add_requests(requests, responses, host_worker, idle_us, own);
     });
   }
 

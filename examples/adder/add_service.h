@@ -54,15 +54,26 @@ inline const char* to_string(ServiceEnd e) {
   return "?";
 }
 
+/// The kernel's own clock and the stamper (sender add_kernel_id) that stamps its answers with it.
+/// On a GPU they live in global memory (adder_kernel.cu): their atomics must not work on a kernel's
+/// local memory, for which PTX leaves atomic operations undefined.
+struct ServiceClock {
+  ringkernel::HybridLogicalClock clock;
+  ringkernel::MessageStamper stamper{add_kernel_id, &clock};
+  RINGKERNEL_HOST_DEVICE ServiceClock() noexcept {}
+  ServiceClock(const ServiceClock&) = delete;
+  ServiceClock& operator=(const ServiceClock&) = delete;
+};
+
 /// Serves until a terminate message (or `idle_us` without a request, or a response ring that stays
-/// full that long); one thread, the only consumer of `requests` and producer of `responses`.
+/// full that long); one thread, the only consumer of `requests` and producer of `responses`, and
+/// the only user of `own` (a fresh one: its stamper numbers the answers 0, 1, 2, ...).
 RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing requests, ResponseRing responses,
-                                                               const WorkerName& worker, std::uint64_t idle_us) {
+                                                               const WorkerName& worker, std::uint64_t idle_us,
+                                                               ServiceClock& own) {
   auto in = requests.consumer();    // endpoints: indices and caches in registers, not in the
   auto out = responses.producer();  // ring's memory (over PCIe from a GPU)
-  // The kernel's own clock and stamper: one thread uses them, so they live with it.
-  ringkernel::HybridLogicalClock clock;
-  ringkernel::MessageStamper stamper(add_kernel_id, &clock);
+  ringkernel::MessageStamper& stamper = own.stamper;
   ServiceReport report{0, 0, 0, ServiceEnd::running};
   std::uint64_t next_sequence = 0;  // one sender: its stamper numbers envelopes 0, 1, 2, ...
   auto give_up = ringkernel::deadline::after_us(idle_us);

@@ -3,15 +3,22 @@
 // It sees the messages through messages.rk.cuh, the generated CUDA definitions, not messages.h.
 #include <cuda_runtime.h>
 
+#include <new>
+
 #include "messages.rk.cuh"
 #include "add_service.h"
 #include "adder_device.h"
 
 namespace {
 
+// Global memory for the kernel's clock and stamper, made afresh by each launch. One kernel at a time
+// uses it (AddKernelRunner).
+__device__ alignas(app::ServiceClock) unsigned char add_kernel_clock[sizeof(app::ServiceClock)];
+
 __global__ void add_ring_kernel(app::RequestRing requests, app::ResponseRing responses, app::WorkerName worker,
                                 std::uint64_t idle_us, app::ServiceReport* report) {
-  *report = app::serve_add_requests(requests, responses, worker, idle_us);
+  app::ServiceClock* own = new (add_kernel_clock) app::ServiceClock();
+  *report = app::serve_add_requests(requests, responses, worker, idle_us, *own);
 }
 
 const char* error_of(cudaError_t status) { return status == cudaSuccess ? nullptr : cudaGetErrorString(status); }

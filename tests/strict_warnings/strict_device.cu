@@ -71,8 +71,9 @@ __global__ void codecs(std::uint8_t* scratch, unsigned long long* total) {
   atomicAdd(total, sum);
 }
 
-__global__ void clocks(ringkernel::HybridLogicalClock* clock, unsigned long long* total) {
-  atomicAdd(total, strict_warnings::exercise_clock<app::AddResponse, app::AddRequest>(*clock));
+__global__ void clocks(ringkernel::HybridLogicalClock* clock, ringkernel::MessageStamper* stamper,
+                       unsigned long long* total) {
+  atomicAdd(total, strict_warnings::exercise_clock<app::AddResponse, app::AddRequest>(*clock, *stamper));
 }
 
 template <ringkernel::atomic_scope S>
@@ -110,7 +111,8 @@ int strict_warnings_exercise_host() {
   std::vector<std::uint8_t> buffer(buffer_size);
   std::uint64_t total = exercise_codecs<STRICT_WARNINGS_MESSAGES>(buffer.data());
   ringkernel::HybridLogicalClock clock;
-  total += strict_warnings::exercise_clock<app::AddResponse, app::AddRequest>(clock);
+  ringkernel::MessageStamper stamper(3, &clock);
+  total += strict_warnings::exercise_clock<app::AddResponse, app::AddRequest>(clock, stamper);
   ringkernel::MpmcQueue<ringkernel::KernelMessage<messaging_test::Tick>> mpmc;
   ringkernel::SpscQueue<messaging_test::Tagged> spsc;
   total += strict_warnings::exercise_queue(mpmc) + strict_warnings::exercise_queue(spsc);

@@ -149,10 +149,11 @@ std::uint64_t exercise_p2p_queue() {
   return total + (p2p.is_shut_down() ? 1u : 0u);
 }
 
-// HybridLogicalClock and MessageStamper, for a causal and a plain payload type.
+// HybridLogicalClock and MessageStamper (over `clock`), for a causal and a plain payload type. The
+// caller owns both: in device code they live in global memory (ringkernel/hlc.h).
 template <class Causal, class Plain>
-RINGKERNEL_HOST_DEVICE std::uint64_t exercise_clock(ringkernel::HybridLogicalClock& clock) {
-  ringkernel::MessageStamper stamper(3, &clock);
+RINGKERNEL_HOST_DEVICE std::uint64_t exercise_clock(ringkernel::HybridLogicalClock& clock,
+                                                    ringkernel::MessageStamper& stamper) {
   auto causal = ringkernel::KernelMessage<Causal>::create_data(3, 4, Causal{});
   auto plain = ringkernel::KernelMessage<Plain>::create_data(3, 4, Plain{});
   std::uint64_t total = stamper.stamp(causal) && stamper.stamp(plain) ? 1u : 0u;

@@ -131,7 +131,9 @@ int strict_warnings_exercise() {
                              messaging_test::Reading, messaging_test::Blob64>();
   const std::array<std::uint8_t, 4> bytes{0x98, 0x01, 0x02, 0x03};
   total += exercise_registry(bytes);
-  ringkernel::HybridLogicalClock clock;
-  total += exercise_queues() + strict_warnings::exercise_clock<app::AddResponse, app::AddRequest>(clock);
+  // constinit: the constructors are constexpr (a __device__ clock needs that in CUDA code).
+  static constinit ringkernel::HybridLogicalClock clock;
+  static constinit ringkernel::MessageStamper stamper(3, &clock);
+  total += exercise_queues() + strict_warnings::exercise_clock<app::AddResponse, app::AddRequest>(clock, stamper);
   return total != 0 ? 0 : 1;
 }

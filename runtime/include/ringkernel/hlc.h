@@ -41,6 +41,10 @@
 // e.g. NVLink-C2C): over PCIe a GPU's compare-and-swap on host memory is atomic among that GPU's
 // threads only, so the two sides could issue the same stamp. Elsewhere give each side its own
 // clock and join them with update() on the stamps they exchange.
+// In device code a clock (and a MessageStamper) must live in global or shared memory: a
+// `__device__` variable, memory from cudaMalloc, or `__shared__` storage initialised by one thread;
+// not a local variable of a kernel, whose atomics would work on local memory, for which PTX leaves
+// atomic operations undefined.
 #pragma once
 
 #include <cstdint>
@@ -99,7 +103,9 @@ class HybridLogicalClock {
   /// Default bound on how far a remote physical time may lead the local wall clock: 1 second.
   static constexpr std::uint64_t default_max_skew_us = 1'000'000;
 
-  RINGKERNEL_HOST_DEVICE explicit HybridLogicalClock(std::uint64_t max_skew_us = default_max_skew_us) noexcept
+  /// constexpr: a `__device__` (or `constinit`) variable is initialised at load time, with no
+  /// dynamic initialisation (which CUDA does not support for device variables).
+  RINGKERNEL_HOST_DEVICE constexpr explicit HybridLogicalClock(std::uint64_t max_skew_us = default_max_skew_us) noexcept
       : max_skew_us_(max_skew_us) {}
   HybridLogicalClock(const HybridLogicalClock&) = delete;
   HybridLogicalClock& operator=(const HybridLogicalClock&) = delete;

@@ -21,8 +21,10 @@ namespace ringkernel {
 
 class MessageStamper {
  public:
-  /// `clock` (may be null when no payload type is causal) must outlive the stamper.
-  RINGKERNEL_HOST_DEVICE explicit MessageStamper(std::int32_t sender_id, HybridLogicalClock* clock = nullptr) noexcept
+  /// `clock` (may be null when no payload type is causal) must outlive the stamper. constexpr, as
+  /// HybridLogicalClock's: `__device__ MessageStamper stamper(7, &device_clock);` needs no dynamic
+  /// initialisation.
+  RINGKERNEL_HOST_DEVICE constexpr explicit MessageStamper(std::int32_t sender_id, HybridLogicalClock* clock = nullptr) noexcept
       : sender_id_(sender_id), clock_(clock) {}
   MessageStamper(const MessageStamper&) = delete;
   MessageStamper& operator=(const MessageStamper&) = delete;

@@ -39,8 +39,14 @@ __global__ void rings(ringkernel::mpmc_ring<Tagged, S> mpmc, ringkernel::spsc_ri
   atomicAdd(status, ok);
 }
 
-__global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, std::uint8_t* out, int* status) {
-  ringkernel::MessageStamper stamper(static_cast<std::int32_t>(threadIdx.x), clock);
+// A clock as a __device__ variable: constant-initialised (constexpr constructor), in global memory,
+// where its atomics belong (ringkernel/hlc.h). The stamper, like the clock, in global memory too.
+__device__ ringkernel::HybridLogicalClock device_clock{500'000};
+
+__global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, ringkernel::MessageStamper* stampers,
+                                     std::uint8_t* out, int* status) {
+  ringkernel::MessageStamper& stamper = stampers[threadIdx.x];
+  if (device_clock.max_skew_us() != 500'000 || device_clock.now().bits == 0) atomicAdd(status, -1000);
   auto m = ringkernel::KernelMessage<Tick>::create_data(1, ringkernel::broadcast_receiver, Tick{7, 1.0f, "dev"});
   const bool stamped = stamper.stamp(m);
   const auto r = clock->update(m.header.hlc);
