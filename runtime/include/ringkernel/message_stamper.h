@@ -22,8 +22,9 @@ namespace ringkernel {
 class MessageStamper {
  public:
   /// `clock` (may be null when no payload type is causal) must outlive the stamper. constexpr, as
-  /// HybridLogicalClock's: `__device__ MessageStamper stamper(7, &device_clock);` needs no dynamic
-  /// initialisation.
+  /// HybridLogicalClock's (`constinit` works). In device code it lives in global or shared memory
+  /// (ringkernel/hlc.h): cudaMalloc'd memory or storage it is placement-new'd into (nvcc's host-side
+  /// copy of a `__device__` variable needs a default constructor, which a stamper has not).
   RINGKERNEL_HOST_DEVICE constexpr explicit MessageStamper(std::int32_t sender_id, HybridLogicalClock* clock = nullptr) noexcept
       : sender_id_(sender_id), clock_(clock) {}
   MessageStamper(const MessageStamper&) = delete;
