@@ -25,7 +25,7 @@
 # step with REGEX over calls when one reports programs not run.
 # RK_SANITIZE_GTEST_FILTER: the --gtest_filter of the sanitize step; unset, it leaves out
 #   - the tests whose kernels must run at the same time as another kernel (should compute-sanitizer
-#     serialise kernels, each would wait out its kernels' 20 s budget and fail):
+#     serialise kernels, each would wait out its kernels' 8 s budget and fail):
 #     KernelToKernelDevice.WarpBatches, KernelToKernelDevice.SingleMessagesOnOneGpu and
 #     P2PQueueDevice.KernelToKernel*; KernelToKernelDevice.WarpOperationsOneKernelAfterTheOther runs
 #     the same device code one kernel after the other and stays in;
@@ -117,7 +117,7 @@ suites_of() {
 }
 
 # Each test binary, suite by suite where it has several, each suite its own process and time limit:
-# a suite whose kernels wait out their budgets (20 s each) cannot use up the limit of the binary's
+# a suite whose kernels wait out their budgets (8 s each) cannot use up the limit of the binary's
 # other suites and hide their results. (A binary may so take its limit once per suite; the run's
 # budget still bounds the whole.)
 run_tests() {

@@ -36,28 +36,9 @@ template <>
 LargeMap sample<LargeMap>() { return same_layout_copy<LargeMap>(codec_test::sample_order()); }
 #endif
 
-// The messages the encode benchmarks read: iteration i varies (touch) the message it reads 4
-// iterations later, so every iteration encodes a different value, and the struct is not read right
-// after the narrow store that changed it. (Touching the message just before reading it made the
-// 16-byte loads of memcpy wait on store-to-load forwarding, ~10 ns for 64 bytes: a benchmark artefact,
-// not a cost of copying. Field-by-field readers never waited on it.)
-template <class T>
-struct message_ring {
-  static constexpr std::uint64_t size = 8;
-  static constexpr std::uint64_t lead = 4;
-  alignas(64) T messages[size];
-  message_ring() {
-    for (std::uint64_t k = 0; k < size; ++k) messages[k] = sample<T>();
-  }
-  T& next(std::uint64_t i) {
-    touch(messages[(i + lead) % size], i + lead);
-    return messages[i % size];
-  }
-};
-
 template <class T>
 void ringkernel_encode(benchmark::State& state) {
-  message_ring<T> ring;
+  message_ring<T> ring(sample<T>());
   alignas(64) std::uint8_t out[ringkernel::max_encoded_size<T>];
   escape(out);
   std::uint64_t i = 0;
@@ -90,7 +71,7 @@ void ringkernel_decode(benchmark::State& state) {
 
 template <class T>
 void memcpy_encode(benchmark::State& state) {
-  message_ring<T> ring;
+  message_ring<T> ring(sample<T>());
   alignas(64) std::uint8_t out[sizeof(T)];
   escape(out);
   std::uint64_t i = 0;

@@ -44,4 +44,24 @@ inline void touch(SmallMap& m, std::uint64_t i) { m.sequence = i; }
 inline void touch(LargeMap& m, std::uint64_t i) { m.order_id = i; }
 #endif
 
+/// The messages every encode benchmark (RingKernel's, memcpy's and the peers') reads: iteration i
+/// varies (touch) the message it reads 4 iterations later, so every iteration encodes a different
+/// value, and the struct is not read right after the narrow store that changed it. (Touching the
+/// message just before reading it made the 16-byte loads of memcpy wait on store-to-load
+/// forwarding, ~10 ns for 64 bytes: a benchmark artefact, not a cost of copying.) `touch` is found
+/// by argument-dependent lookup or in this namespace, for the peers' mirror structs too.
+template <class T>
+struct message_ring {
+  static constexpr std::uint64_t size = 8;
+  static constexpr std::uint64_t lead = 4;
+  alignas(64) T messages[size];
+  explicit message_ring(const T& sample) {
+    for (std::uint64_t k = 0; k < size; ++k) messages[k] = sample;
+  }
+  T& next(std::uint64_t i) {
+    touch(messages[(i + lead) % size], i + lead);
+    return messages[i % size];
+  }
+};
+
 }  // namespace bench_codec

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -22,10 +23,14 @@ inline int cuda_device_or_skip() {
   return cuda.empty() ? -1 : cuda.front().id;
 }
 
-/// Every spinning kernel gives up after this long, before the host's own 30 s deadlines: a failed
+/// Every spinning kernel gives up after this long, before the host's own 10 s deadlines: a failed
 /// host-side check returns while kernels still spin, and the queues' destructors would then wait
-/// for them forever (freeing pinned or device memory waits for outstanding kernels).
-inline constexpr std::uint64_t kernel_budget_us = 20'000'000;
+/// for them forever (freeing pinned or device memory waits for outstanding kernels). Each test takes
+/// milliseconds on an H100; the budget leaves room for compute-sanitizer's slowdown while keeping
+/// what a failing test costs (its kernels' budget) small against gpu-kit's per-binary limits.
+inline constexpr std::uint64_t kernel_budget_us = 8'000'000;
+/// The host side's deadline for a test's whole exchange: the kernels' budget and some.
+inline constexpr auto host_deadline = std::chrono::seconds(10);
 
 /// The warp calls of the tests are collective over the full warp (mask 0xffffffff: blockDim is a
 /// multiple of 32 and lanes leave only together, but where a test makes lanes leave on purpose), so
@@ -71,9 +76,17 @@ static __global__ void launch_probe(unsigned* flags, std::uint64_t budget_us) {
   flags[1] = 1;
 }
 
-// Empty when a launch returns while its kernel runs (or the probe hit a CUDA error, which the
-// test's own calls then report); else why the host cannot talk to a running kernel.
-static inline std::string probe_asynchronous_launches() {
+/// What the probe found: kernels and the host talk through mapped memory (both empty), launches
+/// return only after their kernel ended (`skip`: a tool serialises them), or launches return while
+/// the kernel runs but the two sides do not see each other's stores (`fail`: what the tests check).
+struct launch_probe_result {
+  std::string skip;
+  std::string fail;
+};
+
+// Both empty when a launch returns while its kernel runs and the two see each other's stores (or
+// the probe hit a CUDA error, which the test's own calls then report).
+static inline launch_probe_result probe_asynchronous_launches() {
   unsigned* flags = nullptr;  // pinned, mapped (unified addressing): [0] host -> kernel, [1] kernel -> host
   if (cudaHostAlloc(&flags, 2 * sizeof *flags, cudaHostAllocPortable) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -81,31 +94,44 @@ static inline std::string probe_asynchronous_launches() {
   }
   flags[0] = flags[1] = 0;
   cudaStream_t s = nullptr;
-  std::string why;
+  launch_probe_result result;
   cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   if (e == cudaSuccess) {
+    const auto launched_at = std::chrono::steady_clock::now();
     launch_probe<<<1, 1, 0, s>>>(flags, 2'000'000);
     e = cudaGetLastError();
+    // Still running when the launch returned: cudaErrorNotReady (not an error; nothing to clear).
+    const bool ran_on = e == cudaSuccess && cudaStreamQuery(s) == cudaErrorNotReady;
+    const bool returned_at_once = std::chrono::steady_clock::now() - launched_at < std::chrono::seconds(1);
     std::atomic_ref<unsigned>(flags[0]).store(1, std::memory_order_release);  // after the launch returned
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-    if (e == cudaSuccess && std::atomic_ref<unsigned>(flags[1]).load(std::memory_order_acquire) != 1) {
-      why = "a kernel launch returned only after the kernel had ended (compute-sanitizer may serialise "
-            "launches so): a kernel that waits for this host thread cannot run here";
+    const unsigned seen = std::atomic_ref<unsigned>(flags[1]).load(std::memory_order_acquire);
+    if (e == cudaSuccess && seen != 1) {
+      if (ran_on || returned_at_once) {
+        result.fail = "the probe kernel ran on after its launch returned, but " +
+                      std::string(seen == 2 ? "did not see the host's store to mapped pinned memory within 2 s"
+                                            : "the host did not see its store to mapped pinned memory") +
+                      ": host and kernels do not see each other's writes through mapped memory here";
+      } else {
+        result.skip = "a kernel launch returned only after the kernel had ended (compute-sanitizer may "
+                      "serialise launches so): a kernel that waits for this host thread cannot run here";
+      }
     }
     (void)cudaStreamDestroy(s);
   }
   (void)cudaFreeHost(flags);  // a CUDA error is no reason to skip: the test's own calls report it
   (void)cudaGetLastError();
-  return why;
+  return result;
 }
 }  // namespace detail
 
-/// Empty when kernels run while the host goes on after their launch (checked once per test file,
-/// with a 2 s kernel); else why not. Tests whose kernels wait for the test's host thread skip
-/// then, instead of spending the kernels' 20 s budget and the host's own deadlines to fail.
-static inline const std::string& asynchronous_launches_or_why() {
-  static const std::string why = detail::probe_asynchronous_launches();
-  return why;
+/// Whether kernels run while the host goes on after their launch and the two talk through mapped
+/// memory (checked once per test file, with a 2 s kernel). Tests whose kernels wait for the test's
+/// host thread skip where launches end with their kernel, instead of spending the kernels' budget
+/// and the host's own deadlines to fail; and fail at once, saying so, where the writes are not seen.
+static inline const detail::launch_probe_result& asynchronous_launches() {
+  static const detail::launch_probe_result result = detail::probe_asynchronous_launches();
+  return result;
 }
 
 }  // namespace queue_device_test
@@ -115,7 +141,10 @@ static inline const std::string& asynchronous_launches_or_why() {
   const int id = queue_device_test::cuda_device_or_skip();                          \
   if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
 
-/// Skips, saying why, where a kernel launch does not return before the kernel ends (see above).
-#define REQUIRE_ASYNCHRONOUS_LAUNCHES()                                                            \
-  if (const std::string& why_not_ = queue_device_test::asynchronous_launches_or_why(); !why_not_.empty()) \
-  GTEST_SKIP() << why_not_
+/// Skips, saying why, where a kernel launch does not return before the kernel ends; fails where it
+/// does but host and kernel do not see each other's writes (see above).
+#define REQUIRE_ASYNCHRONOUS_LAUNCHES()                                                                  \
+  if (const auto& probe_ = queue_device_test::asynchronous_launches(); !probe_.fail.empty()) {          \
+    GTEST_FAIL() << probe_.fail;                                                                         \
+  } else if (!probe_.skip.empty())                                                                       \
+  GTEST_SKIP() << probe_.skip

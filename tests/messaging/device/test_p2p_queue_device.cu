@@ -177,7 +177,7 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
   std::vector<std::uint32_t> next(threads, 0);
   for (std::uint32_t n = 0; n < threads * per_thread; ++n) {
     Tagged t{};
-    ASSERT_EQ(q.receive(t, std::chrono::seconds(10)), ringkernel::ReceiveStatus::ok) << "after " << n;
+    ASSERT_EQ(q.receive(t, queue_device_test::host_deadline), ringkernel::ReceiveStatus::ok) << "after " << n;
     ASSERT_LT(t.producer, threads);
     ASSERT_EQ(t.index, next[t.producer]++) << "per-thread order";
   }
