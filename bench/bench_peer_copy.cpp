@@ -2,9 +2,14 @@
 // CUDA: PeerMemory copies against the raw CUDA calls they wrap, in the same run, 4 KiB .. 1 GiB.
 //   same device:  PeerMemory same-device path   vs cudaMemcpyAsync D2D
 //   two devices:  PeerMemory direct-peer path   vs cudaMemcpyPeerAsync (peer access enabled)
-//   two devices:  PeerMemory host-staged path   vs raw pinned D2H then H2D (one full-size buffer)
-// Each iteration enqueues one copy and synchronises the stream. Pairs need >= 2 CUDA devices and
-// are skipped with a message otherwise.
+//   two devices:  PeerMemory host-staged path   vs the same pipeline written with raw CUDA calls
+//                 (4 MiB chunks through two pinned buffers, D2H on the source's stream overlapping
+//                 H2D on the destination's: what PeerMemory does), and, for reference, one serial
+//                 full-size D2H then H2D
+// Each iteration enqueues one copy and synchronises the stream. Every PeerMemory row makes one
+// untimed copy first (PeerMemory creates its internal streams and staging buffers at its first
+// copy; the raw rows allocate theirs before timing too). Pairs need >= 2 CUDA devices and are
+// skipped with a message otherwise.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
@@ -57,6 +62,8 @@ void BM_PeerMemory_same_device(benchmark::State& state) {
   ringkernel::PeerMemory peers;
   ringkernel::DeviceBuffer a(g[0].id, n), b(g[0].id, n);
   ringkernel::Stream s(g[0].id);
+  peers.copy_peer_async(b.data(), g[0].id, a.data(), g[0].id, n, s);  // untimed first copy
+  s.synchronize();
   for (auto _ : state) {
     peers.copy_peer_async(b.data(), g[0].id, a.data(), g[0].id, n, s);
     s.synchronize();
@@ -103,6 +110,8 @@ void BM_PeerMemory_direct(benchmark::State& state) {
   peers.enable_peer_access(g[1].id, g[0].id);
   ringkernel::DeviceBuffer a(g[0].id, n), b(g[1].id, n);
   ringkernel::Stream s(g[0].id);
+  peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);  // untimed first copy
+  s.synchronize();
   for (auto _ : state) {
     peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);
     s.synchronize();
@@ -137,6 +146,52 @@ void BM_Raw_Pinned_D2H_H2D(benchmark::State& state) {
   cudaFree(b);
 }
 
+// The host-staged pipeline PeerMemory runs, with raw CUDA calls: chunk i+1 leaves the source while
+// chunk i enters the destination; a buffer is refilled only after its last chunk left for the
+// destination.
+void BM_Raw_Pinned_Pipelined(benchmark::State& state) {
+  const auto g = gpus();
+  if (g.size() < 2) return state.SkipWithError("needs 2 CUDA devices");
+  const auto n = static_cast<std::size_t>(state.range(0));
+  constexpr std::size_t chunk = ringkernel::PeerMemoryOptions{}.staging_chunk_bytes;
+  void *a = nullptr, *b = nullptr;
+  void* h[2] = {nullptr, nullptr};
+  cudaStream_t s0 = nullptr, s1 = nullptr;
+  cudaEvent_t staged[2] = {nullptr, nullptr}, drained[2] = {nullptr, nullptr};
+  check(cudaSetDevice(g[1].ordinal), "cudaSetDevice");
+  check(cudaMalloc(&b, n), "cudaMalloc");
+  check(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreate");
+  for (auto& e : drained) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+  check(cudaSetDevice(g[0].ordinal), "cudaSetDevice");
+  check(cudaMalloc(&a, n), "cudaMalloc");
+  check(cudaStreamCreateWithFlags(&s0, cudaStreamNonBlocking), "cudaStreamCreate");
+  for (auto& e : staged) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+  for (auto& buffer : h) check(cudaHostAlloc(&buffer, chunk, cudaHostAllocPortable), "cudaHostAlloc");
+  bool used[2] = {false, false};
+  for (auto _ : state) {
+    for (std::size_t offset = 0, i = 0; offset < n; offset += chunk, ++i) {
+      const std::size_t k = i % 2, bytes = n - offset < chunk ? n - offset : chunk;
+      if (used[k]) check(cudaStreamWaitEvent(s0, drained[k], 0), "wait drained");
+      check(cudaMemcpyAsync(h[k], static_cast<const char*>(a) + offset, bytes, cudaMemcpyDeviceToHost, s0), "D2H");
+      check(cudaEventRecord(staged[k], s0), "record staged");
+      check(cudaStreamWaitEvent(s1, staged[k], 0), "wait staged");
+      check(cudaMemcpyAsync(static_cast<char*>(b) + offset, h[k], bytes, cudaMemcpyHostToDevice, s1), "H2D");
+      check(cudaEventRecord(drained[k], s1), "record drained");
+      used[k] = true;
+    }
+    check(cudaStreamSynchronize(s1), "sync");
+  }
+  set_bytes(state);
+  check(cudaStreamSynchronize(s0), "sync");
+  for (auto& e : staged) cudaEventDestroy(e);
+  for (auto& e : drained) cudaEventDestroy(e);
+  for (auto* buffer : h) cudaFreeHost(buffer);
+  cudaStreamDestroy(s0);
+  cudaStreamDestroy(s1);
+  cudaFree(a);
+  cudaFree(b);
+}
+
 void BM_PeerMemory_host_staged(benchmark::State& state) {
   const auto g = gpus();
   if (g.size() < 2) return state.SkipWithError("needs 2 CUDA devices");
@@ -146,6 +201,8 @@ void BM_PeerMemory_host_staged(benchmark::State& state) {
   peers.disable_peer_access(g[1].id, g[0].id);
   ringkernel::DeviceBuffer a(g[0].id, n), b(g[1].id, n);
   ringkernel::Stream s(g[0].id);
+  peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);  // untimed first copy
+  s.synchronize();
   for (auto _ : state) {
     peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);
     s.synchronize();
@@ -161,6 +218,7 @@ BENCHMARK(BM_PeerMemory_same_device)->RK_SIZES;
 BENCHMARK(BM_Raw_MemcpyPeerAsync)->RK_SIZES;
 BENCHMARK(BM_PeerMemory_direct)->RK_SIZES;
 BENCHMARK(BM_Raw_Pinned_D2H_H2D)->RK_SIZES;
+BENCHMARK(BM_Raw_Pinned_Pipelined)->RK_SIZES;
 BENCHMARK(BM_PeerMemory_host_staged)->RK_SIZES;
 
 BENCHMARK_MAIN();

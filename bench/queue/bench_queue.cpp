@@ -139,6 +139,17 @@ void BM_Mpmc_MoodycamelConcurrentQueue(benchmark::State& state) {
   single<Msg64>(state, [p](const Msg64& m) { return p->try_enqueue(m); },
                 [p](Msg64& m) { return p->try_dequeue(m); });
 }
+// With a ProducerToken and a ConsumerToken: moodycamel's fast path for threads known in advance
+// (an explicit producer, and a consumer that goes to that producer's sub-queue directly instead of
+// scoring every producer on each dequeue), which this harness's two threads are.
+void BM_Mpmc_MoodycamelConcurrentQueueTokens(benchmark::State& state) {
+  aligned_box<MoodyCq> q(capacity);
+  MoodyCq* p = &*q;
+  moodycamel::ProducerToken producer(*p);
+  moodycamel::ConsumerToken consumer(*p);
+  single<Msg64>(state, [p, t = &producer](const Msg64& m) { return p->try_enqueue(*t, m); },
+                [p, t = &consumer](Msg64& m) { return p->try_dequeue(*t, m); });
+}
 void BM_MpmcBatch32_RingKernel(benchmark::State& state) {
   aligned_box<RkMpmc> q(rk_options);
   auto ring = q->ring();
@@ -204,10 +215,13 @@ void BM_Paired_SpscBatch32(benchmark::State& state) {
 }
 void BM_Paired_Mpmc(benchmark::State& state) {
   aligned_box<RkMpmc> ours(rk_options), ours_api(rk_options);
-  aligned_box<MoodyCq> cq(capacity);
+  aligned_box<MoodyCq> cq(capacity), cq_tokens(capacity);
   auto ring = ours->ring();
   RkMpmc* api = &*ours_api;
   MoodyCq* c = &*cq;
+  MoodyCq* ct = &*cq_tokens;
+  moodycamel::ProducerToken producer(*ct);  // each used by one thread: the producer's, the consumer's
+  moodycamel::ConsumerToken consumer(*ct);
   rkbench::run_paired(state, {
       rkbench::single_contender<Msg64>("ring", true, [ring](const Msg64& x) mutable { return ring.try_push(x); },
                                        [ring](Msg64& x) mutable { return ring.try_pop(x); }),
@@ -215,13 +229,19 @@ void BM_Paired_Mpmc(benchmark::State& state) {
                                        [api](Msg64& x) { return api->try_receive(x) == ringkernel::ReceiveStatus::ok; }),
       rkbench::single_contender<Msg64>("cq", false, [c](const Msg64& x) { return c->try_enqueue(x); },
                                        [c](Msg64& x) { return c->try_dequeue(x); }),
+      rkbench::single_contender<Msg64>("cq_tokens", false,
+                                       [ct, t = &producer](const Msg64& x) { return ct->try_enqueue(*t, x); },
+                                       [ct, t = &consumer](Msg64& x) { return ct->try_dequeue(*t, x); }),
   });
 }
 void BM_Paired_MpmcBatch32(benchmark::State& state) {
   aligned_box<RkMpmc> ours(rk_options);
-  aligned_box<MoodyCq> cq(capacity);
+  aligned_box<MoodyCq> cq(capacity), cq_tokens(capacity);
   auto ring = ours->ring();
   MoodyCq* c = &*cq;
+  MoodyCq* ct = &*cq_tokens;
+  moodycamel::ProducerToken producer(*ct);
+  moodycamel::ConsumerToken consumer(*ct);
   rkbench::run_paired(state, {
       rkbench::batch_contender<Msg64>("ring", true,
                                       [ring](const Msg64* v, std::size_t n) mutable { return ring.try_push_batch(v, n); },
@@ -229,6 +249,11 @@ void BM_Paired_MpmcBatch32(benchmark::State& state) {
       rkbench::batch_contender<Msg64>("cq", false,
                                       [c](const Msg64* v, std::size_t n) { return c->try_enqueue_bulk(v, n) ? n : std::size_t{0}; },
                                       [c](Msg64* v, std::size_t n) { return c->try_dequeue_bulk(v, n); }),
+      rkbench::batch_contender<Msg64>("cq_tokens", false,
+                                      [ct, t = &producer](const Msg64* v, std::size_t n) {
+                                        return ct->try_enqueue_bulk(*t, v, n) ? n : std::size_t{0};
+                                      },
+                                      [ct, t = &consumer](Msg64* v, std::size_t n) { return ct->try_dequeue_bulk(*t, v, n); }),
   });
 }
 
@@ -252,6 +277,7 @@ RK_QUEUE_BENCH(BM_SpscBatch32_BoostLockfree<Msg64A>);
 RK_QUEUE_BENCH(BM_Mpmc_RingKernel);
 RK_QUEUE_BENCH(BM_Mpmc_RingKernelQueueApi);
 RK_QUEUE_BENCH(BM_Mpmc_MoodycamelConcurrentQueue);
+RK_QUEUE_BENCH(BM_Mpmc_MoodycamelConcurrentQueueTokens);
 RK_QUEUE_BENCH(BM_MpmcBatch32_RingKernel);
 RK_QUEUE_BENCH(BM_MpmcBatch32_MoodycamelConcurrentQueue);
 #define RK_PAIRED_BENCH(...) BENCHMARK(__VA_ARGS__)->UseRealTime()->MinTime(2.0)

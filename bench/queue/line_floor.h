@@ -7,9 +7,10 @@
 //       protocol: the producer writes all 1024 slots (each one line, last read by the consumer), then
 //       hands over with one flag; the consumer reads all 1024, hands back. Counters: ns per line of
 //       the write phase (taking the lines back from the consumer's cache) and of the read phase
-//       (moving them to the consumer). A queue overlaps the two phases, so per message it cannot
-//       beat max(write, read) on the same machine state; items_per_second (both phases in series)
-//       is the rate without overlap.
+//       (moving them to the consumer); items_per_second is the rate of both phases in series. A
+//       reference, not a bound: a queue overlaps the two phases and a streaming reader gets help
+//       from the prefetchers, and the SPSC ring has moved more 64-byte messages per second than the
+//       read phase's lines (bench/RESULTS.md).
 #pragma once
 
 #include <atomic>
