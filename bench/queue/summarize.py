@@ -18,8 +18,8 @@ PAIRS = [  # (RingKernel benchmark, peers...); <M> is replaced by each message t
     ("BM_Spsc_RingKernel<M>", ["BM_Spsc_BoostLockfree<M>", "BM_Spsc_MoodycamelReaderWriterQueue<M>"]),
     ("BM_Spsc_RingKernelQueueApi<M>", ["BM_Spsc_BoostLockfree<M>", "BM_Spsc_MoodycamelReaderWriterQueue<M>"]),
     ("BM_SpscBatch32_RingKernel<M>", ["BM_SpscBatch32_BoostLockfree<M>"]),
-    ("BM_Mpmc_RingKernel", ["BM_Mpmc_MoodycamelConcurrentQueue"]),
-    ("BM_Mpmc_RingKernelQueueApi", ["BM_Mpmc_MoodycamelConcurrentQueue"]),
+    ("BM_Mpmc_RingKernel", ["BM_Mpmc_MoodycamelConcurrentQueue", "BM_Mpmc_MoodycamelConcurrentQueueTokens"]),
+    ("BM_Mpmc_RingKernelQueueApi", ["BM_Mpmc_MoodycamelConcurrentQueue", "BM_Mpmc_MoodycamelConcurrentQueueTokens"]),
     ("BM_MpmcBatch32_RingKernel", ["BM_MpmcBatch32_MoodycamelConcurrentQueue"]),
 ]
 MESSAGES = ["Msg64", "Msg64A"]
