@@ -11,8 +11,10 @@
 #include "ringkernel/buffers.h"
 #include "ringkernel/codec.h"
 #include "ringkernel/config.h"
+#include "ringkernel/cuda_interop.h"
 #include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
+#include "ringkernel/device_visitor.h"
 #include "ringkernel/envelope_codec.h"
 #include "ringkernel/error.h"
 #include "ringkernel/event.h"
@@ -38,6 +40,7 @@
 #include "strict_exercise.h"
 
 int strict_warnings_exercise_host();
+bool strict_warnings_same_stream(const ringkernel::Stream& s, const ringkernel::Event& e);
 
 namespace {
 
@@ -66,6 +69,9 @@ __global__ void codecs(std::uint8_t* scratch, unsigned long long* total) {
   std::uint64_t sum = exercise_codecs<codec_test::Tag, app::AddResponse>(scratch + threadIdx.x * buffer_size);
   const codec_test::Point point{};
   sum += registry::dispatch(ringkernel::message_traits<codec_test::Point>::type_id, &point, count_visits{total}) ? 1u : 0u;
+  const count_visits counter{total};  // and through on_device, as device code should (device_visitor.h)
+  sum += registry::dispatch(ringkernel::message_traits<codec_test::Point>::type_id, &point,
+                            ringkernel::on_device(counter)) ? 1u : 0u;
   const registry::kernel_info* kernel = registry::find_kernel(ringkernel::message_traits<app::AddRequest>::kernel_id);
   sum += kernel != nullptr ? kernel->receive_count : 0u;
   atomicAdd(total, sum);
@@ -105,6 +111,12 @@ __global__ void rings(ringkernel::mpmc_ring<messaging_test::Tagged, S> mpmc, rin
 void* strict_warnings_kernels[] = {reinterpret_cast<void*>(&codecs), reinterpret_cast<void*>(&clocks),
                                    reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::device>),
                                    reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::system>)};
+
+// The CUDA handles behind a stream and an event (cuda_interop.h), in host code.
+bool strict_warnings_same_stream(const ringkernel::Stream& s, const ringkernel::Event& e) {
+  return ringkernel::cuda_stream(s) == static_cast<cudaStream_t>(s.native_handle()) &&
+         ringkernel::cuda_event(e) == static_cast<cudaEvent_t>(e.native_handle());
+}
 
 // The same templates in host code of a .cu file (nvcc's host pass), and the host queues.
 int strict_warnings_exercise_host() {

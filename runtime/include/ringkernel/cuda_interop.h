@@ -2,8 +2,9 @@
 // Typed access to the CUDA objects behind a ringkernel::Stream or Event of the cuda backend, for
 // launching your kernels in order with the runtime's copies and events:
 //
-//   ringkernel::Stream s(gpu);
+//   ringkernel::Stream s(gpu.id);
 //   s.copy_async(device_in, host_in, bytes);
+//   cudaSetDevice(gpu.ordinal);  // a launch goes to the current device: the stream's must be current
 //   my_kernel<<<grid, block, 0, ringkernel::cuda_stream(s)>>>(...);  // after the copy
 //   done.record(s);                                                   // after the kernel
 //

@@ -16,30 +16,34 @@
 
 #if defined(__CUDACC__)
 
-#include <type_traits>
-
 namespace ringkernel {
 
-/// Calls the wrapped visitor from device code only; made by on_device() in device code.
+/// Calls the wrapped visitor from device code only; made by on_device() in device code. Holds a
+/// reference to an lvalue visitor (`Visitor` = `V&`) and a copy of a temporary one (`Visitor` = `V`),
+/// so a wrapper kept in a variable never refers to a destroyed visitor.
 template <class Visitor>
 class device_visitor {
  public:
-  __device__ explicit device_visitor(Visitor& visitor) : visitor_(&visitor) {}
+  template <class V>
+  __device__ explicit device_visitor(V&& visitor) : visitor_(static_cast<V&&>(visitor)) {}
 
   template <class... Args>
+  __device__ decltype(auto) operator()(Args&&... args) {
+    return visitor_(static_cast<Args&&>(args)...);
+  }
+  template <class... Args>
   __device__ decltype(auto) operator()(Args&&... args) const {
-    return (*visitor_)(static_cast<Args&&>(args)...);
+    return visitor_(static_cast<Args&&>(args)...);
   }
 
  private:
-  Visitor* visitor_;
+  Visitor visitor_;
 };
 
-/// `visitor` (an lvalue, or a temporary that lives to the end of the call it is passed to) for a
-/// visiting call in device code; constructing it in host code is a compile error.
+/// `visitor` for a visiting call in device code; constructing it in host code is a compile error.
 template <class Visitor>
-__device__ device_visitor<std::remove_reference_t<Visitor>> on_device(Visitor&& visitor) {
-  return device_visitor<std::remove_reference_t<Visitor>>(visitor);
+__device__ device_visitor<Visitor> on_device(Visitor&& visitor) {
+  return device_visitor<Visitor>(static_cast<Visitor&&>(visitor));
 }
 
 }  // namespace ringkernel

@@ -2,7 +2,7 @@
 // ringkernel::on_device (ringkernel/device_visitor.h): through it, the registry's dispatch and
 // dispatch_envelope and message_traits<T>::visit_fields call a visitor in device code with nvcc's
 // host/device check in force. A host-only visitor is then a compile error (test
-// messaging.device_visitor_check.host_only) instead of a call nvcc silently drops; device visitors
+// messaging.device_visitor_check.host_only_*, one per call) instead of a call nvcc silently drops; device visitors
 // compile clean under -Werror (messaging.device_visitor_check.device).
 #include <cstddef>
 #include <cstdint>
@@ -32,12 +32,22 @@ struct Counter {
 
 __global__ void route(const std::uint8_t* in, std::size_t size, const void* raw, std::uint32_t type_id,
                       const messaging_test::Tagged* tagged, unsigned* n) {
-  Counter counter{n};
+  // RK_PATH (1, 2, 3) compiles one of the three calls, so that each is checked on its own.
+  [[maybe_unused]] Counter counter{n};
+#if !defined(RK_PATH) || RK_PATH == 1
   if (reg::dispatch(type_id, raw, ringkernel::on_device(counter))) atomicAdd(n, 100u);
+#endif
+#if !defined(RK_PATH) || RK_PATH == 2
   if (reg::dispatch_envelope(in, size, ringkernel::on_device(Counter{n})).status == ringkernel::codec_status::ok) {
     atomicAdd(n, 1000u);
   }
+  auto kept = ringkernel::on_device(Counter{n});  // a temporary visitor is copied: safe to keep
+  (void)reg::dispatch_envelope(in, size, kept);
+#endif
+#if !defined(RK_PATH) || RK_PATH == 3
   ringkernel::message_traits<messaging_test::Tagged>::visit_fields(*tagged, ringkernel::on_device(counter));
+#endif
+  (void)in, (void)size, (void)raw, (void)type_id, (void)tagged;
 }
 
 // Host code in the same file still passes host-only visitors to dispatch directly.

@@ -97,24 +97,27 @@ static inline launch_probe_result probe_asynchronous_launches() {
   launch_probe_result result;
   cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   if (e == cudaSuccess) {
-    const auto launched_at = std::chrono::steady_clock::now();
     launch_probe<<<1, 1, 0, s>>>(flags, 2'000'000);
     e = cudaGetLastError();
-    // Still running when the launch returned: cudaErrorNotReady (not an error; nothing to clear).
-    const bool ran_on = e == cudaSuccess && cudaStreamQuery(s) == cudaErrorNotReady;
-    const bool returned_at_once = std::chrono::steady_clock::now() - launched_at < std::chrono::seconds(1);
+    // Still running when the launch returned, and the query did not itself wait for the kernel (a
+    // tool may serialise kernels at the next call instead of inside the launch): cudaErrorNotReady
+    // from a query that returned at once. Only that proves the kernel ran while this thread went on.
+    const auto queried_at = std::chrono::steady_clock::now();
+    const bool not_ready = e == cudaSuccess && cudaStreamQuery(s) == cudaErrorNotReady;
+    const bool ran_on = not_ready && std::chrono::steady_clock::now() - queried_at < std::chrono::seconds(1);
     std::atomic_ref<unsigned>(flags[0]).store(1, std::memory_order_release);  // after the launch returned
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     const unsigned seen = std::atomic_ref<unsigned>(flags[1]).load(std::memory_order_acquire);
     if (e == cudaSuccess && seen != 1) {
-      if (ran_on || returned_at_once) {
+      if (ran_on) {
         result.fail = "the probe kernel ran on after its launch returned, but " +
                       std::string(seen == 2 ? "did not see the host's store to mapped pinned memory within 2 s"
                                             : "the host did not see its store to mapped pinned memory") +
                       ": host and kernels do not see each other's writes through mapped memory here";
       } else {
-        result.skip = "a kernel launch returned only after the kernel had ended (compute-sanitizer may "
-                      "serialise launches so): a kernel that waits for this host thread cannot run here";
+        result.skip = "a kernel launch (or the CUDA call after it) returned only after the kernel had ended "
+                      "(compute-sanitizer may serialise kernels so): a kernel that waits for this host thread "
+                      "cannot run here";
       }
     }
     (void)cudaStreamDestroy(s);
