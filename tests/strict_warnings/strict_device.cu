@@ -63,6 +63,10 @@ struct count_visits {
   __device__ void operator()(const T&) const {
     atomicAdd(total, ringkernel::message_traits<T>::type_id);
   }
+  template <class T>
+  __device__ void operator()(const ringkernel::KernelMessage<T>& m) const {
+    atomicAdd(total, m.header.type_id);
+  }
 };
 
 __global__ void codecs(std::uint8_t* scratch, unsigned long long* total) {
@@ -72,6 +76,8 @@ __global__ void codecs(std::uint8_t* scratch, unsigned long long* total) {
   const count_visits counter{total};  // and through on_device, as device code should (device_visitor.h)
   sum += registry::dispatch(ringkernel::message_traits<codec_test::Point>::type_id, &point,
                             ringkernel::on_device(counter)) ? 1u : 0u;
+  const auto raw = ringkernel::KernelMessage<codec_test::Point>::create_data(1, 2, point);
+  sum += registry::dispatch_kernel_message(&raw, sizeof raw, ringkernel::on_device(counter)).size;
   const registry::kernel_info* kernel = registry::find_kernel(ringkernel::message_traits<app::AddRequest>::kernel_id);
   sum += kernel != nullptr ? kernel->receive_count : 0u;
   atomicAdd(total, sum);

@@ -86,6 +86,12 @@ static_assert(offsetof(envelope_header<false>, timestamp_us) == 8 && offsetof(en
               offsetof(envelope_header<false>, sender_id) == 20 && offsetof(envelope_header<false>, receiver_id) == 24 &&
               offsetof(envelope_header<false>, type) == 28 && offsetof(envelope_header<true>, hlc) == 32);
 
+/// Offset of header.type_id in every KernelMessage<T>, causal or not: where a router of raw
+/// envelopes reads the type before it knows T (the registry's dispatch_kernel_message).
+inline constexpr std::size_t envelope_type_id_offset = 16;
+static_assert(offsetof(envelope_header<false>, type_id) == envelope_type_id_offset &&
+              offsetof(envelope_header<true>, type_id) == envelope_type_id_offset);
+
 namespace detail {
 template <class T>
 RINGKERNEL_HOST_DEVICE constexpr bool payload_equal(const T& a, const T& b) noexcept;

@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
-// ringkernel::on_device (ringkernel/device_visitor.h): through it, the registry's dispatch and
-// dispatch_envelope and message_traits<T>::visit_fields call a visitor in device code with nvcc's
+// ringkernel::on_device (ringkernel/device_visitor.h): through it, the registry's dispatch,
+// dispatch_envelope and dispatch_kernel_message and message_traits<T>::visit_fields call a visitor in device code with nvcc's
 // host/device check in force. A host-only visitor is then a compile error (test
 // messaging.device_visitor_check.host_only_*, one per call) instead of a call nvcc silently drops; device visitors
 // compile clean under -Werror (messaging.device_visitor_check.device).
@@ -32,7 +32,7 @@ struct Counter {
 
 __global__ void route(const std::uint8_t* in, std::size_t size, const void* raw, std::uint32_t type_id,
                       const messaging_test::Tagged* tagged, unsigned* n) {
-  // RK_PATH (1, 2, 3) compiles one of the three calls, so that each is checked on its own.
+  // RK_PATH (1, 2, 3, 4) compiles one of the four calls, so that each is checked on its own.
   [[maybe_unused]] Counter counter{n};
 #if !defined(RK_PATH) || RK_PATH == 1
   if (reg::dispatch(type_id, raw, ringkernel::on_device(counter))) atomicAdd(n, 100u);
@@ -46,6 +46,11 @@ __global__ void route(const std::uint8_t* in, std::size_t size, const void* raw,
 #endif
 #if !defined(RK_PATH) || RK_PATH == 3
   ringkernel::message_traits<messaging_test::Tagged>::visit_fields(*tagged, ringkernel::on_device(counter));
+#endif
+#if !defined(RK_PATH) || RK_PATH == 4
+  if (reg::dispatch_kernel_message(raw, size, ringkernel::on_device(counter)).status == ringkernel::codec_status::ok) {
+    atomicAdd(n, 10000u);
+  }
 #endif
   (void)in, (void)size, (void)raw, (void)type_id, (void)tagged;
 }

@@ -1,0 +1,154 @@
+// Copyright RingKernel authors.
+// The generated registry's dispatch_kernel_message (messaging.registry.rk.h): a raw KernelMessage<T>
+// whose T is known only from its header's type id reaches the handler of T, equal, and the result
+// says how many bytes it took; an unknown id, too few bytes or a misaligned pointer get a status and
+// no call.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "envelope_test_support.h"
+#include "messaging.registry.rk.h"
+
+namespace {
+
+using messaging_test::stamped;
+using messaging_test::Blob64;
+using messaging_test::Reading;
+using messaging_test::Tagged;
+using messaging_test::Tick;
+using ringkernel::codec_result;
+using ringkernel::codec_status;
+using ringkernel::KernelMessage;
+namespace reg = ringkernel::registry::messaging;
+
+const KernelMessage<Tagged> tagged = KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 42});
+const KernelMessage<Reading> reading =
+    KernelMessage<Reading>::create_control(4, -1, Reading{Tagged{1, 0, 2}, {0.5, 1.0, 2.0}});
+const KernelMessage<Blob64> blob = KernelMessage<Blob64>::create_data(5, 6, Blob64{{1, 2, 3, 4, 5, 6, 7, ~0ull}});
+
+/// Counts calls per handler and checks the message against `expected` when its type matches.
+template <class Expected>
+struct Recorder {
+  const KernelMessage<Expected>* expected;
+  int calls = 0;
+  int equal = 0;
+  template <class T>
+  void operator()(const KernelMessage<T>& m) {
+    ++calls;
+    if constexpr (std::is_same_v<T, Expected>) equal += m == *expected ? 1 : 0;
+  }
+};
+
+/// `m`'s bytes in a heap block of exactly `size` bytes (ASan sees any read past it).
+template <class T>
+std::vector<unsigned char> raw_bytes(const KernelMessage<T>& m, std::size_t size = sizeof(KernelMessage<T>)) {
+  std::vector<unsigned char> bytes(sizeof m);
+  std::memcpy(bytes.data(), &m, sizeof m);
+  bytes.resize(size);
+  bytes.shrink_to_fit();
+  return bytes;
+}
+
+template <class T>
+void expect_routed(const KernelMessage<T>& sent) {
+  const std::vector<unsigned char> bytes = raw_bytes(sent);
+  Recorder<T> recorder{&sent};
+  const codec_result r = reg::dispatch_kernel_message(bytes.data(), bytes.size(), recorder);
+  EXPECT_EQ(r.status, codec_status::ok) << ringkernel::to_string(r.status);
+  EXPECT_EQ(r.size, sizeof(KernelMessage<T>));
+  EXPECT_EQ(recorder.calls, 1);
+  EXPECT_EQ(recorder.equal, 1) << "type id " << ringkernel::message_traits<T>::type_id;
+}
+
+TEST(KernelMessageDispatch, EveryMessageOfTheRegistryReachesItsOwnHandlerEqual) {
+  expect_routed(tagged);
+  expect_routed(stamped(KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "raw"}), 2));  // causal: 40-byte header
+  expect_routed(reading);
+  expect_routed(blob);
+}
+
+// Messages of different types back to back in one buffer, each at an offset aligned for it: the
+// returned size steps from one to the next.
+TEST(KernelMessageDispatch, WalksABufferOfMixedMessagesByTheReturnedSize) {
+  alignas(64) unsigned char buffer[sizeof tagged + sizeof blob + sizeof reading] = {};
+  static_assert(sizeof tagged % alignof(KernelMessage<Blob64>) == 0);
+  static_assert((sizeof tagged + sizeof blob) % alignof(KernelMessage<Reading>) == 0);
+  std::memcpy(buffer, &tagged, sizeof tagged);
+  std::memcpy(buffer + sizeof tagged, &blob, sizeof blob);
+  std::memcpy(buffer + sizeof tagged + sizeof blob, &reading, sizeof reading);
+  std::vector<std::uint32_t> seen;
+  std::size_t at = 0;
+  while (at < sizeof buffer) {
+    const codec_result r = reg::dispatch_kernel_message(buffer + at, sizeof buffer - at, [&](const auto& m) {
+      seen.push_back(m.header.type_id);
+      using T = typename std::decay_t<decltype(m)>::payload_type;
+      if constexpr (std::is_same_v<T, Blob64>) {
+        EXPECT_TRUE(m == blob);
+      }
+      if constexpr (std::is_same_v<T, Reading>) {
+        EXPECT_TRUE(m == reading);
+      }
+      if constexpr (std::is_same_v<T, Tagged>) {
+        EXPECT_TRUE(m == tagged);
+      }
+    });
+    ASSERT_EQ(r.status, codec_status::ok) << "at " << at;
+    at += r.size;
+  }
+  EXPECT_EQ(at, sizeof buffer);
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{ringkernel::message_traits<Tagged>::type_id,
+                                              ringkernel::message_traits<Blob64>::type_id,
+                                              ringkernel::message_traits<Reading>::type_id}));
+}
+
+TEST(KernelMessageDispatch, UnknownTypeIdIsWrongMessageTypeAtOffset16WithoutACall) {
+  for (const std::uint32_t id : {0u, 7u, 0xffffffffu}) {
+    KernelMessage<Tagged> m = tagged;
+    m.header.type_id = id;
+    const std::vector<unsigned char> bytes = raw_bytes(m);
+    Recorder<Tagged> recorder{&tagged};
+    const codec_result r = reg::dispatch_kernel_message(bytes.data(), bytes.size(), recorder);
+    EXPECT_EQ(r.status, codec_status::wrong_message_type) << id;
+    EXPECT_EQ(r.size, ringkernel::envelope_type_id_offset);
+    EXPECT_EQ(recorder.calls, 0);
+  }
+}
+
+// Every size short of the whole message, the type id readable or not: truncated_input at 0, no
+// call, and no byte read past `size` (each buffer is exactly that long).
+TEST(KernelMessageDispatch, FewerBytesThanTheMessageAreTruncatedInputWithoutACall) {
+  const auto truncations = [](const auto& sent) {
+    using T = typename std::decay_t<decltype(sent)>::payload_type;
+    for (std::size_t n = 0; n < sizeof(KernelMessage<T>); ++n) {
+      const std::vector<unsigned char> bytes = raw_bytes(sent, n);
+      Recorder<T> recorder{&sent};
+      const codec_result r = reg::dispatch_kernel_message(bytes.data(), n, recorder);
+      EXPECT_EQ(r.status, codec_status::truncated_input) << "size " << n;
+      EXPECT_EQ(r.size, 0u);
+      EXPECT_EQ(recorder.calls, 0) << "size " << n;
+    }
+  };
+  truncations(tagged);
+  truncations(reading);
+  truncations(blob);
+}
+
+TEST(KernelMessageDispatch, AMisalignedMessageIsInvalidInputWithoutACall) {
+  static_assert(alignof(KernelMessage<Blob64>) >= 8);
+  alignas(64) unsigned char buffer[sizeof blob + 8] = {};
+  for (const std::size_t shift : {1u, 4u}) {
+    std::memcpy(buffer + shift, &blob, sizeof blob);
+    Recorder<Blob64> recorder{&blob};
+    const codec_result r = reg::dispatch_kernel_message(buffer + shift, sizeof blob, recorder);
+    EXPECT_EQ(r.status, codec_status::invalid_input) << "shift " << shift;
+    EXPECT_EQ(r.size, 0u);
+    EXPECT_EQ(recorder.calls, 0);
+  }
+}
+
+}  // namespace
