@@ -125,6 +125,27 @@ TEST(MessageStamper, AssignsSenderSequenceTimestampAndHlc) {
   EXPECT_EQ(no_clock.next_sequence(), 1u);
 }
 
+// A clock that has issued its largest stamp gives the empty stamp 0 (hlc.h): the stamper refuses
+// the causal message as it does without a clock, instead of sending it unstamped.
+TEST(MessageStamper, AnExhaustedClockIsARefusedStampThatUsesUpNoSequenceNumber) {
+  ringkernel::HybridLogicalClock clock;
+  (void)clock.now_at(ringkernel::hlc_timestamp::max_physical_us + 5);
+  for (std::uint64_t i = 0; i < ringkernel::hlc_timestamp::logical_mask; ++i) {
+    (void)clock.now_at(ringkernel::hlc_timestamp::max_physical_us);
+  }
+  ASSERT_EQ(clock.last().bits, ~std::uint64_t{0}) << "the clock should have issued its largest stamp";
+  ringkernel::MessageStamper stamper(3, &clock);
+  auto causal = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  const auto unstamped = causal;
+  EXPECT_FALSE(stamper.stamp(causal)) << "a causal message would go out with the empty clock stamp";
+  EXPECT_EQ(causal, unstamped) << "a refused stamp changed the message";
+  EXPECT_EQ(stamper.next_sequence(), 0u) << "a refused stamp used up a sequence number";
+  EXPECT_EQ(clock.exhaustions(), 1u);
+  auto plain = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
+  EXPECT_TRUE(stamper.stamp(plain)) << "payloads that are not causal need no clock stamp";
+  EXPECT_EQ(plain.header.sequence, 0u);
+}
+
 TEST(MessageStamper, ConcurrentStampsGiveEverySequenceNumberOnce) {
   ringkernel::MessageStamper stamper(1);
   constexpr int threads = 4;

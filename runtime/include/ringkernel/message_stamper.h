@@ -30,18 +30,22 @@ class MessageStamper {
   MessageStamper(const MessageStamper&) = delete;
   MessageStamper& operator=(const MessageStamper&) = delete;
 
-  /// Stamps `m` for sending. Returns false only for a causal payload type when the stamper has no
-  /// clock: `m` is then left as it was and no sequence number is used up (a gap in a sender's
-  /// sequence would read as a lost message to its receiver).
+  /// Stamps `m` for sending. Returns false only for a causal payload type, when the stamper has no
+  /// clock or its clock has issued its last stamp (HybridLogicalClock::exhaustions(): now() gives
+  /// the empty stamp 0, which no causal message may carry): `m` is then left as it was and no
+  /// sequence number is used up (a gap in a sender's sequence would read as a lost message to its
+  /// receiver). The clock stamp is taken first for that reason.
   template <class T>
   [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
     if constexpr (KernelMessage<T>::causal) {
       if (clock_ == nullptr) return false;
+      const hlc_timestamp clock_stamp = clock_->now();
+      if (clock_stamp == hlc_timestamp{}) return false;
+      m.header.hlc = clock_stamp;
     }
     m.header.sender_id = sender_id_;
     m.header.sequence = detail::atomic_word<atomic_scope::system>(next_sequence_).fetch_add(1, detail::order::relaxed);
     m.header.timestamp_us = static_cast<std::int64_t>(wall_clock_us());
-    if constexpr (KernelMessage<T>::causal) m.header.hlc = clock_->now();
     return true;
   }
 
