@@ -14,7 +14,12 @@ namespace {
 
 // A side's own device (producer_device / consumer_device), where one is given.
 void check_side_device(const char* name, int id, const QueueOptions& o) {
-  if (id < 0 || id == o.device) return;
+  if (id == no_device || id == o.device) return;  // -1: the ring's own device; other negative ids name none
+  if (id < 0) {
+    throw Error(errc::invalid_device, "BasicMessageQueue", id,
+                std::string("QueueOptions::") + name + " = " + std::to_string(id) +
+                    " names no device (device ids are 0 and up; -1: the same as QueueOptions::device)");
+  }
   if (o.memory != QueueMemory::pinned) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", id,
                 std::string("QueueOptions::") + name + " = " + std::to_string(id) + " with QueueMemory::" +
@@ -83,6 +88,11 @@ void validate_queue_options(const QueueOptions& o, bool multi_producer, bool mul
     throw Error(errc::invalid_argument, "BasicMessageQueue", o.device,
                 std::string("FullPolicy::drop_oldest with consumers = QueueUsers::") + to_string(o.consumers) +
                     ": a host-side sender evicts by receiving, so consumers must include the host");
+  }
+  if (o.device < no_device) {
+    throw Error(errc::invalid_device, "BasicMessageQueue", o.device,
+                "QueueOptions::device = " + std::to_string(o.device) +
+                    " names no device (device ids are 0 and up; -1: none, for host memory)");
   }
   if (o.memory != QueueMemory::host && o.device < 0) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,

@@ -164,6 +164,49 @@ TEST(P2PMessageQueue, AnInvalidDeviceIdIsNamedAsTheQueuesSourceOrDestination) {
   }
 }
 
+// An error about one side names that side's device: the producers' is the source.
+TEST(P2PMessageQueue, ABadSideIsNamedWithItsOwnDevice) {
+  const auto ids = host_devices(ringkernel::HostTopology::all);
+  ringkernel::PeerMemory peers;
+  for (const bool producers : {true, false}) {
+    const auto bad = static_cast<ringkernel::QueueUsers>(9);
+    try {
+      P2PMessageQueue<Msg> q(peers, ids[0], ids[1],
+                             producers ? P2PQueueOptions{.producers = bad} : P2PQueueOptions{.consumers = bad});
+      FAIL() << "QueueUsers 9 accepted";
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+      EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+      EXPECT_EQ(e.device(), producers ? ids[0] : ids[1]) << e.what();
+      EXPECT_NE(std::string(e.what()).find(producers ? "producers = 9" : "consumers = 9"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A ring the destination's memory cannot hold: out_of_memory from the queue, saying which ring.
+TEST(P2PMessageQueue, ARingTooLargeForTheDestinationIsOutOfMemoryNamingTheQueue) {
+  ringkernel::HostBackendConfig config;
+  config.device_count = 2;
+  config.topology = ringkernel::HostTopology::all;
+  config.memory_per_device = std::size_t{1} << 20;
+  ringkernel::configure_host_backend(config);
+  const auto host = ringkernel::devices(ringkernel::Backend::host);
+  ringkernel::PeerMemory peers;
+  try {
+    P2PMessageQueue<Msg> q(peers, host[0].id, host[1].id,
+                           P2PQueueOptions{.capacity = std::size_t{1} << 16, .mode = P2PTransferMode::direct_p2p});
+    FAIL() << "a ring larger than the device accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::out_of_memory);
+    EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+    EXPECT_EQ(e.device(), host[1].id);
+    EXPECT_NE(std::string(e.what()).find("the ring of 65536 slots"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the destination's device memory"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(peers.peer_access_enabled(host[0].id, host[1].id)) << "peer access left behind by a failed construction";
+  (void)host_devices(ringkernel::HostTopology::all);  // the other tests' configuration again
+}
+
 // Peer access is process-wide: a second PeerMemory may not switch off what a live queue's mapping uses.
 TEST(P2PMessageQueue, AnotherPeerMemoryCannotDisableTheAccessALiveQueueMaps) {
   const auto ids = host_devices(ringkernel::HostTopology::all);

@@ -79,6 +79,29 @@ TEST(QueueOptions, ADeviceIdThatNamesNoDeviceIsRefusedByTheQueueWhateverTheMemor
   }
 }
 
+// -1 is "no device" (host memory; a side on the ring's own device); every other negative id names
+// none and is refused, for the ring's device and for each side's.
+TEST(QueueOptions, ANegativeDeviceIdOtherThanMinusOneIsRefused) {
+  struct Case {
+    QueueOptions options;
+    const char* field;
+  };
+  const Case cases[] = {
+      {QueueOptions{.capacity = 8, .device = -5}, "QueueOptions::device = -5"},
+      {QueueOptions{.capacity = 8, .memory = QueueMemory::pinned, .device = -2}, "QueueOptions::device = -2"},
+      {QueueOptions{.capacity = 8, .producer_device = -9}, "QueueOptions::producer_device = -9"},
+      {QueueOptions{.capacity = 8, .consumer_device = -3}, "QueueOptions::consumer_device = -3"},
+  };
+  for (const Case& c : cases) {
+    const ringkernel::Error e = error_of([&] { ringkernel::MpmcQueue<Tagged> q(c.options); });
+    EXPECT_EQ(e.code(), errc::invalid_device) << e.what();
+    EXPECT_TRUE(mentions(e, c.field)) << e.what();
+    EXPECT_TRUE(mentions(e, "names no device")) << e.what();
+  }
+  ringkernel::MpmcQueue<Tagged> host_memory(QueueOptions{.capacity = 8, .device = -1});  // still fine
+  EXPECT_EQ(host_memory.capacity(), 8u);
+}
+
 TEST(QueueOptions, AP2PQueueRefusesAPolicyOutsideFullPolicy) {
   const auto host = ringkernel::devices(ringkernel::Backend::host);
   ASSERT_GE(host.size(), 2u) << "needs two host-backend devices (RINGKERNEL_HOST_DEVICES=2)";

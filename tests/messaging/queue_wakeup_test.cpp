@@ -1,12 +1,13 @@
 // Copyright RingKernel authors.
 // Blocked queue calls and how they end (docs/messaging.md): shutdown() wakes blocked senders and
-// receivers, which return closed and lose nothing; a timeout too long for the clock waits until
-// stopped; detailed statistics of batch receives; the names of the queue's enums.
+// receivers, which return closed and lose nothing; a timeout too long for the clock, in any unit,
+// waits until stopped; detailed statistics of batch receives; the names of the queue's enums.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdint>
 #include <future>
+#include <limits>
 #include <span>
 #include <stop_token>
 #include <string>
@@ -133,6 +134,63 @@ TYPED_TEST(QueueWakeup, ATimeoutTooLongForTheClockWaitsUntilStopped) {
   EXPECT_EQ(sender.get().status, SendStatus::stopped);
   EXPECT_EQ(q.statistics().timed_out, 0u);
   EXPECT_EQ(q.statistics().stopped, 1u);
+}
+
+// "Forever" in a coarse unit: seconds::max() or 300 years in hours overflowed the caller's own
+// conversion to nanoseconds (a negative count, so an immediate timeout). Timeouts of any unit are
+// now taken with saturation, floating-point ones included, and such calls wait until stopped.
+TYPED_TEST(QueueWakeup, ForeverInACoarseUnitWaitsUntilStoppedInEveryBlockingCall) {
+  TypeParam q(QueueOptions{.capacity = 2, .policy = FullPolicy::block});
+  const auto expect_waits_until_stopped = [](auto call, auto stopped_status, const char* what) {
+    std::stop_source stop;
+    auto blocked = std::async(std::launch::async, [&] { return call(stop.get_token()); });
+    let_it_block();
+    EXPECT_EQ(blocked.wait_for(20ms), std::future_status::timeout) << what << ": gave up without a stop request";
+    stop.request_stop();
+    ASSERT_EQ(blocked.wait_for(long_wait), std::future_status::ready) << what;
+    EXPECT_EQ(blocked.get(), stopped_status) << what;
+  };
+  std::uint64_t v = 0;
+  std::uint64_t batch[2] = {};
+  expect_waits_until_stopped([&](std::stop_token t) { return q.receive(v, std::chrono::seconds::max(), t); },
+                             ReceiveStatus::stopped, "receive, seconds::max()");
+  expect_waits_until_stopped([&](std::stop_token t) { return q.receive(v, std::chrono::hours(24 * 365 * 300), t); },
+                             ReceiveStatus::stopped, "receive, 300 years in hours");
+  expect_waits_until_stopped(
+      [&](std::stop_token t) { return q.receive_batch(std::span(batch), std::chrono::duration<double>::max(), t).status; },
+      ReceiveStatus::stopped, "receive_batch, duration<double>::max()");
+  ASSERT_TRUE(q.try_send(1).ok());
+  ASSERT_TRUE(q.try_send(2).ok());
+  expect_waits_until_stopped([&](std::stop_token t) { return q.send(3, std::chrono::minutes::max(), t).status; },
+                             SendStatus::stopped, "send, minutes::max()");
+  const std::uint64_t more[] = {3, 4};
+  expect_waits_until_stopped(
+      [&](std::stop_token t) { return q.send_batch(std::span(more), std::chrono::seconds::max(), t).status; },
+      SendStatus::stopped, "send_batch, seconds::max()");
+  EXPECT_EQ(q.statistics().timed_out, 0u);
+  // A short timeout in any unit still times out.
+  EXPECT_EQ(q.send(5, std::chrono::duration<double, std::milli>(1.5)).status, SendStatus::timeout);
+}
+
+TEST(QueueTimeout, AnyDurationIsTakenInNanosecondsWithSaturation) {
+  using ringkernel::saturating_nanoseconds;
+  using ns = std::chrono::nanoseconds;
+  static_assert(saturating_nanoseconds(std::chrono::seconds::max()) == ns::max());
+  static_assert(saturating_nanoseconds(std::chrono::seconds::min()) == ns::min());
+  static_assert(saturating_nanoseconds(std::chrono::hours(24 * 365 * 300)) == ns::max());
+  static_assert(saturating_nanoseconds(std::chrono::milliseconds(5)) == ns(5'000'000));
+  static_assert(saturating_nanoseconds(std::chrono::seconds(-2)) == ns(-2'000'000'000));
+  static_assert(saturating_nanoseconds(std::chrono::seconds(9'223'372'036)) == ns(9'223'372'036'000'000'000));
+  static_assert(saturating_nanoseconds(std::chrono::seconds(9'223'372'037)) == ns::max());
+  static_assert(saturating_nanoseconds(ns::max()) == ns::max());
+  static_assert(saturating_nanoseconds(std::chrono::duration<unsigned long long, std::nano>(~0ull)) == ns::max());
+  static_assert(saturating_nanoseconds(std::chrono::duration<long long, std::pico>(1'500)) == ns(1));
+  static_assert(saturating_nanoseconds(std::chrono::duration<double, std::milli>(1.5)) == ns(1'500'000));
+  static_assert(saturating_nanoseconds(std::chrono::duration<double>(1e300)) == ns::max());
+  static_assert(saturating_nanoseconds(std::chrono::duration<double>(-1e300)) == ns::min());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(saturating_nanoseconds(std::chrono::duration<double>(nan)), ns::zero());
+  EXPECT_EQ(saturating_nanoseconds(std::chrono::duration<double>(std::numeric_limits<double>::infinity())), ns::max());
 }
 
 TEST(QueueStatistics, BatchReceivesRecordTheLatencyOfEveryMessageAndTheOccupancyBefore) {

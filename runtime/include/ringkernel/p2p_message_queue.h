@@ -52,7 +52,7 @@ class P2PMessageQueue {
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
         access_was_enabled_(detail::p2p_access_enabled(peers, source_device, destination_device)),
         mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
-                                       prevalidated(options, destination_device))),
+                                       prevalidated(options, source_device, destination_device))),
         capacity_(options.capacity),
         policy_(options.policy) {
     try {
@@ -78,18 +78,26 @@ class P2PMessageQueue {
   P2PMessageQueue(const P2PMessageQueue&) = delete;
   P2PMessageQueue& operator=(const P2PMessageQueue&) = delete;
 
-  SendResult send(const T& m, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  SendResult send(const T& m, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                  std::stop_token stop = {}) {
     return host_queue("P2PMessageQueue::send", host_role::producer).send(m, timeout, std::move(stop));
   }
   SendResult try_send(const T& m) { return host_queue("P2PMessageQueue::try_send", host_role::producer).try_send(m); }
-  BatchSendResult send_batch(std::span<const T> ms, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  BatchSendResult send_batch(std::span<const T> ms, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                             std::stop_token stop = {}) {
     return host_queue("P2PMessageQueue::send_batch", host_role::producer).send_batch(ms, timeout, std::move(stop));
   }
-  ReceiveStatus receive(T& out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  ReceiveStatus receive(T& out, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                        std::stop_token stop = {}) {
     return host_queue("P2PMessageQueue::receive", host_role::consumer).receive(out, timeout, std::move(stop));
   }
   ReceiveStatus try_receive(T& out) { return host_queue("P2PMessageQueue::try_receive", host_role::consumer).try_receive(out); }
-  BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  BatchReceiveResult receive_batch(std::span<T> out, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                                   std::stop_token stop = {}) {
     return host_queue("P2PMessageQueue::receive_batch", host_role::consumer).receive_batch(out, timeout, std::move(stop));
   }
   BatchReceiveResult try_receive_batch(std::span<T> out) {
@@ -158,8 +166,11 @@ class P2PMessageQueue {
   }
   // Capacity, policy, and users as the policy needs them (drop_oldest); which memory can serve
   // the users is resolve_p2p_mode's part (QueueMemory::device here skips that check).
-  static const P2PQueueOptions& prevalidated(const P2PQueueOptions& o, int destination) {
+  // An error about a side names that side's device (the producers' is the source).
+  static const P2PQueueOptions& prevalidated(const P2PQueueOptions& o, int source, int destination) {
     try {
+      detail::check_ring_side("P2PMessageQueue", {"producers", o.producers, true, source}, QueueMemory::device);
+      detail::check_ring_side("P2PMessageQueue", {"consumers", o.consumers, true, destination}, QueueMemory::device);
       MpmcQueue<T>::validate(QueueOptions{.capacity = o.capacity, .policy = o.policy, .memory = QueueMemory::device,
                                           .device = destination, .producers = o.producers, .consumers = o.consumers});
     } catch (const Error& e) {
@@ -182,13 +193,22 @@ class P2PMessageQueue {
         .producers = options.producers,
         .consumers = options.consumers,
         .producer_device = staged ? source_ : -1};
-    if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
-      MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
-      kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
-      ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
-    } else {
-      queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
-      ring_ = queue_->ring();
+    try {
+      if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
+        MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
+        kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
+        ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
+      } else {
+        queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
+        ring_ = queue_->ring();
+      }
+    } catch (const Error& e) {
+      if (e.code() != errc::out_of_memory) throw;
+      throw Error(e.code(), "P2PMessageQueue", destination_,
+                  "the ring of " + std::to_string(options.capacity) + " slots (" +
+                      std::to_string(ring_type::bytes_for(options.capacity)) + " bytes) in " +
+                      (staged ? "pinned host memory" : "the destination's device memory") + ": " + e.call() + ": " +
+                      e.detail());
     }
     if (mode_ == P2PTransferMode::direct_p2p) {
       source_mapping_ = peers_->map_peer_memory(storage().data(), destination_, source_, storage().size());

@@ -41,6 +41,7 @@
 #include "ringkernel/queue/queue_counters.h"
 #include "ringkernel/queue/queue_options.h"
 #include "ringkernel/queue/queue_storage.h"
+#include "ringkernel/queue/queue_timeout.h"
 #include "ringkernel/queue/queue_types.h"
 #include "ringkernel/queue/queue_users.h"
 #include "ringkernel/queue/spsc_ring.h"
@@ -96,16 +97,20 @@ class BasicMessageQueue {
     host_producer("BasicMessageQueue::try_send");
     return send_one(value, duration::zero(), no_stop(), false);
   }
-  SendResult send(const T& value, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  SendResult send(const T& value, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                  std::stop_token stop = {}) {
     if (plain_send_ && !ring_.closed() && ring_.try_push(value)) [[likely]] return {};
     host_producer("BasicMessageQueue::send");
-    return send_one(value, timeout, stop, true);
+    return send_one(value, saturating_nanoseconds(timeout), stop, true);
   }
 
   /// Enqueues values in order, as many per claim as fit (one claim and, for SpscQueue, one publish
   /// per chunk). With block, waits for room until the deadline; other policies act on the rest as
   /// for single sends (drop_newest discards the rest, drop_oldest evicts to make room).
-  BatchSendResult send_batch(std::span<const T> values, duration timeout = default_queue_timeout,
+  template <class Rep = duration::rep, class Period = duration::period>
+  BatchSendResult send_batch(std::span<const T> values,
+                             std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
                              std::stop_token stop = {}) {
     host_producer("BasicMessageQueue::send_batch");
     BatchSendResult result;
@@ -114,7 +119,7 @@ class BasicMessageQueue {
       result.status = SendStatus::closed;
       return result;
     }
-    detail::backoff wait(timeout, stop);
+    detail::backoff wait(saturating_nanoseconds(timeout), stop);
     while (result.accepted < values.size()) {
       const std::size_t n = ring_.try_push_batch(values.data() + result.accepted, values.size() - result.accepted);
       result.accepted += n;
@@ -140,16 +145,20 @@ class BasicMessageQueue {
     host_consumer("BasicMessageQueue::try_receive");
     return receive_one(out, duration::zero(), no_stop(), false);
   }
-  ReceiveStatus receive(T& out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  ReceiveStatus receive(T& out, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                        std::stop_token stop = {}) {
     if (plain_receive_ && ring_.try_pop(out)) [[likely]] return ReceiveStatus::ok;
     host_consumer("BasicMessageQueue::receive");
-    return receive_one(out, timeout, stop, true);
+    return receive_one(out, saturating_nanoseconds(timeout), stop, true);
   }
 
   /// Waits (until the deadline) for at least one message, then takes up to out.size() with one claim.
-  BatchReceiveResult receive_batch(std::span<T> out, duration timeout = default_queue_timeout, std::stop_token stop = {}) {
+  template <class Rep = duration::rep, class Period = duration::period>
+  BatchReceiveResult receive_batch(std::span<T> out, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
+                                   std::stop_token stop = {}) {
     host_consumer("BasicMessageQueue::receive_batch");
-    return receive_many(out, timeout, stop, true);
+    return receive_many(out, saturating_nanoseconds(timeout), stop, true);
   }
   /// Never waits: `empty` where receive_batch would wait (a zero timeout there is `timeout`, as for receive).
   BatchReceiveResult try_receive_batch(std::span<T> out) {
