@@ -72,11 +72,23 @@ function(ringkernel_generate_messages target)
   endif()
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "INTERFACE_LIBRARY" OR type STREQUAL "UTILITY")
-    message(FATAL_ERROR "${where}: '${target}' is a ${type}; use an executable, a STATIC, SHARED or OBJECT library")
+    set(kind "an INTERFACE library")
+    if(type STREQUAL "UTILITY")
+      set(kind "a custom target")
+    endif()
+    message(FATAL_ERROR "${where}: '${target}' is ${kind} (${type}), which has no build step; use an "
+      "executable, a STATIC, SHARED or OBJECT library")
   endif()
   if(NOT arg_HEADERS)
     message(FATAL_ERROR "${where}: HEADERS is empty; name at least one header with [[ringkernel::message]] structs")
   endif()
+  foreach(header IN LISTS arg_HEADERS)
+    if(header MATCHES [[\$<]])
+      message(FATAL_ERROR "${where}: HEADERS takes no generator expressions ('${header}'): each header "
+        "gets its build step when CMake configures, so name it by a plain path (relative to the current "
+        "source directory, or absolute)")
+    endif()
+  endforeach()
   if(DEFINED arg_REGISTRY AND NOT arg_REGISTRY MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${where}: REGISTRY '${arg_REGISTRY}' must be a C identifier (it names a namespace)")
   endif()
@@ -165,9 +177,31 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: no templates found in '${template_dir}' (broken RingKernel installation?)")
   endif()
 
+  # The generated headers are included by bare name (`#include "<stem>.rk.h"`, also by the registry)
+  # and every call puts its output directory on the target's include path: a stem (or registry name)
+  # that an earlier call of the target generated would shadow one of the two files, whatever the
+  # OUTPUT_DIRs.
+  get_property(earlier_headers TARGET ${target} PROPERTY RINGKERNEL_MESSAGE_HEADERS)
+  get_property(earlier_generated TARGET ${target} PROPERTY RINGKERNEL_GENERATED_HEADERS)
+  foreach(earlier IN LISTS earlier_headers)
+    cmake_path(GET earlier STEM LAST_ONLY stem)
+    set(stem_${stem} "${earlier}")
+  endforeach()
+  if(DEFINED arg_REGISTRY)
+    foreach(earlier IN LISTS earlier_generated)
+      cmake_path(GET earlier FILENAME name)
+      if(name STREQUAL "${arg_REGISTRY}.registry.rk.h")
+        message(FATAL_ERROR "${where}: REGISTRY '${arg_REGISTRY}' is already generated for this target "
+          "(${earlier}) by an earlier call; registries are included by bare name "
+          "('${name}'), so give this one another name")
+      endif()
+    endforeach()
+  endif()
+
   set(stamps)
   set(manifests)
-  set(stems)
+  set(headers_seen)
+  set(generated_headers)
   foreach(header IN LISTS arg_HEADERS)
     cmake_path(ABSOLUTE_PATH header BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
     if(NOT EXISTS "${header}")
@@ -176,13 +210,22 @@ function(ringkernel_generate_messages target)
     if(header IN_LIST headers_seen)
       message(FATAL_ERROR "${where}: header '${header}' is listed twice in HEADERS; list it once")
     endif()
+    if(header IN_LIST earlier_headers)
+      message(FATAL_ERROR "${where}: header '${header}' is already generated for this target by an "
+        "earlier call; list it in one call only")
+    endif()
     list(APPEND headers_seen "${header}")
     cmake_path(GET header STEM LAST_ONLY stem)
-    if(stem IN_LIST stems)
-      message(FATAL_ERROR "${where}: two headers have the stem '${stem}' (outputs would collide): "
-        "${header} and ${stem_${stem}}; use two calls with different OUTPUT_DIRs")
+    if(DEFINED stem_${stem})
+      set(call "this call")
+      if(stem_${stem} IN_LIST earlier_headers)
+        set(call "an earlier call for this target")
+      endif()
+      message(FATAL_ERROR "${where}: header '${header}' has the stem '${stem}' of '${stem_${stem}}', "
+        "which ${call} generates too; generated headers are included by bare name ('${stem}.rk.h'), "
+        "so stems must be unique among the generated headers a target sees (another OUTPUT_DIR does "
+        "not help): rename one of the headers")
     endif()
-    list(APPEND stems "${stem}")
     set(stem_${stem} "${header}")
     _ringkernel_claim_outputs("${where}" "${out}" "${header}" "${stem}.rk.h" "${stem}.rk.cuh"
                               "${stem}.rk.json" "${stem}.rk.stamp" "${stem}.rk.d")
@@ -207,6 +250,7 @@ function(ringkernel_generate_messages target)
       VERBATIM)
     list(APPEND stamps "${base}.rk.stamp")
     list(APPEND manifests "${base}.rk.json")
+    list(APPEND generated_headers "${base}.rk.h" "${base}.rk.cuh")
   endforeach()
 
   if(arg_REGISTRY)
@@ -227,6 +271,7 @@ function(ringkernel_generate_messages target)
       COMMENT "ringkernel-gen registry ${arg_REGISTRY}"
       VERBATIM)
     list(APPEND stamps "${reg}.stamp")
+    list(APPEND generated_headers "${reg}.h")
   endif()
 
   # The stamps as sources make the target (and, through target-level ordering, its dependents'
@@ -249,6 +294,15 @@ function(ringkernel_generate_messages target)
   endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
   target_link_libraries(${target} PUBLIC RingKernel::runtime)
+
+  # What the calls of the target generate, for install rules (docs/cmake.md, "Installing generated
+  # headers"); paths may contain $<CONFIG>, which install(FILES) evaluates.
+  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_MESSAGE_HEADERS ${headers_seen})
+  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GENERATED_HEADERS ${generated_headers})
+  get_property(dirs TARGET ${target} PROPERTY RINGKERNEL_OUTPUT_DIRS)
+  if(NOT out IN_LIST dirs)
+    set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_OUTPUT_DIRS "${out}")
+  endif()
 endfunction()
 
 # The directories `out` stands for: one per configuration when it contains $<CONFIG>.
@@ -278,7 +332,7 @@ function(_ringkernel_claim_outputs where out what)
     if(file IN_LIST claimed)
       get_property(first GLOBAL PROPERTY "RINGKERNEL_GEN_FROM ${out}/${file}")
       message(FATAL_ERROR "${where}: ${what} would write '${file}' in '${out}', which ${first} "
-        "already writes; use another OUTPUT_DIR for one of them (or rename the header)")
+        "already writes; use another OUTPUT_DIR for one of them (another target's call), or rename the header")
     endif()
     set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_FROM ${out}/${file}" "${what}")
   endforeach()

@@ -1,11 +1,31 @@
 # cmake --install: ringkernel-gen, the runtime library and its public headers, the templates, and a
 # relocatable package (RingKernelConfig.cmake + version + exported RingKernel::runtime/RingKernel::gen
-# + ringkernel_generate_messages()).
+# + ringkernel_generate_messages()). With RINGKERNEL_INSTALL off (the default under add_subdirectory or
+# FetchContent) only the build tree's own config is written and nothing is installed.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(RINGKERNEL_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/RingKernel")
 set(RINGKERNEL_INSTALL_TEMPLATEDIR "${CMAKE_INSTALL_DATADIR}/ringkernel/templates")
+
+# The installed config is staged in package/; the build tree's own top level gets a config that
+# says it is no package (find_package with RingKernel_DIR set to the build folder lands there).
+set(_ringkernel_package_stage "${PROJECT_BINARY_DIR}/package")
+configure_package_config_file(
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelConfig.cmake.in"
+  "${_ringkernel_package_stage}/RingKernelConfig.cmake"
+  INSTALL_DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR}
+  PATH_VARS RINGKERNEL_INSTALL_TEMPLATEDIR)
+foreach(_ringkernel_dir IN ITEMS "${_ringkernel_package_stage}" "${PROJECT_BINARY_DIR}")
+  write_basic_package_version_file(
+    "${_ringkernel_dir}/RingKernelConfigVersion.cmake"
+    COMPATIBILITY SameMinorVersion)
+endforeach()
+configure_file("${PROJECT_SOURCE_DIR}/cmake/RingKernelBuildTreeConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake" @ONLY)
+if(NOT RINGKERNEL_INSTALL)
+  return()
+endif()
 
 set(_ringkernel_install_targets ringkernel_runtime ringkernel-info)
 if(TARGET ringkernel-gen)
@@ -29,21 +49,6 @@ install(EXPORT RingKernelTargets
   NAMESPACE RingKernel::
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
 
-# The installed config is staged in package/; the build tree's own top level gets a config that
-# says it is no package (find_package with RingKernel_DIR set to the build folder lands there).
-set(_ringkernel_package_stage "${PROJECT_BINARY_DIR}/package")
-configure_package_config_file(
-  "${PROJECT_SOURCE_DIR}/cmake/RingKernelConfig.cmake.in"
-  "${_ringkernel_package_stage}/RingKernelConfig.cmake"
-  INSTALL_DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR}
-  PATH_VARS RINGKERNEL_INSTALL_TEMPLATEDIR)
-foreach(_ringkernel_dir IN ITEMS "${_ringkernel_package_stage}" "${PROJECT_BINARY_DIR}")
-  write_basic_package_version_file(
-    "${_ringkernel_dir}/RingKernelConfigVersion.cmake"
-    COMPATIBILITY SameMinorVersion)
-endforeach()
-configure_file("${PROJECT_SOURCE_DIR}/cmake/RingKernelBuildTreeConfig.cmake.in"
-  "${PROJECT_BINARY_DIR}/RingKernelConfig.cmake" @ONLY)
 install(FILES
   "${_ringkernel_package_stage}/RingKernelConfig.cmake"
   "${_ringkernel_package_stage}/RingKernelConfigVersion.cmake"

@@ -144,6 +144,20 @@ execute_process(COMMAND "${exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE run ERROR_VA
 if(NOT rc EQUAL 0 OR NOT run MATCHES "consumer ok")
   fail("the consumer did not run correctly (exit ${rc})" "${run}")
 endif()
+if(NOT MODE STREQUAL "package")
+  # RingKernel inside the consumer's build (RINGKERNEL_INSTALL off by default): its ringkernel-info is
+  # not built by `all`, and the consumer's `cmake --install` installs nothing of RingKernel's.
+  file(GLOB_RECURSE info "${bin}/*/ringkernel-info")
+  if(info)
+    fail("the consumer's build built RingKernel's ringkernel-info (${info})" "${out}")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --install "${bin}" --config "${BUILD_TYPE}" --prefix "${WORK}/inst"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE install ERROR_VARIABLE install)
+  file(GLOB_RECURSE installed "${WORK}/inst/*")
+  if(NOT rc EQUAL 0 OR installed)
+    fail("the consumer's install failed (exit ${rc}) or installed RingKernel's files: ${installed}" "${install}")
+  endif()
+endif()
 
 if(multi_config)
   # The other configuration (its own flags: the consumer defines CONSUMER_DEBUG_BUILD in Debug only)

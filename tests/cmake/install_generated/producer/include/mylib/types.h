@@ -1,0 +1,6 @@
+#pragma once
+#include <cstdint>
+
+namespace mylib {
+using Operand = std::int32_t;
+}
