@@ -109,8 +109,9 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
   const clang::CXXRecordDecl* definition = record->getDefinition();
   if (definition == nullptr || !isMessageRecord(*record)) {
     return rejected("has type " + spell(type, context) + ", which is not a [[ringkernel::message]]",
-                    "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() +
-                        " { ... };");
+                    record->getIdentifier() == nullptr
+                        ? "give the struct a name and annotate it: struct [[ringkernel::message]] Name { ... };"
+                        : "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() + " { ... };");
   }
   FieldType result;
   result.kind = result.underlying = FieldKind::Message;

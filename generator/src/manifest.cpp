@@ -30,7 +30,7 @@ void writeIndices(JsonWriter& w, std::string_view key, const std::vector<std::si
   w.endArray();
 }
 
-void writeField(JsonWriter& w, const FieldModel& f) {
+void writeField(JsonWriter& w, const FieldModel& f, bool withOrigin) {
   w.beginObject();
   w.member("name", f.name);
   w.member("kind", runtimeName(f.kind));
@@ -48,11 +48,12 @@ void writeField(JsonWriter& w, const FieldModel& f) {
   w.memberNumber("alignment", f.alignment);
   w.memberNumber("natural_alignment", f.naturalAlignment);
   w.member("initializer", f.initializer);
-  writeLocation(w, f.location);
+  if (withOrigin) writeLocation(w, f.location);
   w.endObject();
 }
 
-/// One message; `withOrigin` = false leaves out from_this_header (the fingerprint).
+/// One message; `withOrigin` = false leaves out from_this_header and the source locations (the
+/// fingerprint: one header reached by two paths, e.g. through a symbolic link, is one description).
 void writeMessage(JsonWriter& w, const MessageModel& m, bool withOrigin) {
   w.beginObject();
   w.member("qualified_name", m.qualifiedName);
@@ -86,11 +87,13 @@ void writeMessage(JsonWriter& w, const MessageModel& m, bool withOrigin) {
   w.memberNumber("size", m.size);
   w.memberNumber("alignment", m.alignment);
   w.memberNumber("natural_alignment", m.naturalAlignment);
-  if (withOrigin) w.memberBoolean("from_this_header", m.fromThisHeader);
-  writeLocation(w, m.location);
+  if (withOrigin) {
+    w.memberBoolean("from_this_header", m.fromThisHeader);
+    writeLocation(w, m.location);
+  }
   w.key("fields");
   w.beginArray();
-  for (const FieldModel& f : m.fields) writeField(w, f);
+  for (const FieldModel& f : m.fields) writeField(w, f, withOrigin);
   w.endArray();
   w.endObject();
 }

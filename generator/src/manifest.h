@@ -36,8 +36,9 @@ std::string manifestJson(const HeaderModel& model, const std::vector<std::string
 std::string manifestEntry(const MessageModel& message);
 std::string manifestEntry(const EnumModel& enumeration);
 
-/// Canonical JSON of one message without `from_this_header`: two manifests describe the same message
-/// identically exactly when the fingerprints are equal.
+/// Canonical JSON of one message without `from_this_header` and the source locations: two manifests
+/// describe the same message identically exactly when the fingerprints are equal (wherever each
+/// parse found its header).
 std::string messageFingerprint(const MessageModel& message);
 
 /// Parses manifest text. `sourceName` (the manifest's path) prefixes every error, together with the

@@ -60,7 +60,7 @@ struct FieldModel {
   std::string name;
   FieldKind kind = FieldKind::Int32;       // of one element
   FieldKind underlying = FieldKind::Int32; // == kind unless Enumeration
-  std::string typeName;   // element type for .rk.cuh: "std::int32_t", "::app::Color", "::app::Point"
+  std::string typeName;   // element type for .rk.cuh: "std::int32_t", "char8_t", "::app::Color", "::app::Point"
   // The element type as the parse resolved it (canonical, valid anywhere): "unsigned long long",
   // "::std::byte", "::app::Color"; .rk.h asserts that the compiled field has it. Empty in a model
   // read from a manifest or built by hand (then typeName stands in).

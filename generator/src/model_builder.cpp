@@ -11,9 +11,11 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "cpp_literal.h"
 #include "field_types.h"
+#include "llvm/Support/Path.h"
 #include "names.h"
 
 namespace ringkernel::gen {
@@ -64,7 +66,14 @@ SourceLoc ModelBuilder::sourceLoc(const clang::Decl& decl) const {
   const clang::PresumedLoc presumed =
       context_.getSourceManager().getPresumedLoc(decl.getLocation());
   if (presumed.isValid()) {
-    result.file = presumed.getFilename();
+    // Absolute and normalised against the parse's working directory, as the header's own path: a
+    // header found through `-Iinc` is then recorded alike by every manifest that describes it.
+    llvm::SmallString<256> file(presumed.getFilename());
+    if (!file.empty() && file[0] != '<') {
+      context_.getSourceManager().getFileManager().makeAbsolutePath(file);
+      llvm::sys::path::remove_dots(file, /*remove_dot_dot=*/true);
+    }
+    result.file = std::string(file.str());
     result.line = presumed.getLine();
     result.column = presumed.getColumn();
   }
@@ -209,8 +218,12 @@ bool ModelBuilder::buildField(const clang::FieldDecl& field, const MessageModel&
     model.typeName = fixedWidthType(type.kind);
     model.sourceType = "::std::byte";
   } else {
-    model.typeName = fixedWidthType(type.kind);
     model.sourceType = type.element.getAsString(context_.getPrintingPolicy());  // "unsigned long"
+    // char8_t/char16_t/char32_t keep their type in .rk.cuh: a char8_t[N] is an array of ints on the
+    // wire, a std::uint8_t[N] is bin (docs/wire-format.md section 3).
+    const bool unicodeCharacter =
+        type.element->isChar8Type() || type.element->isChar16Type() || type.element->isChar32Type();
+    model.typeName = unicodeCharacter ? model.sourceType : fixedWidthType(type.kind);
   }
   if (!validator_.checkInitializer(field, type, message.qualifiedName, model.initializer)) {
     return false;

@@ -18,6 +18,7 @@
 #include "cpp_literal.h"
 #include "llvm/Support/Format.h"
 #include "names.h"
+#include "special_members.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -47,39 +48,6 @@ bool isEmptyBraces(const clang::Expr& init) {
     return construct->isListInitialization() && construct->getNumArgs() == 0;
   }
   return false;
-}
-
-/// The user-declared member that makes a record not trivially copyable, if any.
-const clang::CXXMethodDecl* nonTrivialSpecialMember(const clang::CXXRecordDecl& record,
-                                                    std::string& what) {
-  for (const clang::CXXMethodDecl* method : record.methods()) {
-    if (!method->isUserProvided()) continue;
-    if (llvm::isa<clang::CXXDestructorDecl>(method)) what = "a user-provided destructor";
-    else if (const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(method);
-             ctor && ctor->isCopyOrMoveConstructor()) what = "a user-provided copy or move constructor";
-    else if (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator())
-      what = "a user-provided copy or move assignment operator";
-    else continue;
-    return method;
-  }
-  return nullptr;
-}
-
-/// Why `record` has no usable default constructor: its deleted default constructor, or the first
-/// user-declared constructor when that suppresses the implicit one; null when it has one.
-const clang::CXXConstructorDecl* missingDefaultConstructor(const clang::CXXRecordDecl& record) {
-  const clang::CXXConstructorDecl* first = nullptr;
-  for (const clang::CXXConstructorDecl* ctor : record.ctors()) {
-    if (ctor->isImplicit()) continue;
-    if (ctor->isDefaultConstructor()) return ctor->isDeleted() ? ctor : nullptr;
-    if (first == nullptr && !ctor->isCopyOrMoveConstructor()) first = ctor;
-  }
-  if (record.hasDefaultConstructor()) return nullptr;
-  if (first != nullptr) return first;
-  for (const clang::CXXConstructorDecl* ctor : record.ctors()) {
-    if (!ctor->isImplicit()) return ctor;  // only copy or move constructors were declared
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -316,8 +284,10 @@ bool Validator::checkFieldLayout(const clang::FieldDecl& field, const FieldModel
   return fail(field.getLocation(),
               fieldPrefix(field, message) + " is at offset " + std::to_string(model.offset) +
                   ", not a multiple of its alignment " + std::to_string(model.alignment) +
-                  " (#pragma pack or packed); misaligned fields fault or slow down on the GPU",
-              "remove the packing; reorder the fields or add explicit padding fields");
+                  ": it is aligned below its type's natural alignment (__attribute__((aligned)) on its "
+                  "typedef, #pragma pack or packed); misaligned fields fault or slow down on the GPU",
+              "remove the packing or the typedef's aligned attribute, or reorder the fields or add explicit "
+              "padding fields so that it starts at a multiple of " + std::to_string(model.alignment));
 }
 
 bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
@@ -352,6 +322,14 @@ bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
                                            : "a user-declared constructor suppresses the implicit default one") +
                     "); decoders, queues and the registry create messages before they fill them",
                 "add a default constructor: " + record.getNameAsString() + "() = default;");
+  }
+  if (const clang::CXXConstructorDecl* ctor = userProvidedDefaultConstructor(record)) {
+    return fail(ctor->getLocation(),
+                subject + " has a user-provided default constructor; .rk.cuh does not copy it (its " +
+                    record.getNameAsString() + "{} would differ from the original's) and the codecs "
+                    "value-initialise messages in constant expressions",
+                "remove it and initialise the fields with default member initializers instead "
+                "(std::int32_t v = 3;), or declare it " + record.getNameAsString() + "() = default;");
   }
   if (!record.isStandardLayout()) {
     return fail(record.getLocation(), subject + " is not a standard-layout type",

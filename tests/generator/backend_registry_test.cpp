@@ -187,6 +187,18 @@ TEST_F(BackendRegistry, DifferentDescriptionsOfOneMessageAreAnError) {
   EXPECT_FALSE(fs::exists(output()));
 }
 
+// One header reached by two paths (a symbolic link, an include directory given two ways) records other
+// source locations; that is no other description of its messages.
+TEST_F(BackendRegistry, LocationsAloneDoNotMakeTwoDescriptions) {
+  HeaderModel other = otherHeader();
+  other.messages[0].location.file = "/link/app.h";
+  other.messages[0].location.line += 1;
+  other.messages[0].fields[1].location.file = "/link/app.h";
+  const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
+  EXPECT_EQ(result.status, 0) << result.diagnostics;
+  EXPECT_EQ(messageFingerprint(sampleHeader().messages[0]), messageFingerprint(other.messages[0]));
+}
+
 // A truncated manifest is reported at its line and column; hand-edited names that the registry
 // spells into C++ are refused (they used to give a registry header that does not compile).
 TEST_F(BackendRegistry, TruncatedOrHandEditedManifestIsAnErrorWithItsLocation) {

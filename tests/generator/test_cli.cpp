@@ -290,6 +290,22 @@ TEST_F(CliTest, RegistryMergesManifests) {
   EXPECT_TRUE(fs::exists(path("out/app.registry.rk.h")));
 }
 
+// With a relative include directory (-Iinc) the message a header includes was recorded with a relative
+// location.file, and by its own header's manifest with an absolute one: the registry refused the two as
+// "described differently by two manifests". Locations are absolute and normalised now.
+TEST_F(CliTest, RegistryAcceptsAMessageIncludedThroughARelativeIncludeDirectory) {
+  write("inc/geo/vec.h", "#pragma once\n#include <cstdint>\nnamespace geo { struct [[ringkernel::message]] Vec3 { float x, y, z; }; }\n");
+  write("inc/app/cmd.h", "#pragma once\n#include \"geo/vec.h\"\nnamespace app { struct [[ringkernel::message]] Move { geo::Vec3 to; }; }\n");
+  ASSERT_EQ(runGeneratorIn(dir_.string(), "--output-dir out/geo inc/geo/vec.h -- -std=c++20 -Iinc").status, 0);
+  ASSERT_EQ(runGeneratorIn(dir_.string(), "--output-dir out/app inc/app/cmd.h -- -std=c++20 -Iinc").status, 0);
+  const std::string absolute = "\"file\":\"" + path("inc/geo/vec.h") + "\"";
+  EXPECT_NE(readFile(path("out/app/cmd.rk.json")).find(absolute), std::string::npos) << readFile(path("out/app/cmd.rk.json"));
+  EXPECT_NE(readFile(path("out/geo/vec.rk.json")).find(absolute), std::string::npos);
+  const Result result = runGeneratorIn(dir_.string(), "registry --name multi --output-dir out out/geo/vec.rk.json out/app/cmd.rk.json");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_TRUE(fs::exists(path("out/multi.registry.rk.h")));
+}
+
 // A registry step that fails (here: two headers give one type id) leaves no registry header of an
 // earlier run behind when asked to, as the per-header step does; without the option it keeps it.
 TEST_F(CliTest, FailedRegistryRemovesItsStaleHeaderOnRequest) {

@@ -94,6 +94,15 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   BadField{"MessageInitializer", "struct [[ringkernel::message]] P { int x; };", "P p = {3}", "{3}", {"field 'p'", "not {}"}, "accept only {}"},
   BadField{"InfiniteInitializer", "", "float f = __builtin_inff()", "__builtin_inff", {"field 'f'", "not a finite number"}, "finite value"},
   BadField{"PackedField", "", "char c; int misaligned __attribute__((packed))", "misaligned", {"field 'misaligned'", "offset 5", "alignment 4"}, "remove the packing"},
+  // A typedef aligned below its type's natural alignment: the error used to blame only packing.
+  BadField{"UnderAlignedTypedef", "typedef std::int64_t under4_t __attribute__((aligned(4)));", "under4_t b", "b",
+           {"field 'b'", "offset 4", "not a multiple of its alignment 8", "aligned below its type's natural alignment", "__attribute__((aligned)) on its typedef"},
+           "remove the packing or the typedef's aligned attribute, or reorder the fields or add explicit padding fields so that it starts at a multiple of 8"},
+  // An unnamed struct type: the fix used to read "annotate it: struct [[ringkernel::message]]  { ... };".
+  BadField{"UnnamedStructType", "", "struct { int a; } s", "s;", {"field 's'", "which is not a [[ringkernel::message]]"},
+           "give the struct a name and annotate it: struct [[ringkernel::message]] Name { ... };"},
+  BadField{"UnnamedTypedefStruct", "typedef struct { int a; } Anon;", "Anon s", "s;", {"field 's'", "'Anon', which is not a [[ringkernel::message]]"},
+           "give the struct a name and annotate it"},
   // Generated field descriptors hold at most 8 extents and 32-bit offsets/sizes (field_descriptor):
   // these used to be accepted and give a .rk.h that does not compile (narrowing, too many initializers).
   BadField{"NineDimensions", "", "std::uint8_t cube[1][1][1][1][1][1][1][1][2]", "cube", {"field 'cube'", "array of 9 dimensions", "at most 8"}, "merge dimensions"},

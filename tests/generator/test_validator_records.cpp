@@ -75,6 +75,15 @@ INSTANTIATE_TEST_SUITE_P(Rules, RecordRule, ::testing::Values(
   // constructor the generated code failed deep inside the codec headers.
   BadRecord{"NoDefaultConstructor", "struct [[ringkernel::message]] NoDef { explicit NoDef(int v) : a(v) {} int a; };\n",
             "NoDef(int", 1, {"message 'NoDef' is not default-constructible", "suppresses the implicit default one"}, "NoDef() = default;"},
+  // A user-provided default constructor: T{} ran it in constant expressions (every encode and decode
+  // failed to compile) and .rk.cuh, which copies no constructors, value-initialised differently.
+  BadRecord{"UserProvidedDefaultConstructor", "namespace ct { struct [[ringkernel::message]] Ctor { std::int32_t v; Ctor() : v(3) {} }; }\n",
+            "Ctor()", 1, {"message 'ct::Ctor' has a user-provided default constructor", ".rk.cuh does not copy it"},
+            "default member initializers instead (std::int32_t v = 3;), or declare it Ctor() = default;"},
+  BadRecord{"ConstexprDefaultConstructor", "struct [[ringkernel::message]] Ce { int v; constexpr Ce() : v(3) {} };\n",
+            "Ce()", 1, {"message 'Ce' has a user-provided default constructor"}, "Ce() = default;"},
+  BadRecord{"DefaultedOutsideTheClass", "struct [[ringkernel::message]] Out { int v; Out(); };\ninline Out::Out() = default;\n",
+            "Out();", 1, {"message 'Out' has a user-provided default constructor"}, "Out() = default;"},
   BadRecord{"DeletedDefaultConstructor", "struct [[ringkernel::message]] Gone { Gone() = delete; int a; };\n",
             "Gone()", 1, {"message 'Gone' is not default-constructible", "its default constructor is deleted"}, "Gone() = default;"},
   // Every field ends within 4 GiB - 1, but the tail padding to the alignment does not.
@@ -133,7 +142,7 @@ TEST(RecordRules, NameHashingToTheReservedIdZeroNeedsAnExplicitId) {
 
 TEST(RecordRules, DefaultConstructibleMessagesWithOtherConstructorsAreAccepted) {
   const auto run = runFrontendOn("struct [[ringkernel::message]] Both { Both() = default; explicit Both(int v) : a(v) {} int a; };\n"
-                                 "struct [[ringkernel::message]] Own { Own() : a(1) {} int a; };\n");
+                                 "struct [[ringkernel::message]] Own { constexpr Own() = default; int a = 1; };\n");
   EXPECT_EQ(errorCount(run), 0u) << run.printed;
 }
 

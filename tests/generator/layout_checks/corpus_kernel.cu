@@ -1,7 +1,7 @@
 // Copyright RingKernel authors.
 // Compile-only check for sm_90: the corpus .rk.cuh files and the registry in device code (traits
 // field(i), visit_fields, registry find/find_kernel/dispatch/dispatch_envelope inside a __global__
-// kernel; dispatch_envelope decodes an envelope of each of the 38 types in device code).
+// kernel; dispatch_envelope decodes an envelope of each of the 41 types in device code).
 #define RINGKERNEL_REGISTRY_USE_CUH
 #include "corpus.registry.rk.h"
 

@@ -4,12 +4,17 @@
 // initializers survive. The original headers are not on this target's include path.
 #define RINGKERNEL_REGISTRY_USE_CUH
 #include "layout_checker.h"
+#include "character_wire.h"  // after the corpus types
 
 namespace {
 
 using ringkernel::message_traits;
 
 TEST(GeneratedLayoutCuh, EveryFieldDescriptorMatchesTheCompiledLayout) { layout_checks::checkAllMessages(); }
+
+// .rk.cuh used to spell char8_t as std::uint8_t: its char8_t[N] went out as bin, which the .rk.h codec
+// (and Python's msgpack) read as another shape, and the other way round.
+TEST(GeneratedLayoutCuh, UnicodeCharacterFieldsHaveTheirOwnTypeAndWireBytes) { layout_checks::checkUnicodeChars(); }
 
 TEST(GeneratedLayoutCuh, EnumValuesAndDefaultsAreReproduced) {
   EXPECT_EQ(static_cast<int>(corpus::enums::Signed16::negative), -300);

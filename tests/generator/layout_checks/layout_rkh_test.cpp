@@ -14,6 +14,7 @@
 #include "scalars.rk.h"
 #include "uses_shared.rk.h"
 #include "layout_checker.h"
+#include "character_wire.h"  // after the corpus types
 #include "ringkernel/envelope_codec.h"
 
 namespace {
@@ -23,8 +24,10 @@ namespace reg = ringkernel::registry::corpus;
 
 TEST(GeneratedLayoutRkH, EveryFieldDescriptorMatchesTheCompiledLayout) { layout_checks::checkAllMessages(); }
 
+TEST(GeneratedLayoutRkH, UnicodeCharacterFieldsHaveTheirOwnTypeAndWireBytes) { layout_checks::checkUnicodeChars(); }
+
 TEST(GeneratedLayoutRkH, RegistryHoldsEveryCorpusMessageOnceSortedById) {
-  EXPECT_EQ(reg::message_count, 38u) << "the corpus declares 38 messages; none may be dropped or repeated";
+  EXPECT_EQ(reg::message_count, 41u) << "the corpus declares 41 messages; none may be dropped or repeated";
   EXPECT_TRUE(std::is_sorted(std::begin(reg::messages), std::end(reg::messages),
                              [](const auto& a, const auto& b) { return a.type_id < b.type_id; }));
   EXPECT_EQ(std::adjacent_find(std::begin(reg::messages), std::end(reg::messages),

@@ -37,6 +37,13 @@ struct [[ringkernel::message]] Flags { bool on; bool off; char letter; };
 
 struct [[ringkernel::message]] Text { char name[16]; char tag[3]; std::uint16_t length; };
 
+// Integers on the wire, their arrays arrays of ints (not str, not bin), from .rk.h and .rk.cuh alike
+// (layout_checks/character_wire.h).
+struct [[ringkernel::message]] UnicodeChars { char8_t u8[3]; char8_t one; char16_t u16[2]; char32_t u32; };
+
+// Fields named like C++20's contextual keywords: nvcc warned (3189) at the layout checks of .rk.cuh.
+struct [[ringkernel::message]] ContextualKeywords { std::int32_t import; std::int32_t module; };
+
 struct [[ringkernel::message]] Blob { std::byte raw[7]; std::uint8_t bytes[5]; std::uint32_t crc; };
 
 struct [[ringkernel::message]] Defaults {
