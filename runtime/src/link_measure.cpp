@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
 
@@ -17,6 +18,15 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
       o.latency_repetitions <= 0)
     throw Error(errc::invalid_argument, call, src,
                 "MeasureOptions sizes and repetitions must all be > 0");
+  // Both ids before anything is allocated: a bad one is named as such, not as memory the other
+  // device lacked.
+  for (const auto& [id, role] : {std::pair{src, "source"}, std::pair{dst, "destination"}}) {
+    try {
+      (void)device(id);
+    } catch (const Error& e) {
+      throw Error(e.code(), call, id, std::string(role) + " device: " + e.detail());
+    }
+  }
   using clock = std::chrono::steady_clock;
   const std::size_t bytes = std::max(o.bandwidth_bytes, o.latency_bytes);
   // Named by this call when they cannot be had, not by the constructors.

@@ -222,5 +222,21 @@ TEST(PeerAllocationErrors, NameTheCallThatNeededTheMemory) {
   configure_host_backend(HostBackendConfig{});
 }
 
+// A device id that names no device is named as such, before anything is allocated (it came back
+// as "out of memory" of the other device when the default sizes did not fit that one).
+TEST(PeerAllocationErrors, MeasureNamesABadDeviceIdBeforeAllocating) {
+  HostBackendConfig config;
+  config.device_count = 2;
+  config.memory_per_device = std::size_t{1} << 20;  // less than the default measurement buffers
+  configure_host_backend(config);
+  const auto host = devices(Backend::host);
+  PeerMemory peers;
+  EXPECT_RK_ERROR(peers.measure(host[0].id, 99), errc::invalid_device,
+                  "PeerMemory::measure (device 99): invalid device: destination device: ");
+  EXPECT_RK_ERROR(peers.measure(-3, host[1].id), errc::invalid_device,
+                  "PeerMemory::measure (device -3): invalid device: source device: ");
+  configure_host_backend(HostBackendConfig{});
+}
+
 }  // namespace
 }  // namespace ringkernel
