@@ -66,6 +66,9 @@ bool parse_int(std::string_view s, long long& out) {
 }
 
 std::pair<int, int> parse_pair(std::string_view token, std::string_view whole) {
+  if (trim(token).empty()) {
+    fail("RINGKERNEL_HOST_TOPOLOGY", whole, "an empty pair (a comma at either end, or two in a row)");
+  }
   const auto dash = token.find('-');
   long long a = 0, b = 0;
   if (dash == std::string_view::npos || !parse_int(token.substr(0, dash), a) ||

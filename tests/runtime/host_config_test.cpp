@@ -114,6 +114,15 @@ TEST(HostConfig, PairErrorsQuoteTheTopology) {
                          "but there are no host devices (the count is 0)");
 }
 
+// A stray comma is named as an empty pair (the message ended 'but found ""').
+TEST(HostConfig, AnEmptyPairIsNamedAsSuch) {
+  for (const char* topology : {"0-1,", ",0-1", "0-1,,2-3", "0-1, ,2-3"}) {
+    const auto e = capture([&] { HostBackendConfig::parse("4", topology); });
+    EXPECT_NE(std::string(e.what()).find("an empty pair (a comma at either end, or two in a row)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(HostConfig, ParsesNativeAtomics) {
   EXPECT_TRUE(HostBackendConfig::parse("2", "", "", "").native_atomics);
   EXPECT_TRUE(HostBackendConfig::parse("2", "", "", " 1 ").native_atomics);
