@@ -11,18 +11,21 @@
 #include <type_traits>
 #include <vector>
 
-#include "envelope_test_support.h"
+#include "dispatch_test_support.h"
 #include "messaging.registry.rk.h"
 #include "ringkernel/envelope_codec.h"
 
 namespace {
 
+using messaging_test::blob;
 using messaging_test::envelope_bytes;
-using messaging_test::stamped;
+using messaging_test::reading;
+using messaging_test::Recorder;
+using messaging_test::stamped_tick;
+using messaging_test::tagged;
 using messaging_test::Blob64;
 using messaging_test::Reading;
 using messaging_test::Tagged;
-using messaging_test::Tick;
 using ringkernel::codec_result;
 using ringkernel::codec_status;
 using ringkernel::KernelMessage;
@@ -30,30 +33,6 @@ using bytes = std::vector<std::uint8_t>;
 namespace reg = ringkernel::registry::messaging;
 
 static_assert(reg::message_count == 4, "the tests below send one envelope of each message");
-
-KernelMessage<Tick> stamped_tick() {
-  return stamped(KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "dispatch"}), 2);
-}
-
-const KernelMessage<Tagged> tagged = KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 42});
-const KernelMessage<Reading> reading =
-    KernelMessage<Reading>::create_control(4, -1, Reading{Tagged{1, 0, 2}, {0.5, 1.0, 2.0}});
-const KernelMessage<Blob64> blob = KernelMessage<Blob64>::create_data(5, 6, Blob64{{1, 2, 3, 4, 5, 6, 7, ~0ull}});
-
-/// Counts the calls of each handler; the value is checked against `expected` when its type matches.
-template <class Expected>
-struct Recorder {
-  const KernelMessage<Expected>* expected;
-  int calls = 0;
-  int equal = 0;
-  std::uint32_t last_type_id = 0;
-  template <class T>
-  void operator()(const KernelMessage<T>& m) {
-    ++calls;
-    last_type_id = ringkernel::message_traits<T>::type_id;
-    if constexpr (std::is_same_v<T, Expected>) equal += m == *expected ? 1 : 0;
-  }
-};
 
 /// dispatch_envelope on an exact-size copy (ASan sees any overread) against decode_envelope<T>.
 template <class T>

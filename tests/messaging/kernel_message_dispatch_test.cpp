@@ -11,38 +11,23 @@
 #include <type_traits>
 #include <vector>
 
-#include "envelope_test_support.h"
+#include "dispatch_test_support.h"
 #include "messaging.registry.rk.h"
 
 namespace {
 
-using messaging_test::stamped;
+using messaging_test::blob;
+using messaging_test::reading;
+using messaging_test::Recorder;
+using messaging_test::stamped_tick;
+using messaging_test::tagged;
 using messaging_test::Blob64;
 using messaging_test::Reading;
 using messaging_test::Tagged;
-using messaging_test::Tick;
 using ringkernel::codec_result;
 using ringkernel::codec_status;
 using ringkernel::KernelMessage;
 namespace reg = ringkernel::registry::messaging;
-
-const KernelMessage<Tagged> tagged = KernelMessage<Tagged>::create_data(1, 2, Tagged{3, 0, 42});
-const KernelMessage<Reading> reading =
-    KernelMessage<Reading>::create_control(4, -1, Reading{Tagged{1, 0, 2}, {0.5, 1.0, 2.0}});
-const KernelMessage<Blob64> blob = KernelMessage<Blob64>::create_data(5, 6, Blob64{{1, 2, 3, 4, 5, 6, 7, ~0ull}});
-
-/// Counts calls per handler and checks the message against `expected` when its type matches.
-template <class Expected>
-struct Recorder {
-  const KernelMessage<Expected>* expected;
-  int calls = 0;
-  int equal = 0;
-  template <class T>
-  void operator()(const KernelMessage<T>& m) {
-    ++calls;
-    if constexpr (std::is_same_v<T, Expected>) equal += m == *expected ? 1 : 0;
-  }
-};
 
 /// `m`'s bytes in a heap block of exactly `size` bytes (ASan sees any read past it).
 template <class T>
@@ -67,7 +52,7 @@ void expect_routed(const KernelMessage<T>& sent) {
 
 TEST(KernelMessageDispatch, EveryMessageOfTheRegistryReachesItsOwnHandlerEqual) {
   expect_routed(tagged);
-  expect_routed(stamped(KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "raw"}), 2));  // causal: 40-byte header
+  expect_routed(stamped_tick());  // causal: a 40-byte header
   expect_routed(reading);
   expect_routed(blob);
 }
