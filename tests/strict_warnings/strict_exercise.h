@@ -72,6 +72,7 @@ std::uint64_t exercise_queue(Queue& queue) {
   T out{};
   total += static_cast<std::uint64_t>(queue.try_receive(out));
   total += static_cast<std::uint64_t>(queue.receive(out, std::chrono::milliseconds(1), std::stop_token{}));
+  total += static_cast<std::uint64_t>(queue.receive(out, std::chrono::duration<double, std::milli>(0.5)));
   total += queue.receive_batch(std::span<T>(values)).received;
   total += queue.try_receive_batch(std::span<T>(values)).received;
   total += queue.try_peek(out) ? 1u : 0u;

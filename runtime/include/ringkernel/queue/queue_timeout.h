@@ -22,7 +22,7 @@ constexpr std::chrono::nanoseconds saturating_nanoseconds(std::chrono::duration<
     // In long double first (exact for every 64-bit count on x86-64; elsewhere the bounds below are
     // still right, since no multiple of a tick lies between INT64_MAX and 2^63).
     const long double v = std::chrono::duration<long double, std::nano>(d).count();
-    if (!(v == v)) return ns::zero();
+    if (!(v >= v)) return ns::zero();  // NaN (in a form -Wfloat-equal accepts)
     if (v >= static_cast<long double>(ns::max().count())) return ns::max();
     if (v <= static_cast<long double>(ns::min().count())) return ns::min();
     if constexpr (std::chrono::treat_as_floating_point_v<Rep>) {
