@@ -117,10 +117,44 @@ class ValueReader {
     } else {
       value.name = nameOf(written);
     }
+    if (isExpression(written)) return failExpression(value);
     if (value.name && key_ != "kernel") {
       value.constant = evaluateNamedConstant(*value.name, context_.constants, context_.point);
     }
     return true;
+  }
+
+  /// Tokens between the value read and the next ',' make it an expression (`1 + 2`, `(5)`, `f(3)`,
+  /// `-kBase`). A name or literal after a name or literal is left to the parser: a missing ','.
+  bool isExpression(const std::vector<clang::Token>& written) const {
+    if (position_ >= tokens_.size() || tokens_[position_].is(clang::tok::comma)) return false;
+    const auto word = [](const clang::Token& token) {
+      return token.is(clang::tok::raw_identifier) || token.isLiteral();
+    };
+    return !word(tokens_[position_]) || !word(written.back());
+  }
+
+  /// The whole expression, to the next ',' outside parentheses, is the bad value.
+  bool failExpression(Value& value) {
+    for (int depth = 0; position_ < tokens_.size(); ++position_) {
+      const clang::Token& token = tokens_[position_];
+      if (depth == 0 && token.is(clang::tok::comma)) break;
+      depth += token.is(clang::tok::l_paren) ? 1 : token.is(clang::tok::r_paren) ? -1 : 0;
+    }
+    value.range.setEnd(tokenEnd(tokens_[position_ - 1], context_.sm, context_.langOpts));
+    const std::string written =
+        clang::Lexer::getSourceText(value.range, context_.sm, context_.langOpts).str();
+    const Literal literal = literalFor(key_);
+    const std::string accepted =
+        key_ == "kernel" ? "a plain string literal, or an object-like macro that expands to one"
+                         : std::string(literal.expected) + ", the name of an enumerator or of a constexpr "
+                           "constant, or an object-like macro that expands to one of these";
+    return fail(value.range,
+                "bad value " + quoted(written.empty() ? value.written : written) + " for '" + key_.str() +
+                    "': ringkernel-gen does not evaluate expressions; a value is " + accepted,
+                key_ == "kernel" ? std::string("write the string literal (kernel = ") + literal.example + ")"
+                                 : "write the value as a literal (" + key_.str() + " = " + literal.example +
+                                       "), or declare a constexpr constant with the expression and name it");
   }
 
   bool failUnusable(const Value& value) {
@@ -262,6 +296,10 @@ class ValueReader {
                       "kernel = \"Add\"";
     if (value.name) return failName(value, fix);
     llvm::StringRef spelling = text(value.token);
+    if (clang::tok::isStringLiteral(value.token.getKind()) && !spelling.starts_with("\"")) {
+      return failValue(value, "bad value " + shown(value) + " for 'kernel': expected a plain string literal "
+                                  "(\"...\"), without an encoding prefix (u8, u, U, L) or R\"(...)\"", fix);
+    }
     if (!value.token.is(clang::tok::string_literal) || !spelling.starts_with("\"")) {
       return failValue(value, "bad value " + shown(value) + " for 'kernel': expected a string literal", fix);
     }

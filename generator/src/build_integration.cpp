@@ -25,7 +25,8 @@ std::string escapeForMake(const std::string& path) {
 bool createParentDirectory(const std::string& path, std::string& error) {
   const llvm::StringRef parent = llvm::sys::path::parent_path(path);
   if (parent.empty()) return true;
-  if (std::error_code ec = llvm::sys::fs::create_directories(parent)) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(parent, /*IgnoreExisting=*/true,
+                                                                     llvm::sys::fs::all_all)) {
     error = "cannot create directory " + parent.str() + ": " + ec.message();
     return false;
   }

@@ -69,8 +69,12 @@ std::string findTemplateDir(const std::string& explicitDir, const char* argv0, s
   }
   std::vector<std::string> tried;
   if (const char* env = std::getenv("RINGKERNEL_TEMPLATE_DIR"); env != nullptr && *env != '\0') {
+    // Set on purpose: falling back to the default places would silently use other templates.
     if (holdsTemplates(env)) return env;
-    tried.push_back(std::string(env) + " ($RINGKERNEL_TEMPLATE_DIR)");
+    error = "RINGKERNEL_TEMPLATE_DIR '" + std::string(env) +
+            "' does not hold the ringkernel templates (rk_h.mustache, rk_cuh.mustache, "
+            "registry.mustache); point it at them, or unset it to use the installed ones";
+    return {};
   }
   static int anchor = 0;
   const std::string exe = llvm::sys::fs::getMainExecutable(argv0 != nullptr ? argv0 : "", &anchor);

@@ -12,6 +12,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/LangStandard.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -22,6 +23,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "generator_flags.h"
 #include "model_builder.h"
 #include "paths.h"
 #include "unknown_options.h"
@@ -257,6 +259,30 @@ class HeaderAction : public clang::ASTFrontendAction {
                                             ci.getPreprocessor());
   }
 
+  /// The generated files need C++20 (.rk.h stops with #error under an older standard): a header
+  /// the compiler arguments make clang parse as C (-x c, a C -std) or as older C++ is refused here,
+  /// at the header, rather than with misleading errors about the attribute or at the consumer's
+  /// compile.
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    const clang::LangOptions& lang = ci.getLangOpts();
+    if (lang.CPlusPlus20) return true;
+    const std::string standard = lang.LangStd == clang::LangStandard::lang_unspecified
+                                     ? std::string()
+                                     : clang::LangStandard::getLangStandardForKind(lang.LangStd).getName();
+    clang::DiagnosticsEngine& engine = ci.getDiagnostics();
+    const std::string parsedAs = lang.CPlusPlus ? "C++ older than C++20 (" + (standard.empty() ? "?" : standard) + ")"
+                                                : "C (" + (standard.empty() ? "-x c" : standard) + "), not C++";
+    engine.Report(engine.getCustomDiagID(clang::DiagnosticsEngine::Error, "%0"))
+        << "the compiler arguments make clang parse this header as " + parsedAs +
+               "; ringkernel-gen needs C++20 or later (the generated files are C++20)";
+    engine.Report(engine.getCustomDiagID(clang::DiagnosticsEngine::Note, "fix: %0"))
+        << std::string(lang.CPlusPlus ? "give -std=c++20 (or later), or no -std: ringkernel-gen then parses as "
+                                        "C++20"
+                                      : "remove the -x c or C -std from the compiler arguments: ringkernel-gen "
+                                        "then parses the header as C++20");
+    return false;
+  }
+
   void EndSourceFileAction() override {
     clang::CompilerInstance& ci = getCompilerInstance();
     const clang::SourceManager& sm = ci.getSourceManager();
@@ -300,70 +326,44 @@ class HeaderActionFactory : public clang::tooling::FrontendActionFactory {
   bool disableFree_;
 };
 
-/// -xc++ (first) and -std=c++20 unless given, plus the generator's own flags. Those go before a
-/// `--` that ends the options (interpolated compile commands have one before the file name), else
-/// at the end, so --target given to ringkernel-gen wins over the compile command's.
-clang::tooling::ArgumentsAdjuster generatorFlags(const FrontendRequest& request) {
-  return [target = request.targetTriple, resourceDir = request.resourceDir](
-             const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
-    if (args.empty()) return args;
-    const auto optionsEnd = std::find(args.begin(), args.end(), "--");
-    auto given = [&](llvm::StringRef prefix) {
-      return std::any_of(args.begin(), optionsEnd, [&](const std::string& arg) {
-        return llvm::StringRef(arg).starts_with(prefix);
-      });
-    };
-    clang::tooling::CommandLineArguments added;
-    const bool language = given("-x");
-    if (!language) added.push_back("-Wno-pragma-once-outside-header");
-    if (!given("-std=") && !given("--std")) added.push_back("-std=c++20");
-    // Compile commands (-p) of g++ targets carry g++-only warning flags, RingKernel::runtime's own
-    // -Wno-attributes=ringkernel:: among them; under -Werror clang would refuse every one of them.
-    added.push_back("-Wno-unknown-warning-option");
-    added.push_back("-DRINGKERNEL_GENERATOR=1");
-    if (!target.empty()) added.push_back("--target=" + target);
-    if (!resourceDir.empty() && !given("-resource-dir")) {
-      added.push_back("-resource-dir=" + resourceDir);
-    }
-    // The language must precede the input file, which ends a command without `--`.
-    clang::tooling::CommandLineArguments result{args.front()};
-    if (!language) result.push_back("-xc++");
-    result.insert(result.end(), args.begin() + 1, optionsEnd);
-    result.insert(result.end(), added.begin(), added.end());
-    result.insert(result.end(), optionsEnd, args.end());
-    return result;
-  };
-}
-
 }  // namespace
 
 FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& diagnosticStream) {
   registerMessageAttribute();
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
       request.fileSystem ? request.fileSystem : llvm::vfs::getRealFileSystem();
-  clang::tooling::ClangTool tool(*request.compilations, request.headers,
-                                 std::make_shared<clang::PCHContainerOperations>(), fileSystem);
   // Options clang's driver does not know (a g++ target's compile command) would fail the whole run;
   // they are dropped, and each is named once per run (every header of a target has the same ones).
   std::set<std::string> ignored;
-  tool.appendArgumentsAdjuster(dropUnknownDriverOptions([&](const std::vector<std::string>& dropped) {
-    std::vector<std::string> fresh;
-    for (const std::string& option : dropped) {
-      if (ignored.insert(option).second) fresh.push_back(option);
-    }
-    if (fresh.empty()) return;
-    diagnosticStream << "ringkernel-gen: note: ignoring compiler option" << (fresh.size() == 1 ? "" : "s")
-                     << " clang does not know: " << llvm::join(fresh, " ") << '\n';
-  }));
-  tool.appendArgumentsAdjuster(generatorFlags(request));
+  const clang::tooling::ArgumentsAdjuster dropUnknown =
+      dropUnknownDriverOptions([&](const std::vector<std::string>& dropped) {
+        std::vector<std::string> fresh;
+        for (const std::string& option : dropped) {
+          if (ignored.insert(option).second) fresh.push_back(option);
+        }
+        if (fresh.empty()) return;
+        diagnosticStream << "ringkernel-gen: note: ignoring compiler option" << (fresh.size() == 1 ? "" : "s")
+                         << " clang does not know: " << llvm::join(fresh, " ") << '\n';
+      });
   RecordingDiagnosticConsumer diagnostics(diagnosticStream);
-  tool.setDiagnosticConsumer(&diagnostics);
-  tool.setPrintErrorMessage(false);
-
   RunState state;
   state.listener = request.listener;
   HeaderActionFactory factory(state, request.leakAst);
-  tool.run(&factory);
+  // One ClangTool per header: a tool given several files prints "[1/2] Processing file ..." for each
+  // on stderr. Headers clang reported an error for (an unknown --target, a file it cannot read) get
+  // no second error for having no model.
+  std::set<std::string> reported;
+  const auto pch = std::make_shared<clang::PCHContainerOperations>();
+  for (const std::string& header : request.headers) {
+    clang::tooling::ClangTool tool(*request.compilations, {header}, pch, fileSystem);
+    tool.appendArgumentsAdjuster(dropUnknown);
+    tool.appendArgumentsAdjuster(generatorFlags(request.targetTriple, request.resourceDir));
+    tool.setDiagnosticConsumer(&diagnostics);
+    tool.setPrintErrorMessage(false);
+    const unsigned errorsBefore = diagnostics.getNumErrors();
+    tool.run(&factory);
+    if (diagnostics.getNumErrors() != errorsBefore) reported.insert(header);
+  }
 
   FrontendResult result;
   result.errorCount = diagnostics.getNumErrors();
@@ -373,8 +373,10 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
     if (!absolute) llvm::consumeError(absolute.takeError());
     auto found = state.models.find(path);
     if (found == state.models.end()) {
-      diagnosticStream << "error: " << header << " was not parsed (no compile command for it?)\n";
-      ++result.errorCount;
+      if (reported.count(header) == 0) {  // else clang said why
+        diagnosticStream << "error: " << header << " was not parsed (no compile command for it?)\n";
+        ++result.errorCount;
+      }
       continue;
     }
     HeaderModel model = std::move(found->second);

@@ -2,6 +2,7 @@
 // ringkernel-gen: parse the headers, check them, render everything in memory, and write only when
 // the whole run had no error. Exit status: 0 success, 1 the run failed (input errors, or an output
 // that could not be rendered or written), 2 bad usage.
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -89,10 +90,16 @@ void removeStaleOutputs(const CommandLine& commandLine, const std::string& outpu
 int runGenerate(const CommandLine& commandLine, const char* argv0) {
   std::string error;
   if (!checkInputs(commandLine.inputs, error)) return usageError(error);
-  std::set<std::string> stems;
+  std::map<std::string, std::string> stems;  // stem -> the input that has it
   for (const std::string& input : commandLine.inputs) {
     if (!checkHeaderName(input, error)) return usageError(error);
-    if (!stems.insert(fileStem(input)).second) {
+    const auto [earlier, added] = stems.emplace(fileStem(input), input);
+    if (!added && llvm::sys::fs::equivalent(earlier->second, input)) {
+      return usageError(input + " is given twice" +
+                        (earlier->second == input ? std::string() : " (also as " + earlier->second + ")") +
+                        "; give each header once");
+    }
+    if (!added) {
       return usageError("two inputs have the stem '" + fileStem(input) +
                         "' and would write the same files; run the generator once per output "
                         "directory for each of them");
@@ -154,7 +161,8 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   for (const std::string* path : {&commandLine.depfile, &commandLine.stamp}) {
     if (!path->empty() && !prepareFilePath(*path, error)) return inputError(error);
   }
-  if (std::error_code ec = llvm::sys::fs::create_directories(request.outputDir)) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(request.outputDir, /*IgnoreExisting=*/true,
+                                                                     llvm::sys::fs::all_all)) {
     return inputError("cannot create " + request.outputDir + ": " + ec.message());
   }
   if (!writeOutputs(outputs, error)) return inputError(error);

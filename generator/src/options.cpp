@@ -1,6 +1,8 @@
 // Copyright RingKernel authors.
 #include "options.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 
@@ -11,7 +13,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ringkernel::gen {
@@ -121,10 +126,23 @@ bool checkValuesNotEmpty(const char* program, std::initializer_list<const cl::op
   return true;
 }
 
+/// llvm::cl takes the last of an option given twice (`--output-dir a --output-dir b`), so a build
+/// script that appends its own value to a user's would silently lose one of them: bad usage.
+bool checkGivenOnce(const char* program, std::initializer_list<const cl::opt<std::string>*> options) {
+  for (const cl::opt<std::string>* option : options) {
+    if (option->getNumOccurrences() <= 1) continue;
+    llvm::errs() << program << ": error: --" << option->ArgStr << " is given " << option->getNumOccurrences()
+                 << " times; give it once\n";
+    return false;
+  }
+  return true;
+}
+
 bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   RegistryOptions& options = registryOptions();
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) return false;
-  if (!checkValuesNotEmpty("ringkernel-gen registry", {&options.outputDir, &options.templateDir})) {
+  if (!checkGivenOnce("ringkernel-gen registry", {&options.name, &options.outputDir, &options.templateDir}) ||
+      !checkValuesNotEmpty("ringkernel-gen registry", {&options.outputDir, &options.templateDir})) {
     return false;
   }
   commandLine.mode = Mode::Registry;
@@ -158,7 +176,7 @@ std::string findOptionValue(const std::vector<const char*>& args, llvm::StringRe
 bool readCompileArgsFile(const std::string& file, std::vector<std::string>& lines) {
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
   if (!buffer) {
-    llvm::errs() << "ringkernel-gen: cannot read --compile-args-file '" << file
+    llvm::errs() << "ringkernel-gen: error: cannot read --compile-args-file '" << file
                  << "': " << buffer.getError().message() << "\n";
     return false;
   }
@@ -171,6 +189,29 @@ bool readCompileArgsFile(const std::string& file, std::vector<std::string>& line
   return true;
 }
 
+/// A compile_commands.json in `buildPath` that is not JSON: clang's loader prints the YAML parser's
+/// error without the file's name (once per load) and then finds no command in it. False, with the
+/// error at the file's line and column, for such a file; true when there is none or it parses.
+bool checkCompileCommandsJson(const std::string& buildPath, std::string& error) {
+  llvm::SmallString<256> file(buildPath);
+  llvm::sys::path::append(file, "compile_commands.json");
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+  if (!buffer) return true;  // none (or unreadable): clang's loader says so
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse((*buffer)->getBuffer());
+  if (parsed) return true;
+  std::string why = llvm::toString(parsed.takeError());  // "[line:column, byte=N]: why"
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  if (llvm::Regex("^\\[([0-9]+):([0-9]+), byte=[0-9]+\\]: (.*)$").match(why, &parts)) {
+    unsigned column = 0;  // llvm::json counts columns from 0, diagnostics from 1
+    parts[2].getAsInteger(10, column);
+    error = file.str().str() + ":" + parts[1].str() + ":" + std::to_string(column + 1) + ": not valid JSON: " +
+            parts[3].str();
+  } else {
+    error = file.str().str() + ": not valid JSON: " + why;
+  }
+  return false;
+}
+
 bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   GenerateOptions& options = generateOptions();
   // Without `--` or -p, CommonOptionsParser searches for compile_commands.json and warns when it
@@ -181,20 +222,32 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   const std::string argsFile = findOptionValue(args, "compile-args-file");
   std::vector<std::string> fileArgs;
   if (!argsFile.empty() && !readCompileArgsFile(argsFile, fileArgs)) return false;
-  const bool hasSeparator = llvm::any_of(args, [](const char* a) { return llvm::StringRef(a) == "--"; });
-  const bool hasBuildPath = llvm::any_of(args, [](const char* a) {
+  // Only the options before `--` are the tool's: a `-p` after it is a compiler argument.
+  const auto separator = std::find_if(args.begin(), args.end(), [](const char* a) { return llvm::StringRef(a) == "--"; });
+  const bool hasSeparator = separator != args.end();
+  const bool hasBuildPath = std::any_of(args.begin(), separator, [](const char* a) {
     llvm::StringRef arg(a);
     return arg == "-p" || arg == "--p" || arg.starts_with("-p=") || arg.starts_with("--p=");
   });
   if (!argsFile.empty() && hasBuildPath) {
-    llvm::errs() << "ringkernel-gen: --compile-args-file cannot be combined with -p\n";
+    llvm::errs() << "ringkernel-gen: error: --compile-args-file cannot be combined with -p\n";
+    return false;
+  }
+  // CommonOptionsParser takes the arguments after `--` as the whole compile command of every file
+  // and then never reads -p's compilation database: the target's flags would be silently missing.
+  if (hasSeparator && hasBuildPath) {
+    llvm::errs() << "ringkernel-gen: error: -p cannot be combined with '--': the arguments after '--' "
+                    "would replace the compile commands of the compilation database, which would not be "
+                    "read; pass further compiler arguments with --extra-arg=<arg> (or leave -p out and "
+                    "give all of them after '--')\n";
     return false;
   }
   // CommonOptionsParser runs "without flags" when -p finds no compilation database; the layouts
   // would then silently miss the target's definitions and flags. (It loads the database again.)
   if (const std::string buildPath = findOptionValue(args, "p"); !buildPath.empty()) {
     std::string error;
-    if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(buildPath, error)) {
+    if (!checkCompileCommandsJson(buildPath, error) ||
+        !clang::tooling::CompilationDatabase::autoDetectFromDirectory(buildPath, error)) {
       llvm::errs() << "ringkernel-gen: error: -p " << buildPath
                    << ": cannot load a compilation database: " << error << "\n";
       return false;
@@ -206,8 +259,12 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   auto parser = clang::tooling::CommonOptionsParser::create(count, args.data(), generatorCategory(),
                                                            cl::OneOrMore, kOverview);
   if (!parser) {
-    llvm::errs() << "ringkernel-gen: " << llvm::toString(parser.takeError());
+    llvm::errs() << llvm::toString(parser.takeError());  // "ringkernel-gen: <why>" (llvm::cl's)
     llvm::errs() << "Run 'ringkernel-gen --help' for usage.\n";
+    return false;
+  }
+  if (!checkGivenOnce("ringkernel-gen", {&options.outputDir, &options.depfile, &options.target, &options.templateDir,
+                                         &options.stamp, &options.compileArgsFile})) {
     return false;
   }
   if (!checkValuesNotEmpty("ringkernel-gen", {&options.outputDir, &options.depfile, &options.target,
@@ -238,6 +295,19 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
   return true;
 }
 
+/// --help and --version print to stdout and exit(0) from inside llvm::cl; a stdout that cannot be
+/// written (closed: `>&-`, or a full disk) then ended in "LLVM ERROR: IO failure on output stream"
+/// and exit status 1. Reported as the tool's other I/O failures are: exit status 74 (EX_IOERR).
+/// Registered with atexit after outs() exists, so it runs before outs() is destroyed.
+void exitOnStdoutError() {
+  llvm::raw_fd_ostream& out = llvm::outs();
+  out.flush();
+  if (!out.has_error()) return;
+  llvm::errs() << "ringkernel-gen: error: cannot write to standard output: " << out.error().message() << '\n';
+  out.clear_error();
+  std::_Exit(kIoError);
+}
+
 }  // namespace
 
 std::string versionText() {
@@ -254,6 +324,8 @@ bool parseCommandLine(int argc, const char** argv, CommandLine& commandLine) {
   generateOptions();
   registryOptions();
   cl::SetVersionPrinter(printVersion);
+  llvm::outs();
+  std::atexit(exitOnStdoutError);
   if (argc > 1 && llvm::StringRef(argv[1]) == "registry") {
     return parseRegistry(argc, argv, commandLine);
   }

@@ -43,6 +43,9 @@ struct CommandLine {
 /// Exit status for bad usage (unknown option, missing or empty --output-dir, no inputs, missing file).
 inline constexpr int kUsageError = 2;
 
+/// Exit status when an output stream (stdout, stderr) cannot be written: LLVM's, for a closed pipe.
+inline constexpr int kIoError = 74;
+
 /// Parses the command line. On bad usage prints the reason to stderr and returns false.
 /// --help and --version print and exit(0) as llvm::cl does.
 bool parseCommandLine(int argc, const char** argv, CommandLine& commandLine);

@@ -33,11 +33,26 @@ void removeQuietly(const fs::path& path) {
   fs::remove(path, ignored);
 }
 
-bool writeTemporary(const fs::path& path, const std::vector<std::string_view>& pieces) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  for (const std::string_view piece : pieces) out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-  out.close();
-  return static_cast<bool>(out);
+/// Writes `pieces` to `path` (created, or truncated); what went wrong, if anything (the file is then
+/// removed).
+std::error_code writeTemporary(const fs::path& path, const std::vector<std::string_view>& pieces) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return {errno, std::generic_category()};
+  std::error_code ec;
+  for (const std::string_view piece : pieces) {
+    for (std::size_t at = 0; at < piece.size() && !ec;) {
+      const ssize_t written = ::write(fd, piece.data() + at, piece.size() - at);
+      if (written >= 0) {
+        at += static_cast<std::size_t>(written);
+      } else if (errno != EINTR) {
+        ec = {errno, std::generic_category()};
+      }
+    }
+    if (ec) break;
+  }
+  if (::close(fd) != 0 && !ec) ec = {errno, std::generic_category()};
+  if (ec) ::unlink(path.c_str());  // only what this call created: not a directory in the way
+  return ec;
 }
 
 /// Directories from the outermost missing one down to `dir` (those writeOutputs would create).
@@ -205,10 +220,11 @@ bool writeOutputs(const std::vector<OutputFile>& files, std::string& error) {
     }
     fs::path temporary = target;
     temporary += ".tmp." + std::to_string(::getpid());
-    if (!writeTemporary(temporary, pieces[index])) {
-      removeQuietly(temporary);
+    if (const std::error_code written = writeTemporary(temporary, pieces[index])) {
       rollBack();
-      error = "cannot write '" + temporary.string() + "'";
+      // The output is what the user knows; the temporary file next to it is where it failed.
+      error = "cannot write '" + file.path + "': " + written.message() + " (writing the temporary file '" +
+              temporary.string() + "')";
       return false;
     }
     pending.push_back({target, temporary});

@@ -161,7 +161,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"id = 1 priority = 2", "priority", {"expected ',' or ')'"}, "separate"},
         BadOption{"id = 1,", ")", {"expected an option after ','"}, "trailing"},
         BadOption{"= 3", "=", {"expected an option name"}, "id, kernel, direction"},
-        BadOption{"id = (1)", "(", {"bad value '(' for 'id'"}, "non-zero"},
+        // Expressions: the whole value is quoted, and the error says what a value may be (they were
+        // "bad value '('" and "expected ',' or ')' after an option ... separate options with ','").
+        BadOption{"id = (1)", "(", {"bad value '(1)' for 'id': ringkernel-gen does not evaluate expressions",
+                                    "a value is an unsigned 32-bit integer literal, the name of an enumerator"},
+                  "write the value as a literal (id = 0x4001)"},
+        BadOption{"id = 1 + 2, priority = 3", "1", {"bad value '1 + 2' for 'id': ringkernel-gen does not evaluate",
+                                                    "constexpr constant, or an object-like macro"},
+                  "declare a constexpr constant"},
+        BadOption{"priority = make(3)", "make", {"bad value 'make(3)' for 'priority': ringkernel-gen does not evaluate"},
+                  "priority = 200"},
+        BadOption{"kernel = \"A\" \"B\"", "\"B\"", {"expected ',' or ')'"}, "separate"},
+        BadOption{"kernel = \"A\" + 1", "\"A\"", {"bad value '\"A\" + 1' for 'kernel'", "a plain string literal"},
+                  "kernel = \"Add\""},
+        // String literals with a prefix used to get "expected a string literal".
+        BadOption{"kernel = u8\"x\"", "u8", {"bad value 'u8\"x\"' for 'kernel': expected a plain string literal",
+                                            "without an encoding prefix"},
+                  "kernel = \"Add\""},
+        BadOption{"kernel = R\"(raw)\"", "R", {"for 'kernel': expected a plain string literal", "R\"(...)\""},
+                  "kernel = \"Add\""},
         // Spellings C++ refuses (found by test_attribute_random.cpp; `1'u` was read as 1): a digit
         // separator not between two digits, a repeated or mixed-case suffix.
         BadOption{"id = 1'u", "1'u", {"bad value '1'u' for 'id'", "unsigned 32-bit integer literal"}, "non-zero"},

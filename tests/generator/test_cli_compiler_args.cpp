@@ -168,15 +168,105 @@ TEST_F(CliTest, BuildPathWithoutACompilationDatabaseIsBadUsage) {
   }
 }
 
-// --compile-args-file=<file> (one argument) is read like --compile-args-file <file>; the last one wins.
+// --compile-args-file=<file> (one argument) is read like --compile-args-file <file>; given twice it
+// is bad usage (the first one used to be dropped without a word).
 TEST_F(CliTest, CompileArgsFileGivenWithEquals) {
   const std::string header = write("eq.h", "struct [[ringkernel::message]] E { char text[SIZE]; };\n");
   write("wrong.args", "-DSIZE=\n");
   const std::string args = write("eq.args", "-DSIZE=3\n");
-  const Result ok = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file=" + quote(path("wrong.args")) +
-                                 " -compile-args-file=" + quote(args) + " " + quote(header));
+  const Result ok = runGenerator("--output-dir " + quote(path("out")) + " -compile-args-file=" + quote(args) + " " +
+                                 quote(header));
   EXPECT_EQ(ok.status, 0) << ok.output;
   EXPECT_NE(readFile(path("out/eq.rk.json")).find("\"extents\":[3]"), std::string::npos) << readFile(path("out/eq.rk.json"));
+  const Result twice = runGenerator("--output-dir " + quote(path("out2")) + " --compile-args-file=" +
+                                    quote(path("wrong.args")) + " -compile-args-file=" + quote(args) + " " + quote(header));
+  EXPECT_EQ(twice.status, 2) << twice.output;
+  EXPECT_NE(twice.output.find("ringkernel-gen: error: --compile-args-file is given 2 times; give it once"),
+            std::string::npos)
+      << twice.output;
+  EXPECT_FALSE(fs::exists(path("out2")));
+}
+
+// -p with `--`: libTooling took the arguments after `--` as the whole command and never read the
+// database (the -D it gives was silently missing). With --compile-args-file, a `-p` after `--` is a
+// compiler argument, not the tool's -p.
+TEST_F(CliTest, BuildPathWithDoubleDashIsBadUsage) {
+  const std::string header = write("src/def.h", "#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n"
+                                                "struct [[ringkernel::message]] D { int a; };\n");
+  write("build/compile_commands.json", compileCommands(path("build"), path("src/def.cpp"), "-std=c++20 -DNEEDED"));
+  const Result result = runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " +
+                                     quote(header) + " -- -DOTHER");
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("ringkernel-gen: error: -p cannot be combined with '--'"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("--extra-arg=<arg>"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(path("out")));
+
+  const std::string args = write("compile.args", "-DNEEDED\n");
+  const Result afterSeparator = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file " +
+                                             quote(args) + " " + quote(header) + " -- -std=c++20 -p");
+  EXPECT_EQ(afterSeparator.output.find("cannot be combined with -p"), std::string::npos) << afterSeparator.output;
+  EXPECT_NE(afterSeparator.output.find("'-p'"), std::string::npos) << afterSeparator.output;  // clang's word
+}
+
+// A compile_commands.json that is not JSON: the YAML parser's error was printed twice, without the
+// file's name, followed by "the compilation database gives it no compile command".
+TEST_F(CliTest, MalformedCompilationDatabaseIsReportedOnceWithItsPath) {
+  const std::string header = write("p.h", "struct [[ringkernel::message]] P { int a; };\n");
+  write("build/compile_commands.json", "[\n");
+  const Result result =
+      runGenerator("-p " + quote(path("build")) + " --output-dir " + quote(path("out")) + " " + quote(header));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find(path("build") + "/compile_commands.json:2:1: not valid JSON"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("YAML"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("no compile command"), std::string::npos) << result.output;
+}
+
+// `-x c++` given: the header is clang's main file and its #pragma once warned ("#pragma once in main
+// file"), an error under -Werror.
+TEST_F(CliTest, PragmaOnceWithAnExplicitLanguage) {
+  const std::string header = write("once.h", "#pragma once\nstruct [[ringkernel::message]] O { int a; };\n");
+  const Result result =
+      runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- -x c++ -std=c++20 -Werror");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(result.output.find("pragma once"), std::string::npos) << result.output;
+}
+
+// A header parsed as C gave "unknown attribute 'ringkernel::message'; the only one is
+// ringkernel::message"; one parsed as C++17 was generated and the .rk.h then stopped the consumer's
+// compile with #error. Both are refused at the header.
+TEST_F(CliTest, HeaderParsedAsCOrOlderCxxIsRefused) {
+  const std::string header = write("m.h", "struct [[ringkernel::message]] M { int a; };\n");
+  const struct {
+    std::string arguments;
+    std::string says;
+  } cases[] = {
+      {"-x c -std=c2x", ":1:1: error: the compiler arguments make clang parse this header as C (c23), not C++"},
+      {"-x c -std=c11", ":1:1: error: the compiler arguments make clang parse this header as C (c11), not C++"},
+      {"-std=c++17", ":1:1: error: the compiler arguments make clang parse this header as C++ older than C++20 (c++17)"},
+      {"-std=gnu++14", ":1:1: error: the compiler arguments make clang parse this header as C++ older than C++20 (gnu++14)"},
+  };
+  for (const auto& [arguments, says] : cases) {
+    const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- " + arguments);
+    EXPECT_EQ(result.status, 1) << arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find(header + says), std::string::npos) << arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find("ringkernel-gen needs C++20 or later"), std::string::npos) << result.output;
+    EXPECT_EQ(result.output.find("unknown attribute"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(path("out"))) << arguments;
+  }
+  EXPECT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " -- -std=gnu++2a").status, 0);
+}
+
+// clang's own error (an unknown --target, a file it cannot read) was followed by "X was not parsed
+// (no compile command for it?)".
+TEST_F(CliTest, NoSecondErrorAfterClangReportedWhyAHeaderWasNotParsed) {
+  const std::string header = write("m.h", "struct [[ringkernel::message]] M { int a; };\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --target=foo-bar-baz " + quote(header));
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("unknown target triple 'foo-bar-baz'"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("was not parsed"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("nothing was written (1 error in the input)"), std::string::npos) << result.output;
 }
 
 // A target with C++ and CUDA sources: libTooling gives a header the command of the source nearest

@@ -28,6 +28,61 @@ TEST_F(CliTest, TwoInputsWithOneStemAreBadUsage) {
   EXPECT_FALSE(fs::exists(path("out")));
 }
 
+// The same header twice used to be reported as "two inputs have the stem 'ping'".
+TEST_F(CliTest, SameInputTwiceIsBadUsageThatSaysSo) {
+  const std::string header = write("a/ping.h", kHeader);
+  for (const std::string& again : {header, path("a/../a/ping.h")}) {
+    const CliResult result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(header) + " " + quote(again));
+    EXPECT_EQ(result.status, 2) << result.output;
+    EXPECT_NE(result.output.find("ringkernel-gen: error: " + again + " is given twice"), std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.find("stem"), std::string::npos) << result.output;
+  }
+  EXPECT_FALSE(fs::exists(path("out")));
+}
+
+// An option given twice was silently last-wins (a build script appending its own --output-dir to a
+// user's lost one of them).
+TEST_F(CliTest, RepeatedOptionsAreBadUsage) {
+  const std::string header = write("ping.h", kHeader);
+  ASSERT_EQ(runGenerator("--output-dir " + quote(path("out")) + " " + quote(header)).status, 0);
+  const std::string manifest = quote(path("out/ping.rk.json"));
+  const struct {
+    std::string arguments;
+    std::string says;
+  } cases[] = {
+      {"--output-dir " + quote(path("o1")) + " --output-dir=" + quote(path("o2")) + " " + quote(header),
+       "ringkernel-gen: error: --output-dir is given 2 times; give it once"},
+      {"--output-dir " + quote(path("o1")) + " --stamp a --stamp b " + quote(header),
+       "ringkernel-gen: error: --stamp is given 2 times"},
+      {"registry --name a --name b --output-dir " + quote(path("o1")) + " " + manifest,
+       "ringkernel-gen registry: error: --name is given 2 times; give it once"},
+      {"registry --name a --output-dir " + quote(path("o1")) + " --output-dir " + quote(path("o2")) + " " + manifest,
+       "ringkernel-gen registry: error: --output-dir is given 2 times"},
+  };
+  for (const auto& [arguments, says] : cases) {
+    const CliResult result = runGenerator(arguments);
+    EXPECT_EQ(result.status, 2) << arguments << "\n" << result.output;
+    EXPECT_NE(result.output.find(says), std::string::npos) << arguments << "\n" << result.output;
+    EXPECT_FALSE(fs::exists(path("o1")) || fs::exists(path("o2"))) << arguments;
+  }
+}
+
+// "ringkernel-gen: ringkernel-gen: Unknown command line argument", and "ringkernel-gen: cannot read
+// --compile-args-file" without "error:".
+TEST_F(CliTest, UsageErrorsHaveOneProgramPrefix) {
+  const std::string header = write("ping.h", kHeader);
+  const CliResult unknown = runGenerator("--output-dir " + quote(path("out")) + " --bogus " + quote(header));
+  EXPECT_EQ(unknown.status, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("Unknown command line argument '--bogus'"), std::string::npos) << unknown.output;
+  EXPECT_EQ(unknown.output.find("ringkernel-gen: ringkernel-gen:"), std::string::npos) << unknown.output;
+  const CliResult argsFile = runGenerator("--output-dir " + quote(path("out")) + " --compile-args-file " +
+                                          quote(path("none.args")) + " " + quote(header));
+  EXPECT_EQ(argsFile.status, 2) << argsFile.output;
+  EXPECT_NE(argsFile.output.find("ringkernel-gen: error: cannot read --compile-args-file"), std::string::npos)
+      << argsFile.output;
+}
+
 TEST_F(CliTest, TemplateDirWithoutTheTemplatesIsBadUsage) {
   const std::string header = write("ping.h", kHeader);
   fs::create_directories(path("empty"));
@@ -48,7 +103,7 @@ TEST_F(CliTest, TemplateDirWithoutTheTemplatesIsBadUsage) {
 }
 
 // $RINGKERNEL_TEMPLATE_DIR is used when it holds the templates, --template-dir wins over it, and one
-// without the templates is passed over for the default places.
+// without the templates is bad usage.
 TEST_F(CliTest, TemplateDirFromTheEnvironment) {
   const std::string header = write("ping.h", kHeader);
   copyTemplates(path("templates"));
@@ -59,10 +114,19 @@ TEST_F(CliTest, TemplateDirFromTheEnvironment) {
   EXPECT_NE(readFile(path("out/ping.rk.h")).find("// from the environment\n"), std::string::npos);
   ASSERT_EQ(runGenerator("--template-dir " + quote(RINGKERNEL_SOURCE_TEMPLATE_DIR) + " " + args, environment).status, 0);
   EXPECT_EQ(readFile(path("out/ping.rk.h")).find("// from the environment"), std::string::npos);
+  // Set on purpose to a directory without the templates: bad usage, as --template-dir is (it used to
+  // fall back to the default places without a word).
   fs::create_directories(path("empty"));
-  const CliResult fallback = runGenerator(args, "RINGKERNEL_TEMPLATE_DIR=" + quote(path("empty")));
-  EXPECT_EQ(fallback.status, 0) << fallback.output;
-  EXPECT_EQ(readFile(path("out/ping.rk.h")).find("// from the environment"), std::string::npos);
+  fs::remove_all(path("out"));
+  for (const std::string& mode : {args, "registry --name app --output-dir " + quote(path("out")) + " " + quote(header)}) {
+    const CliResult refused = runGenerator(mode, "RINGKERNEL_TEMPLATE_DIR=" + quote(path("empty")));
+    EXPECT_EQ(refused.status, 2) << refused.output;
+    EXPECT_NE(refused.output.find("error: RINGKERNEL_TEMPLATE_DIR '" + path("empty") +
+                                  "' does not hold the ringkernel templates"),
+              std::string::npos)
+        << refused.output;
+    EXPECT_FALSE(fs::exists(path("out")));
+  }
 }
 
 // The templates are all there but one does not load: reported after the parse, exit 1, no output.
