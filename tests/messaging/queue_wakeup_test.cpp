@@ -186,6 +186,16 @@ TEST(QueueTimeout, AnyDurationIsTakenInNanosecondsWithSaturation) {
   static_assert(saturating_nanoseconds(std::chrono::duration<unsigned long long, std::nano>(~0ull)) == ns::max());
   static_assert(saturating_nanoseconds(std::chrono::duration<long long, std::pico>(1'500)) == ns(1));
   static_assert(saturating_nanoseconds(std::chrono::duration<double, std::milli>(1.5)) == ns(1'500'000));
+  // Ticks that are no whole number of nanoseconds: duration_cast multiplies first and overflowed
+  // for these in-range results (158 years in thirds of a second; 105 years in sixtieths).
+  static_assert(saturating_nanoseconds(std::chrono::duration<long long, std::ratio<1, 3>>(15'000'000'000)) ==
+                ns(5'000'000'000'000'000'000));
+  static_assert(saturating_nanoseconds(std::chrono::duration<long long, std::ratio<1, 3>>(-15'000'000'001)) ==
+                ns(-5'000'000'000'333'333'333));
+  static_assert(saturating_nanoseconds(std::chrono::duration<long long, std::ratio<1, 60>>(200'000'000'000)) ==
+                ns(3'333'333'333'333'333'333));
+  static_assert(saturating_nanoseconds(std::chrono::duration<long long, std::ratio<1, 3>>(30'000'000'000)) == ns::max());
+  static_assert(saturating_nanoseconds(std::chrono::duration<unsigned, std::ratio<1, 3>>(7)) == ns(2'333'333'333));
   static_assert(saturating_nanoseconds(std::chrono::duration<double>(1e300)) == ns::max());
   static_assert(saturating_nanoseconds(std::chrono::duration<double>(-1e300)) == ns::min());
   const double nan = std::numeric_limits<double>::quiet_NaN();
