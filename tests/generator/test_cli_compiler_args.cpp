@@ -244,6 +244,8 @@ TEST_F(CliTest, HeaderParsedAsCOrOlderCxxIsRefused) {
   } cases[] = {
       {"-x c -std=c2x", ":1:1: error: the compiler arguments make clang parse this header as C (c23), not C++"},
       {"-x c -std=c11", ":1:1: error: the compiler arguments make clang parse this header as C (c11), not C++"},
+      // No -std: clang's default C standard (the generator's -std=c++20 must not be added to C).
+      {"-x c", ":1:1: error: the compiler arguments make clang parse this header as C ("},
       {"-std=c++17", ":1:1: error: the compiler arguments make clang parse this header as C++ older than C++20 (c++17)"},
       {"-std=gnu++14", ":1:1: error: the compiler arguments make clang parse this header as C++ older than C++20 (gnu++14)"},
   };
