@@ -18,6 +18,7 @@
 #    directories, and one that left the list is cleaned up (not after a fatal configure error).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateArgs.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateNames.cmake")
 
 # Where the templates are: the source tree sets this before including this file; an installed package
 # finds them next to itself (<prefix>/lib/cmake/RingKernel -> <prefix>/share/ringkernel/templates).
@@ -177,56 +178,12 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: no templates found in '${template_dir}' (broken RingKernel installation?)")
   endif()
 
-  # The generated headers are included by bare name (`#include "<stem>.rk.h"`, also by the registry)
-  # and every call puts its output directory on the target's include path: a stem (or registry name)
-  # that an earlier call of the target generated would shadow one of the two files, whatever the
-  # OUTPUT_DIRs.
-  get_property(earlier_headers TARGET ${target} PROPERTY RINGKERNEL_MESSAGE_HEADERS)
-  get_property(earlier_generated TARGET ${target} PROPERTY RINGKERNEL_GENERATED_HEADERS)
-  foreach(earlier IN LISTS earlier_headers)
-    cmake_path(GET earlier STEM LAST_ONLY stem)
-    set(stem_${stem} "${earlier}")
-  endforeach()
-  if(DEFINED arg_REGISTRY)
-    foreach(earlier IN LISTS earlier_generated)
-      cmake_path(GET earlier FILENAME name)
-      if(name STREQUAL "${arg_REGISTRY}.registry.rk.h")
-        message(FATAL_ERROR "${where}: REGISTRY '${arg_REGISTRY}' is already generated for this target "
-          "(${earlier}) by an earlier call; registries are included by bare name "
-          "('${name}'), so give this one another name")
-      endif()
-    endforeach()
-  endif()
-
+  _ringkernel_check_headers("${where}" ${target} "${arg_REGISTRY}" headers ${arg_HEADERS})
   set(stamps)
   set(manifests)
-  set(headers_seen)
   set(generated_headers)
-  foreach(header IN LISTS arg_HEADERS)
-    cmake_path(ABSOLUTE_PATH header BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
-    if(NOT EXISTS "${header}")
-      message(FATAL_ERROR "${where}: header '${header}' does not exist")
-    endif()
-    if(header IN_LIST headers_seen)
-      message(FATAL_ERROR "${where}: header '${header}' is listed twice in HEADERS; list it once")
-    endif()
-    if(header IN_LIST earlier_headers)
-      message(FATAL_ERROR "${where}: header '${header}' is already generated for this target by an "
-        "earlier call; list it in one call only")
-    endif()
-    list(APPEND headers_seen "${header}")
+  foreach(header IN LISTS headers)
     cmake_path(GET header STEM LAST_ONLY stem)
-    if(DEFINED stem_${stem})
-      set(call "this call")
-      if(stem_${stem} IN_LIST earlier_headers)
-        set(call "an earlier call for this target")
-      endif()
-      message(FATAL_ERROR "${where}: header '${header}' has the stem '${stem}' of '${stem_${stem}}', "
-        "which ${call} generates too; generated headers are included by bare name ('${stem}.rk.h'), "
-        "so stems must be unique among the generated headers a target sees (another OUTPUT_DIR does "
-        "not help): rename one of the headers")
-    endif()
-    set(stem_${stem} "${header}")
     _ringkernel_claim_outputs("${where}" "${out}" "${header}" "${stem}.rk.h" "${stem}.rk.cuh"
                               "${stem}.rk.json" "${stem}.rk.stamp" "${stem}.rk.d")
 
@@ -297,7 +254,7 @@ function(ringkernel_generate_messages target)
 
   # What the calls of the target generate, for install rules (docs/cmake.md, "Installing generated
   # headers"); paths may contain $<CONFIG>, which install(FILES) evaluates.
-  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_MESSAGE_HEADERS ${headers_seen})
+  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_MESSAGE_HEADERS ${headers})
   set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GENERATED_HEADERS ${generated_headers})
   get_property(dirs TARGET ${target} PROPERTY RINGKERNEL_OUTPUT_DIRS)
   if(NOT out IN_LIST dirs)

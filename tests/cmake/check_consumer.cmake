@@ -146,7 +146,8 @@ if(NOT rc EQUAL 0 OR NOT run MATCHES "consumer ok")
 endif()
 if(NOT MODE STREQUAL "package")
   # RingKernel inside the consumer's build (RINGKERNEL_INSTALL off by default): its ringkernel-info is
-  # not built by `all`, and the consumer's `cmake --install` installs nothing of RingKernel's.
+  # not built by `all`, and the consumer's `cmake --install` installs nothing of RingKernel's (the
+  # consumer project has no install rules of its own, so the check is that nothing is installed).
   file(GLOB_RECURSE info "${bin}/*/ringkernel-info")
   if(info)
     fail("the consumer's build built RingKernel's ringkernel-info (${info})" "${out}")
