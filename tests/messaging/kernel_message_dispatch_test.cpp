@@ -32,6 +32,7 @@ namespace reg = ringkernel::registry::messaging;
 /// `m`'s bytes in a heap block of exactly `size` bytes (ASan sees any read past it).
 template <class T>
 std::vector<unsigned char> raw_bytes(const KernelMessage<T>& m, std::size_t size = sizeof(KernelMessage<T>)) {
+  static_assert(alignof(KernelMessage<T>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "heap blocks must be aligned for it");
   std::vector<unsigned char> bytes(sizeof m);
   std::memcpy(bytes.data(), &m, sizeof m);
   bytes.resize(size);
@@ -119,6 +120,7 @@ TEST(KernelMessageDispatch, FewerBytesThanTheMessageAreTruncatedInputWithoutACal
     }
   };
   truncations(tagged);
+  truncations(stamped_tick());  // causal: a 40-byte header
   truncations(reading);
   truncations(blob);
 }

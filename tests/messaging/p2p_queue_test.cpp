@@ -195,7 +195,7 @@ TEST(P2PMessageQueue, ARingTooLargeForTheDestinationIsOutOfMemoryNamingTheQueue)
   try {
     P2PMessageQueue<Msg> q(peers, host[0].id, host[1].id,
                            P2PQueueOptions{.capacity = std::size_t{1} << 16, .mode = P2PTransferMode::direct_p2p});
-    FAIL() << "a ring larger than the device accepted";
+    ADD_FAILURE() << "a ring larger than the device accepted";  // and go on: the configuration is restored below
   } catch (const ringkernel::Error& e) {
     EXPECT_EQ(e.code(), ringkernel::errc::out_of_memory);
     EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
