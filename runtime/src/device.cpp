@@ -2,6 +2,8 @@
 // devices(), selection helpers, device-wide synchronisation and wall-clock offsets over the registry.
 #include "ringkernel/device.h"
 
+#include <string>
+
 #include "registry.h"
 #include "ringkernel/error.h"
 #include "ringkernel/wall_clock_offset.h"
@@ -49,6 +51,14 @@ DeviceInfo device(int id) {
   DeviceInfo info = ref.backend->describe(ref.ordinal);
   info.id = ref.id;
   return info;
+}
+
+DeviceInfo require_device(int id, std::string_view call, std::string_view role) {
+  try {
+    return device(id);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string(call), id, std::string(role) + ": " + e.detail());
+  }
 }
 
 int device_count() { return detail::Registry::instance().device_count(); }

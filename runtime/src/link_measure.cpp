@@ -20,13 +20,8 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
                 "MeasureOptions sizes and repetitions must all be > 0");
   // Both ids before anything is allocated: a bad one is named as such, not as memory the other
   // device lacked.
-  for (const auto& [id, role] : {std::pair{src, "source"}, std::pair{dst, "destination"}}) {
-    try {
-      (void)device(id);
-    } catch (const Error& e) {
-      throw Error(e.code(), call, id, std::string(role) + " device: " + e.detail());
-    }
-  }
+  (void)require_device(src, call, "source device");
+  (void)require_device(dst, call, "destination device");
   using clock = std::chrono::steady_clock;
   const std::size_t bytes = std::max(o.bandwidth_bytes, o.latency_bytes);
   // Named by this call when they cannot be had, not by the constructors.

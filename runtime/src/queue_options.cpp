@@ -27,12 +27,7 @@ void check_side_device(const char* name, int id, const QueueOptions& o) {
                     "QueueOptions::device (" + std::to_string(o.device) + "); for a ring in one device's memory that "
                     "another device's kernels reach through a peer mapping, use P2PMessageQueue");
   }
-  DeviceInfo side;
-  try {
-    side = device(id);
-  } catch (const Error& e) {
-    throw Error(e.code(), "BasicMessageQueue", id, std::string("QueueOptions::") + name + ": " + e.detail());
-  }
+  const DeviceInfo side = require_device(id, "BasicMessageQueue", std::string("QueueOptions::") + name);
   if (o.device >= 0 && side.backend != device(o.device).backend) {
     throw Error(errc::unsupported, "BasicMessageQueue", id,
                 std::string("QueueOptions::") + name + " = " + std::to_string(id) + " is a " + to_string(side.backend) +
@@ -101,13 +96,8 @@ void validate_queue_options(const QueueOptions& o, bool multi_producer, bool mul
                     (o.memory == QueueMemory::pinned ? "backend provides the page-locked memory" : "memory holds the ring") +
                     " and whose kernels work the ring");
   }
-  if (o.device >= 0) {  // an id that names no device is an error whatever the memory (host memory ignores it)
-    try {
-      (void)device(o.device);
-    } catch (const Error& e) {
-      throw Error(e.code(), "BasicMessageQueue", o.device, "QueueOptions::device: " + e.detail());
-    }
-  }
+  if (o.device >= 0)  // an id that names no device is an error whatever the memory (host memory ignores it)
+    (void)require_device(o.device, "BasicMessageQueue", "QueueOptions::device");
   check_side_device("producer_device", o.producer_device, o);
   check_side_device("consumer_device", o.consumer_device, o);
   check_ring_side("BasicMessageQueue", {"producers", o.producers, multi_producer, producer_device_of(o)}, o.memory);

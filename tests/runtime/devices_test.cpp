@@ -61,6 +61,24 @@ TEST(Devices, InvalidIdIsAClearError) {
   EXPECT_THROW(synchronize_device(n + 7), Error);
 }
 
+TEST(Devices, RequireDeviceNamesTheCallAndTheRoleOfTheId) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  EXPECT_EQ(require_device(ids[1], "MyPipeline", "source device").id, ids[1]);
+  const int n = device_count();
+  try {
+    (void)require_device(n, "MyPipeline", "source device");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_device);
+    EXPECT_EQ(e.call(), "MyPipeline");
+    EXPECT_EQ(e.device(), n);
+    EXPECT_EQ(e.detail(), "source device: device id " + std::to_string(n) + " names no device (valid ids are 0.." +
+                              std::to_string(n - 1) + ")");
+  }
+  EXPECT_RK_ERROR((void)require_device(-2, "MyPipeline", "sink"), errc::invalid_device,
+                  "ringkernel: MyPipeline (device -2): invalid device: sink: device id -2 names no device");
+}
+
 // A host device's kernels are host threads, which read the host's own clock: nothing to measure.
 TEST(Devices, HostDevicesHaveNoWallClockOffset) {
   const auto ids = test::use_host_devices(2, HostTopology::all);

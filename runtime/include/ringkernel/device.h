@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ringkernel {
@@ -56,6 +57,12 @@ std::vector<DeviceInfo> devices();
 
 /// One device; Error(errc::invalid_device) if `id` names none.
 DeviceInfo device(int id);
+
+/// device(id) for a call that takes device ids: an error names `call` and says which of its ids
+/// (`role`) was wrong, e.g. require_device(7, "MyPipeline", "source device") throws
+/// "ringkernel: MyPipeline (device 7): invalid device: source device: device id 7 names no device
+/// (valid ids are 0..3)"; the error's code is device(id)'s.
+DeviceInfo require_device(int id, std::string_view call, std::string_view role);
 
 /// Number of devices of all backends.
 int device_count();

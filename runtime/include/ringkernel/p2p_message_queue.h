@@ -47,8 +47,8 @@ class P2PMessageQueue {
   /// `peers` must outlive the queue (it owns the peer mapping of direct_p2p mode).
   P2PMessageQueue(PeerMemory& peers, int source_device, int destination_device, P2PQueueOptions options = {})
       : peers_(&peers),
-        source_(checked_device(source_device, "source")),
-        destination_(checked_device(destination_device, "destination")),
+        source_(checked_device(source_device, "source device")),
+        destination_(checked_device(destination_device, "destination device")),
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
         access_was_enabled_(detail::p2p_access_enabled(peers, source_device, destination_device)),
         mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
@@ -157,11 +157,7 @@ class P2PMessageQueue {
   // Device ids and options are checked before the mode is resolved, which may enable peer access,
   // and their errors name this class (not the device lookup or the queue underneath).
   static int checked_device(int id, const char* role) {
-    try {
-      (void)device(id);
-    } catch (const Error& e) {
-      throw Error(e.code(), "P2PMessageQueue", id, std::string(role) + " device: " + e.detail());
-    }
+    (void)require_device(id, "P2PMessageQueue", role);
     return id;
   }
   // Capacity, policy, and users as the policy needs them (drop_oldest); which memory can serve
