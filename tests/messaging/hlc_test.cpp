@@ -41,7 +41,7 @@ TEST(HybridLogicalClock, NowFollowsTheWallClockAndCountsWithinOneMicrosecond) {
 
 TEST(HybridLogicalClock, UpdateTakesTheMaximumOfLocalRemoteAndWall) {
   HybridLogicalClock clock(1000);
-  clock.now_at(100);  // (100, 0)
+  EXPECT_EQ(clock.now_at(100), hlc_timestamp::from_parts(100, 0));
   // Remote ahead in physical time, within the skew bound: adopt it, logical + 1.
   auto r = clock.update_at(hlc_timestamp::from_parts(150, 3), 120);
   EXPECT_EQ(r.status, hlc_status::ok);
@@ -71,6 +71,13 @@ TEST(HybridLogicalClock, RejectsAndCountsRemoteStampsTooFarAhead) {
   EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(1050, 8));
   EXPECT_EQ(clock.skew_rejections(), 1u);
   EXPECT_STREQ(ringkernel::to_string(hlc_status::skew_rejected), "remote clock too far ahead");
+  // At the bound with a full logical part, remote + 1 carries: the clock leads by the bound + 1 us
+  // (documented), and a peer with the same bound and wall clock rejects its next stamp.
+  r = clock.update_at(hlc_timestamp::from_parts(1050, hlc_timestamp::logical_mask), 1000);
+  ASSERT_EQ(r.status, hlc_status::ok);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(1051, 0));
+  HybridLogicalClock peer(50);
+  EXPECT_EQ(peer.update_at(clock.now_at(1000), 1000).status, hlc_status::skew_rejected);
 }
 
 TEST(HybridLogicalClock, LogicalOverflowCarriesIntoPhysicalAndIsCounted) {
@@ -124,7 +131,11 @@ TEST(HybridLogicalClock, AClockThatIssuedTheLargestStampIssuesNoMore) {
   EXPECT_EQ(last.bits, ~std::uint64_t{0});
   EXPECT_EQ(clock.exhaustions(), 0u);
   EXPECT_EQ(clock.now_at(1000), hlc_timestamp{});
-  EXPECT_EQ(clock.update_at(hlc_timestamp::from_parts(999, 0), 1000).stamp, hlc_timestamp{});
+  // update() says so: an "ok" with a stamp would put that stamp on a causal message.
+  const auto r = clock.update_at(hlc_timestamp::from_parts(999, 0), 1000);
+  EXPECT_EQ(r.status, hlc_status::exhausted);
+  EXPECT_EQ(r.stamp.bits, ~std::uint64_t{0}) << "the last stamp, already issued";
+  EXPECT_STREQ(ringkernel::to_string(hlc_status::exhausted), "clock exhausted (it issued its largest stamp)");
   EXPECT_EQ(clock.exhaustions(), 2u);
   EXPECT_EQ(clock.last().bits, ~std::uint64_t{0});
 }

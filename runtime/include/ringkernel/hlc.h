@@ -26,7 +26,8 @@
 // microsecond. The word never wraps: remote stamps in the last 2^32 us of the range (the year
 // 2112) are rejected whatever the skew bound, and a clock that has issued the largest stamp (it
 // would take a wall clock past 2112, or 4096 stamps per microsecond for 71 minutes after such a
-// remote) issues no more: now() returns the empty stamp 0, counted in exhaustions().
+// remote) issues no more: now() returns the empty stamp 0 and update() hlc_status::exhausted,
+// counted in exhaustions().
 //
 // Concurrency: each call is one CAS loop on the word, so every stamp is issued exactly once
 // (unique) and the stamps one thread receives increase strictly. Relaxed ordering suffices for
@@ -65,6 +66,9 @@ struct hlc_timestamp {
 
   std::uint64_t bits = 0;  // 0: "no stamp" (never issued: it would need a wall time of 0)
 
+  /// The stamp of (physical_us, logical), each taken modulo its field (2^52 us, 4096): a part too
+  /// large for its field loses its high bits. Check foreign values against max_physical_us and
+  /// logical_mask first.
   RINGKERNEL_HOST_DEVICE static constexpr hlc_timestamp from_parts(std::uint64_t physical_us,
                                                                   std::uint64_t logical) noexcept {
     return {(physical_us << logical_bits) | (logical & logical_mask)};
@@ -85,16 +89,21 @@ enum class hlc_status : std::uint8_t {
   ok = 0,
   skew_rejected = 1,  // the remote stamp's physical part is more than max_skew_us ahead of the wall clock,
                       // or beyond hlc_timestamp::max_remote_physical_us
+  exhausted = 2,      // the clock has issued its largest stamp and issues no more (HybridLogicalClock::exhaustions())
 };
 
 RINGKERNEL_HOST_DEVICE constexpr const char* to_string(hlc_status s) noexcept {
-  return s == hlc_status::ok ? "ok" : s == hlc_status::skew_rejected ? "remote clock too far ahead" : "unknown";
+  return s == hlc_status::ok              ? "ok"
+         : s == hlc_status::skew_rejected ? "remote clock too far ahead"
+         : s == hlc_status::exhausted     ? "clock exhausted (it issued its largest stamp)"
+                                          : "unknown";
 }
 
 struct hlc_update_result {
   hlc_status status;
-  // ok: the new local stamp (> remote). rejected: the clock's last stamp, already issued, for
-  // reference only: do not put it on a message (call now() for a fresh, unique stamp).
+  // ok: the new local stamp (> remote and > every earlier stamp of this clock). skew_rejected,
+  // exhausted: the clock's last stamp, already issued, for reference only: never put it on a
+  // message (after skew_rejected, now() gives a fresh, unique stamp; after exhausted, nothing does).
   hlc_timestamp stamp;
 };
 
@@ -111,20 +120,24 @@ class HybridLogicalClock {
   HybridLogicalClock& operator=(const HybridLogicalClock&) = delete;
 
   /// A new stamp for a local or send event.
-  RINGKERNEL_HOST_DEVICE hlc_timestamp now() noexcept { return now_at(wall_clock_us()); }
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_timestamp now() noexcept { return now_at(wall_clock_us()); }
   /// As now(), with the caller's wall time in microseconds since the epoch (tests, batching).
-  RINGKERNEL_HOST_DEVICE hlc_timestamp now_at(std::uint64_t wall_us) noexcept { return advance(floor_of(wall_us), 0); }
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_timestamp now_at(std::uint64_t wall_us) noexcept { return advance(floor_of(wall_us), 0); }
 
   /// Merge a received stamp (a receive event); rejects, counts and ignores a stamp whose
-  /// physical part leads the wall clock by more than max_skew_us().
-  RINGKERNEL_HOST_DEVICE hlc_update_result update(hlc_timestamp remote) noexcept { return update_at(remote, wall_clock_us()); }
-  RINGKERNEL_HOST_DEVICE hlc_update_result update_at(hlc_timestamp remote, std::uint64_t wall_us) noexcept {
+  /// physical part leads the wall clock by more than max_skew_us(). A remote accepted at the
+  /// bound with a full logical part (4095) carries: the clock then leads the wall clock by
+  /// max_skew_us() + 1 us, so a peer with the same bound and wall clock rejects the next stamp.
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_update_result update(hlc_timestamp remote) noexcept { return update_at(remote, wall_clock_us()); }
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_update_result update_at(hlc_timestamp remote, std::uint64_t wall_us) noexcept {
     const std::uint64_t physical = remote.physical_us();
     if ((physical > wall_us && physical - wall_us > max_skew_us_) || physical > hlc_timestamp::max_remote_physical_us) {
       counter(skew_rejections_).fetch_add(1, detail::order::relaxed);
       return {hlc_status::skew_rejected, last()};
     }
-    return {hlc_status::ok, advance(floor_of(wall_us), remote.bits + 1)};
+    const hlc_timestamp next = advance(floor_of(wall_us), remote.bits + 1);
+    if (next.bits == 0) return {hlc_status::exhausted, last()};
+    return {hlc_status::ok, next};
   }
 
   /// The last stamp issued (0 before the first).
@@ -132,9 +145,12 @@ class HybridLogicalClock {
   RINGKERNEL_HOST_DEVICE std::uint64_t max_skew_us() const noexcept { return max_skew_us_; }
   /// Remote stamps rejected for skew so far.
   RINGKERNEL_HOST_DEVICE std::uint64_t skew_rejections() const noexcept { return word(skew_rejections_).load(detail::order::relaxed); }
-  /// Stamps whose logical part overflowed into the physical part so far.
+  /// Stamps whose logical part carried into the physical part (the clock ran ahead of the wall
+  /// clock's microsecond), so far: by this clock's own stamps, or by adopting a remote stamp whose
+  /// logical part was full (4095).
   RINGKERNEL_HOST_DEVICE std::uint64_t logical_overflows() const noexcept { return word(logical_overflows_).load(detail::order::relaxed); }
-  /// Calls that found the largest stamp issued already and returned the empty stamp 0 instead.
+  /// Calls that found the largest stamp issued already: now() returned the empty stamp 0,
+  /// update() hlc_status::exhausted.
   RINGKERNEL_HOST_DEVICE std::uint64_t exhaustions() const noexcept { return word(exhaustions_).load(detail::order::relaxed); }
 
  private:

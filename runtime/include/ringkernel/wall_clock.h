@@ -31,7 +31,8 @@ RINGKERNEL_HOST_DEVICE inline std::uint64_t wall_clock_us() noexcept {
   return ns / 1000u;
 #else
   const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count());
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(since_epoch).count();
+  return us > 0 ? static_cast<std::uint64_t>(us) : 0;  // a clock set before 1970 reads 0, not 2^64 - n
 #endif
 }
 
