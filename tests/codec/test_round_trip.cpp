@@ -156,6 +156,36 @@ TEST(RoundTrip, NestedMapsAndArrays) {
   expect_round_trip(m);
 }
 
+// char[N] carries bytes, not checked text (docs/wire-format.md §3): bytes that are not UTF-8, and a
+// multi-byte UTF-8 character cut by the fixed buffer, are sent as they are and come back exactly.
+TEST(RoundTrip, CharFieldsCarryBytesNotText) {
+  const struct {
+    const char* text;
+    bytes str;  // the label's str as sent
+  } cases[] = {
+      {"\xff\xfe", {0xa2, 0xff, 0xfe}},                 // no UTF-8 at all
+      {"abc\xc3\xa9", {0xa4, 0x61, 0x62, 0x63, 0xc3}},  // "abcé" cut after the first byte of é
+      {"\x80", {0xa1, 0x80}},                           // a lone continuation byte
+      {"\xc3\xa9", {0xa2, 0xc3, 0xa9}},                 // "é", whole
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(hex(c.str));
+    Tag m{};
+    m.id = 1;
+    set_text(m.label, c.text);
+    bytes expected = {0x82, 0xa2, 0x69, 0x64, 0x01, 0xa5, 0x6c, 0x61, 0x62, 0x65, 0x6c};
+    expected.insert(expected.end(), c.str.begin(), c.str.end());
+    EXPECT_EQ(hex(encode_to_vector(m)), hex(expected));
+    expect_round_trip(m);
+    // The same bytes from another producer decode to them too.
+    Tag decoded{};
+    const ringkernel::codec_result r = ringkernel::decode(expected.data(), expected.size(), decoded);
+    ASSERT_EQ(r.status, codec_status::ok) << ringkernel::to_string(r.status) << " at " << r.size;
+    EXPECT_EQ(r.size, expected.size());
+    EXPECT_TRUE(values_equal(decoded, m));
+  }
+}
+
 TEST(RoundTrip, RepresentativeMessages) {
   expect_round_trip(sample_telemetry());
   expect_round_trip(sample_order());

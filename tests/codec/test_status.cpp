@@ -30,7 +30,7 @@ constexpr documented_status all_statuses[] = {
     {codec_status::truncated_input, 2, "truncated input"},
     {codec_status::type_mismatch, 3, "type mismatch"},
     {codec_status::value_out_of_range, 4, "value out of range"},
-    {codec_status::wrong_length, 5, "wrong array/map/string length"},
+    {codec_status::wrong_length, 5, "wrong array/str/bin length"},
     {codec_status::nesting_too_deep, 6, "nesting too deep"},
     {codec_status::duplicate_field, 7, "duplicate field"},
     {codec_status::missing_field, 8, "missing field"},

@@ -4,14 +4,19 @@
 //
 //   [type_id, sender_id, receiver_id, type, sequence, timestamp_us, hlc, payload]
 //
-// a fixed array of 8; `hlc` is 0 for payload types that are not causal; `payload` is the payload's
-// own encoding (array or map, as its traits say). Host and device, noexcept, no allocation.
+// a fixed array of 8; `hlc` is 0 for payload types that are not causal (for causal ones 0 means
+// "not stamped"; a stamp is an unsigned 64-bit value, above INT64_MAX from May 2041 on);
+// `payload` is the payload's own encoding (array or map, as its traits say). Host and device,
+// noexcept, no allocation.
 //   encode_envelope: as ringkernel::encode (status ok and bytes written, or buffer_too_small and
-//                    the bytes needed; nothing beyond `capacity` written). A message decode_envelope
-//                    would refuse, or would not give back equal, is refused with nothing written
-//                    (size 0): wrong_message_type for a header type_id other than T's,
-//                    value_out_of_range for an unknown MessageType or non-zero flags/reserved (not
-//                    on the wire).
+//                    the bytes needed; nothing beyond `capacity` written). Only the header is
+//                    checked: a header whose values would not come back from the wire is refused
+//                    with nothing written (size 0): wrong_message_type for a header type_id other
+//                    than T's, value_out_of_range for an unknown MessageType or non-zero
+//                    flags/reserved (not on the wire). The payload is encoded unchecked, as
+//                    ringkernel::encode does: one that will not compare equal after a round trip
+//                    is still encoded with ok (a char[N] with bytes after its NUL, a NaN field, an
+//                    enum on bool whose byte is 2).
 //   decode_envelope: as ringkernel::decode; additionally wrong_message_type at the type_id when the
 //                    bytes carry another message type (a valid id: try the decoder of that type;
 //                    type_mismatch there means a type id that is no int), value_out_of_range for

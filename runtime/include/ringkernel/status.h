@@ -32,7 +32,7 @@ RINGKERNEL_HOST_DEVICE constexpr const char* to_string(codec_status s) noexcept 
     case codec_status::truncated_input: return "truncated input";
     case codec_status::type_mismatch: return "type mismatch";
     case codec_status::value_out_of_range: return "value out of range";
-    case codec_status::wrong_length: return "wrong array/map/string length";
+    case codec_status::wrong_length: return "wrong array/str/bin length";
     case codec_status::nesting_too_deep: return "nesting too deep";
     case codec_status::duplicate_field: return "duplicate field";
     case codec_status::missing_field: return "missing field";
