@@ -7,4 +7,5 @@
 #include "messages.rk.h"
 #include "ringkernel/device.h"
 #include "ringkernel/host_backend.h"
+#include "ringkernel/message_stamper.h"
 #include "ringkernel/p2p_message_queue.h"

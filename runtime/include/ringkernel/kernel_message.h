@@ -95,16 +95,33 @@ static_assert(offsetof(envelope_header<false>, type_id) == envelope_type_id_offs
 namespace detail {
 template <class T>
 RINGKERNEL_HOST_DEVICE constexpr bool payload_equal(const T& a, const T& b) noexcept;
+
+// message_traits<T>::causal, false for a T that is not a message (whose KernelMessage fails its
+// static_assert, with no second error about a missing `causal`).
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr bool causal_payload() noexcept {
+  if constexpr (is_message_v<T>) {
+    return message_traits<T>::causal;
+  } else {
+    return false;
+  }
 }
+}  // namespace detail
 
 template <class T>
 inline constexpr bool kernel_message_layout_ok = false;  // defined below KernelMessage
 
+/// T must be a [[ringkernel::message]] type whose generated traits are included. That is checked
+/// by a static_assert in the class, not by a constraint, so that using another type names the fix
+/// (a constraint reads "is_message_v<T> evaluated to false"). Nothing relies on KernelMessage<T>
+/// being a substitution failure: functions taking a KernelMessage<T> deduce T from a real one.
 template <class T>
-  requires is_message_v<T>
 struct KernelMessage {
+  static_assert(is_message_v<T>,
+                "T is not a RingKernel message: annotate it with [[ringkernel::message]] and include its generated "
+                "<stem>.rk.h (or .rk.cuh) before using KernelMessage<T>");
   using payload_type = T;
-  static constexpr bool causal = message_traits<T>::causal;
+  static constexpr bool causal = detail::causal_payload<T>();
   using header_type = envelope_header<causal>;
 
   header_type header;
@@ -114,9 +131,10 @@ struct KernelMessage {
   /// it (queues do not: a queue's latency statistics need messages stamped before sending).
   RINGKERNEL_HOST_DEVICE static constexpr KernelMessage create(std::int32_t sender_id, std::int32_t receiver_id,
                                                                MessageType type, const T& payload) noexcept {
-    static_assert(kernel_message_layout_ok<T>, "KernelMessage<T> layout differs from the documented one");
+    // (For a T that is not a message, the class's static_assert has said so: no second error here.)
+    static_assert(!is_message_v<T> || kernel_message_layout_ok<T>, "KernelMessage<T> layout differs from the documented one");
     KernelMessage m{};
-    m.header.type_id = message_traits<T>::type_id;
+    if constexpr (is_message_v<T>) m.header.type_id = message_traits<T>::type_id;
     m.header.sender_id = sender_id;
     m.header.receiver_id = receiver_id;
     m.header.type = type;

@@ -16,8 +16,30 @@ namespace ringkernel {
 /// Which way a message travels relative to its kernel (DESIGN.md §3).
 enum class direction : std::uint8_t { input = 0, output = 1, kernel_to_kernel = 2, bidirectional = 3 };
 
+/// The enumerator's name, as the attribute spells it (`direction = kernel_to_kernel`); "unknown"
+/// for a value outside the enum.
+RINGKERNEL_HOST_DEVICE constexpr const char* to_string(direction d) noexcept {
+  switch (d) {
+    case direction::input: return "input";
+    case direction::output: return "output";
+    case direction::kernel_to_kernel: return "kernel_to_kernel";
+    case direction::bidirectional: return "bidirectional";
+  }
+  return "unknown";
+}
+
 /// MessagePack shape of a message (DESIGN.md §5).
 enum class wire_format : std::uint8_t { array = 0, map = 1 };
+
+/// "array" or "map", as the attribute spells it (`format = map`); "unknown" for a value outside
+/// the enum.
+RINGKERNEL_HOST_DEVICE constexpr const char* to_string(wire_format f) noexcept {
+  switch (f) {
+    case wire_format::array: return "array";
+    case wire_format::map: return "map";
+  }
+  return "unknown";
+}
 
 /// Kind of one field element (arrays are described by `field_descriptor::extents`).
 enum class field_kind : std::uint8_t {

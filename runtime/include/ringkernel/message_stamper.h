@@ -34,7 +34,10 @@ class MessageStamper {
   /// clock or its clock has issued its last stamp (HybridLogicalClock::exhaustions(): now() gives
   /// the empty stamp 0, which no causal message may carry): `m` is then left as it was and no
   /// sequence number is used up (a gap in a sender's sequence would read as a lost message to its
-  /// receiver). The clock stamp is taken first for that reason.
+  /// receiver). The clock stamp is taken first for that reason. Nothing else stamps (queues and
+  /// rings do not): a stamped message whose send fails has used up its number, so retry by sending
+  /// the same message again, not by stamping it anew. Merge a received causal message's stamp into
+  /// this stamper's clock (update(m.header.hlc)) before stamping what depends on it (docs/messaging.md §2).
   template <class T>
   [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
     if constexpr (KernelMessage<T>::causal) {
