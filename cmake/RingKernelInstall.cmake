@@ -35,6 +35,31 @@ if(TARGET ringkernel-gen)
   endif()
 endif()
 
+# `cmake --install` copies what the build made; it builds nothing. A build of some targets only (the
+# README's main job builds the adder example) lacks ringkernel-info: say what to build instead of
+# install(TARGETS)'s "file INSTALL cannot find ...".
+set(_ringkernel_install_files "")
+foreach(_ringkernel_target IN LISTS _ringkernel_install_targets)
+  string(APPEND _ringkernel_install_files " \"$<TARGET_FILE:${_ringkernel_target}>\"")
+endforeach()
+string(JOIN " " _ringkernel_install_target_names ${_ringkernel_install_targets})
+get_property(_ringkernel_multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+if(_ringkernel_multi_config)
+  string(APPEND _ringkernel_install_target_names " --config \${CMAKE_INSTALL_CONFIG_NAME}")
+endif()
+install(CODE "
+  set(_ringkernel_missing \"\")
+  foreach(_ringkernel_file IN ITEMS ${_ringkernel_install_files})
+    if(NOT EXISTS \"\${_ringkernel_file}\")
+      string(APPEND _ringkernel_missing \"\n  \${_ringkernel_file}\")
+    endif()
+  endforeach()
+  if(_ringkernel_missing)
+    message(FATAL_ERROR \"RingKernel: not built yet, nothing installed; missing:\${_ringkernel_missing}\\n\"
+      \"Build first: cmake --build \\\"${PROJECT_BINARY_DIR}\\\" (everything) or \"
+      \"cmake --build \\\"${PROJECT_BINARY_DIR}\\\" --target ${_ringkernel_install_target_names} \"
+      \"(what the package contains), then run cmake --install again.\")
+  endif()")
 install(TARGETS ${_ringkernel_install_targets}
   EXPORT RingKernelTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package RingKernel needs (DESIGN.md §7). Idempotent: installs only what is
-# missing and runs `apt-get update` at most once per invocation. Nothing is downloaded from elsewhere.
+# Installs every Debian package RingKernel needs to build and test (the list below; README.md, "On a
+# fresh machine"). Idempotent: installs only what is missing and runs `apt-get update` at most once
+# per invocation. Nothing is downloaded from elsewhere.
 set -euo pipefail
 
 packages=(

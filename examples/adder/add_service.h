@@ -34,7 +34,7 @@ struct WorkerName {
 };
 
 /// Why the loop ended.
-enum class ServiceEnd : std::uint32_t { running = 0, terminated, idle, responses_full };
+enum class ServiceEnd : std::uint32_t { running = 0, terminated, idle, responses_full, clock_exhausted };
 
 /// What the loop did, written by it when it ends (into pinned memory on a GPU).
 struct ServiceReport {
@@ -50,6 +50,7 @@ inline const char* to_string(ServiceEnd e) {
     case ServiceEnd::terminated: return "a terminate message arrived";
     case ServiceEnd::idle: return "no request came within its idle limit";
     case ServiceEnd::responses_full: return "the response ring stayed full (nobody received)";
+    case ServiceEnd::clock_exhausted: return "the kernel's clock issued its last stamp (hlc.h: a wall clock past 2112)";
   }
   return "?";
 }
@@ -101,7 +102,10 @@ RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing reque
     }
     ResponseEnvelope response =
         ResponseEnvelope::create_data(add_kernel_id, request.header.sender_id, handle(request.payload, worker.text));
-    (void)stamper.stamp(response);  // never false: the stamper has a clock
+    if (!stamper.stamp(response)) {  // the stamper has a clock: false only once it is exhausted
+      report.end = ServiceEnd::clock_exhausted;
+      return report;
+    }
     while (!out.try_push(response)) {
       if (give_up.passed()) {
         report.end = ServiceEnd::responses_full;

@@ -108,6 +108,8 @@ bool show_wire_form(const app::ResponseEnvelope& answer) {
   }
   std::printf("answer 7 as a MessagePack envelope (%zu bytes):", encoded.size);
   for (std::size_t i = 0; i < encoded.size; ++i) std::printf(" %02x", wire[i]);
+  std::printf("\n  (an array of 8: type id, sender, receiver, message type, sequence, timestamp in us, HLC stamp, "
+              "payload [request_id, result, worker]; docs/wire-format.md, section 9)");
   bool same = false;
   const ringkernel::codec_result back =
       ringkernel::registry::adder::dispatch_envelope(wire, encoded.size, [&](const auto& envelope) {
@@ -118,22 +120,46 @@ bool show_wire_form(const app::ResponseEnvelope& answer) {
   return same;
 }
 
+// Why the cuda backend has no device, as backend_statuses() says (the driver's error, or a build
+// without the CUDA toolkit).
+std::string why_no_gpu() {
+  for (const ringkernel::BackendStatus& s : ringkernel::backend_statuses()) {
+    if (s.backend == ringkernel::Backend::cuda) return s.note.empty() ? "no reason given" : s.note;
+  }
+  return "the cuda backend is not compiled in";
+}
+
+// The last line of every run: "adder: OK, all checks passed" or "adder: FAILED: <what failed>".
+int verdict(const std::vector<std::string>& failed) {
+  if (failed.empty()) {
+    std::printf("adder: OK, all checks passed\n");
+    return 0;
+  }
+  std::string list;
+  for (const std::string& f : failed) list += (list.empty() ? "" : "; ") + f;
+  std::printf("adder: FAILED: %s\n", list.c_str());
+  return 1;
+}
+
 int run(Where where) {
   std::vector<ringkernel::DeviceInfo> candidates;
   if (where != Where::host) candidates = ringkernel::devices(ringkernel::Backend::cuda);
   if (candidates.empty() && where == Where::gpu) {
-    std::printf("adder --gpu: skipped, no CUDA device (ringkernel::devices(Backend::cuda) is empty)\n");
+    std::printf("adder --gpu: skipped (exit code %d), no CUDA device; the cuda backend says: %s\n", exit_skipped,
+                why_no_gpu().c_str());
     return exit_skipped;
   }
   if (candidates.empty()) candidates = ringkernel::devices(ringkernel::Backend::host);
-  if (candidates.empty()) {
-    std::fprintf(stderr, "adder: no device at all (set RINGKERNEL_HOST_DEVICES >= 1)\n");
-    return 1;
-  }
+  if (candidates.empty()) return verdict({"no device at all (set RINGKERNEL_HOST_DEVICES >= 1)"});
   const ringkernel::DeviceInfo& device = candidates.front();
   std::printf("RingKernel adder example\ngenerated messages:\n");
   print_message_facts();
   std::printf("device %d: %s (%s backend)\n", device.id, device.name.c_str(), ringkernel::to_string(device.backend));
+  if (where == Where::any && device.backend != ringkernel::Backend::cuda) {
+    std::printf("  no GPU used; the cuda backend says: %s\n", why_no_gpu().c_str());
+  } else if (where == Where::host) {
+    std::printf("  host backend chosen by --host\n");
+  }
 
   // Two single-producer, single-consumer rings in pinned memory (mapped into the GPU): the host
   // sends requests, the kernel answers.
@@ -169,12 +195,23 @@ int run(Where where) {
   std::printf("the ring kernel stopped: %s; it served %u requests, ignored %u envelopes, saw %u sequence gaps\n",
               app::to_string(report.end), report.served, report.ignored, report.sequence_gaps);
 
-  const bool answered = send_error.empty() && received.error.empty() && received.wrong == 0 &&
-                        received.out_of_order == 0 && right_worker && report.end == app::ServiceEnd::terminated &&
-                        report.served == static_cast<std::uint32_t>(request_count) && report.ignored == 0 &&
-                        report.sequence_gaps == 0;
-  const bool wire_ok = received.answers[7].payload.request_id == 7 && show_wire_form(received.answers[7]);
-  return answered && wire_ok ? 0 : 1;
+  std::vector<std::string> failed;
+  if (!send_error.empty()) failed.push_back(send_error);
+  if (!received.error.empty()) failed.push_back(received.error);
+  if (received.count != request_count) {
+    failed.push_back(std::to_string(request_count - received.count) + " requests not answered");
+  }
+  if (received.wrong != 0) failed.push_back(std::to_string(received.wrong) + " wrong answers");
+  if (received.out_of_order != 0) failed.push_back(std::to_string(received.out_of_order) + " answers out of order");
+  if (!right_worker) failed.push_back("answered by another worker than the device's");
+  if (report.end != app::ServiceEnd::terminated) failed.push_back(std::string("kernel ended: ") + app::to_string(report.end));
+  if (report.served != static_cast<std::uint32_t>(request_count) || report.ignored != 0 || report.sequence_gaps != 0) {
+    failed.push_back("the kernel's report differs from what was sent");
+  }
+  if (received.answers[7].payload.request_id != 7 || !show_wire_form(received.answers[7])) {
+    failed.push_back("answer 7 did not come back from MessagePack intact");
+  }
+  return verdict(failed);
 }
 
 }  // namespace
@@ -199,7 +236,6 @@ int main(int argc, char** argv) {
   try {
     return run(where);
   } catch (const std::exception& e) {  // ringkernel::Error (a queue, a device) or a failed launch
-    std::fprintf(stderr, "adder: %s\n", e.what());
-    return 1;
+    return verdict({e.what()});
   }
 }
