@@ -14,8 +14,15 @@ namespace ringkernel::detail {
 namespace {
 
 // The start of the driver allocation that holds `p` (cuMemGetAddressRange, looked up through the
-// runtime: libcuda is not linked), or 0 when the driver knows none or lacks the call.
-std::uintptr_t driver_block_start(const void* p) noexcept {
+// runtime: libcuda is not linked), or 0 when the driver knows none or lacks the call. `ordinal`:
+// the device whose memory `p` is taken to be (the allocation of the table next to it).
+// cuMemGetAddressRange works in the calling thread's current context (CUDA_ERROR_INVALID_CONTEXT
+// without one, cuda.h), and a thread that made no CUDA call yet has none: the device is made
+// current for the call as the backend's DeviceGuard does, and where the thread's current device
+// already is `ordinal` but no context is bound yet, cudaSetDevice binds its primary context ("the
+// context will be current on device immediately", its documentation) and the call is retried.
+// The thread's current device is restored after.
+std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
   static const PFN_cuMemGetAddressRange_v3020 get_range = [] {
     void* f = nullptr;
     cudaDriverEntryPointQueryResult found{};
@@ -27,10 +34,27 @@ std::uintptr_t driver_block_start(const void* p) noexcept {
     }
     return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(f);
   }();
+  if (!get_range) return 0;
+  int previous = -1;
+  if (cudaGetDevice(&previous) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  const bool switched = previous != ordinal;
+  if (switched && cudaSetDevice(ordinal) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
   CUdeviceptr base = 0;
   std::size_t size = 0;
-  if (!get_range || get_range(&base, &size, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) return 0;
-  return static_cast<std::uintptr_t>(base);
+  const auto address = reinterpret_cast<CUdeviceptr>(p);
+  CUresult got = get_range(&base, &size, address);
+  if (got == CUDA_ERROR_INVALID_CONTEXT && !switched) {
+    if (cudaSetDevice(ordinal) == cudaSuccess) got = get_range(&base, &size, address);
+    else (void)cudaGetLastError();
+  }
+  if (switched && cudaSetDevice(previous) != cudaSuccess) (void)cudaGetLastError();
+  return got == CUDA_SUCCESS ? static_cast<std::uintptr_t>(base) : 0;
 }
 
 // The device whose memory the driver says `p` is, or -1 (host memory, or unknown to CUDA).
@@ -48,16 +72,17 @@ int driver_device_of(const void* p) noexcept {
 // start a block of the program's own: the driver's allocation table says which (an overrun into the
 // allocation's padding stays an error). Other ends are not asked about here; check_range refuses a
 // range that starts in a block's padding.
-bool starts_another_block(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address) noexcept {
+bool starts_another_block(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal) noexcept {
   return address == end && address != start && address % 256 == 0 &&
-         driver_block_start(reinterpret_cast<const void*>(address)) == address;
+         driver_block_start(reinterpret_cast<const void*>(address), ordinal) == address;
 }
 
 // `address` lies past the end of [start, end) in the rest of its block: before the next 256-byte
 // boundary (no other block can start or lie there), or where the driver says the block still runs.
-bool in_padding_of(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address) noexcept {
+bool in_padding_of(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal) noexcept {
   if (address <= end) return false;
-  return address < (end + 255) / 256 * 256 || driver_block_start(reinterpret_cast<const void*>(address)) == start;
+  return address < (end + 255) / 256 * 256 ||
+         driver_block_start(reinterpret_cast<const void*>(address), ordinal) == start;
 }
 
 }  // namespace
@@ -86,7 +111,7 @@ std::optional<CudaAllocations::Found> CudaAllocations::find(const void* p) const
   if (!a) return std::nullopt;
   const auto address = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t end = a->start + a->bytes;
-  if (address > end || starts_another_block(a->start, end, address)) return std::nullopt;
+  if (address > end || starts_another_block(a->start, end, address, a->ordinal)) return std::nullopt;
   return a;
 }
 
@@ -113,7 +138,8 @@ void CudaAllocations::check_range(int ordinal, const void* p, std::size_t bytes,
   }
   // Past the end of one of ours, in its block's padding: an overrun, which the driver would take
   // for valid memory of the device.
-  if (const auto below = nearest_below(p); below && in_padding_of(below->start, below->start + below->bytes, address)) {
+  if (const auto below = nearest_below(p);
+      below && in_padding_of(below->start, below->start + below->bytes, address, below->ordinal)) {
     throw Error(errc::out_of_range, call, device_id,
                 std::string(what) + " " + hex(p) + " starts " + std::to_string(address - below->start - below->bytes) +
                     " bytes past the end of its allocation of " + std::to_string(below->bytes) + " bytes");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "cuda_allocations.h"
@@ -121,12 +122,7 @@ class CudaBackend final : public DeviceBackend {
     info.backend = Backend::cuda;
     info.name = p.name;
     info.total_memory = p.totalGlobalMem;
-    {
-      DeviceGuard guard(ordinal);
-      std::size_t free = 0, total = 0;
-      check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo", ordinal);
-      info.free_memory = free;
-    }
+    info.free_memory = free_memory(ordinal);
     info.compute_units = p.multiProcessorCount;
     info.compute_capability_major = p.major;
     info.compute_capability_minor = p.minor;
@@ -145,15 +141,24 @@ class CudaBackend final : public DeviceBackend {
     DeviceGuard guard(ordinal);
     void* p = nullptr;
     check(cudaMalloc(&p, bytes), "cudaMalloc", ordinal);
-    allocations_.add(p, ordinal, bytes);
+    try {
+      allocations_.add(p, ordinal, bytes);
+    } catch (...) {  // std::bad_alloc of the table: no device memory without its entry
+      ignore_error(cudaFree(p));
+      throw;
+    }
     return p;
   }
 
   void release(int ordinal, void* p) noexcept override {
     if (!p) return;
     allocations_.remove(p);
-    // Freed with its own device current, as it was allocated: cudaFree's implicit synchronization
-    // is then that device's, whatever device the freeing thread had current (restored after).
+    // Freed with its own device current, as it was allocated (the freeing thread's device restored
+    // after). cudaFree's documentation promises no more than that it "may perform implicit
+    // synchronization" (for memory not from cudaMallocAsync); whatever it waits for is then this
+    // device's work, never another device's (a direct peer copy queued on a peer's stream, a peer's
+    // kernel writing through a mapping), and it may block behind a persistent kernel running here.
+    // Callers synchronise what touches the buffer first (buffers.h, docs/runtime.md).
     int previous = ordinal;
     const cudaError_t got = cudaGetDevice(&previous);
     ignore_error(got);
@@ -169,6 +174,12 @@ class CudaBackend final : public DeviceBackend {
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
     if (bytes == 0) return nullptr;
+    // cudaHostAlloc runs in the current context ("host memory allocated from this host thread ...
+    // will have its lifetime associated with" the current device, cudaSetDevice's documentation):
+    // that of the device asked for, so that pinned memory for device 2 does not initialise device 0.
+    const int ordinal = ordinal_of(device_id);
+    std::optional<DeviceGuard> guard;
+    if (ordinal >= 0) guard.emplace(ordinal);
     void* p = nullptr;
     check(cudaHostAlloc(&p, bytes, cudaHostAllocPortable), "cudaHostAlloc", device_id);
     try {
@@ -180,6 +191,9 @@ class CudaBackend final : public DeviceBackend {
     return p;
   }
 
+  // cudaFreeHost's documentation promises no synchronization: copies still queued on a stream
+  // would read or write freed memory, so callers wait for them first (StagingPipeline's destructor
+  // for its staging buffers; users, for theirs: buffers.h).
   void release_pinned(void* p) noexcept override {
     if (!p) return;
     pinned_.remove(p);
@@ -200,6 +214,7 @@ class CudaBackend final : public DeviceBackend {
   void copy_sync(void* dst, const void* src, std::size_t bytes, int device_id) override {
     int ordinal = owner_of(dst);
     if (ordinal < 0) ordinal = owner_of(src);
+    if (ordinal < 0) ordinal = ordinal_of(device_id);  // host to host: the device the call names
     if (ordinal < 0) check(cudaGetDevice(&ordinal), "cudaGetDevice", device_id);
     DeviceGuard guard(ordinal);
     cudaStream_t s = nullptr;
@@ -218,14 +233,24 @@ class CudaBackend final : public DeviceBackend {
     DeviceGuard guard(ordinal);
     cudaStream_t s = nullptr;
     check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", ordinal);
-    return std::make_shared<CudaStream>(s, ordinal);
+    try {
+      return std::make_shared<CudaStream>(s, ordinal);
+    } catch (...) {  // std::bad_alloc: no stream without its owner
+      ignore_error(cudaStreamDestroy(s));
+      throw;
+    }
   }
 
   std::shared_ptr<EventImpl> create_event(int ordinal, int) override {
     DeviceGuard guard(ordinal);
     cudaEvent_t e = nullptr;
     check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags", ordinal);
-    return std::make_shared<CudaEvent>(e, ordinal);
+    try {
+      return std::make_shared<CudaEvent>(e, ordinal);
+    } catch (...) {  // std::bad_alloc: no event without its owner
+      ignore_error(cudaEventDestroy(e));
+      throw;
+    }
   }
 
   void record(EventImpl& event, StreamImpl& stream) override {
@@ -276,6 +301,12 @@ class CudaBackend final : public DeviceBackend {
     return links_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
   }
 
+  // enabled_ mirrors the peer access this backend turned on. CUDA's own state is process-wide and
+  // changes behind its back when the program calls cudaDeviceEnablePeerAccess /
+  // cudaDeviceDisablePeerAccess itself or resets either device of a pair (access lasts "until
+  // access is explicitly disabled ... or either device is reset using cudaDeviceReset()", its
+  // documentation): path choice and the mapping checks then go by a stale table, so peer access is
+  // managed through PeerMemory only (docs/runtime.md).
   void enable_peer_access(int a, int b, int, int) override {
     if (!link(a, b).peer_access_supported)
       throw Error(errc::peer_access_unsupported, "PeerMemory::enable_peer_access", a,
@@ -307,6 +338,35 @@ class CudaBackend final : public DeviceBackend {
   }
 
  private:
+  // Free memory of the device now, or 0 (unknown) where CUDA cannot say. cudaMemGetInfo reports
+  // for the current context, so it needs the device's primary context: the first query creates it
+  // (device memory and time). That fails for a GPU in exclusive-process mode that another process
+  // uses and for one in prohibited mode (cudaSetDevice's documentation; cudaErrorDevicesUnavailable
+  // in driver_types.h), and after a sticky error. Enumeration must not fail on it: devices() and
+  // device(id) list the device with 0 free bytes, and the error is dropped.
+  static std::size_t free_memory(int ordinal) noexcept {
+    try {
+      DeviceGuard guard(ordinal);
+      std::size_t free = 0, total = 0;
+      const cudaError_t e = cudaMemGetInfo(&free, &total);
+      ignore_error(e);
+      return e == cudaSuccess ? free : 0;
+    } catch (...) {  // DeviceGuard: cudaSetDevice refused the device
+      return 0;
+    }
+  }
+
+  // This backend's ordinal of a global device id (-1 if the id is none of its devices). For the
+  // calls that get only the id (backend.h); the registry numbers them, not the backend.
+  int ordinal_of(int device_id) const noexcept {
+    try {
+      const auto ref = Registry::instance().resolve(device_id, "CudaBackend");
+      return ref.backend.get() == this ? ref.ordinal : -1;
+    } catch (...) {
+      return -1;
+    }
+  }
+
   std::string note_;
   std::vector<cudaDeviceProp> props_;
   std::vector<std::string> pci_;

@@ -12,11 +12,47 @@
 
 namespace ringkernel::detail::cuda_call {
 
-inline std::string describe_cuda_error(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+/// The errors that driver_types.h (CUDA 13) documents as leaving the process "in an inconsistent
+/// state": "any further CUDA work will return the same error. To continue using CUDA, the process
+/// must be terminated and relaunched" (cudaErrorAssert: "The device cannot be used again"). A
+/// kernel fault (an illegal address, a trap, an assert) is the usual cause; cudaGetLastError does
+/// not clear them, so every later call fails with the same error, whatever the call. The values of
+/// the errors that older CUDA 12 headers lack are spelt as numbers (they are ABI: stable).
+constexpr bool is_sticky_cuda_error(cudaError_t e) noexcept {
+  switch (static_cast<int>(e)) {
+    case 226:  // cudaErrorContained (an exception contained by the GPU's error containment)
+    case static_cast<int>(cudaErrorIllegalAddress):
+    case static_cast<int>(cudaErrorLaunchTimeout):
+    case static_cast<int>(cudaErrorAssert):
+    case static_cast<int>(cudaErrorHardwareStackError):
+    case static_cast<int>(cudaErrorIllegalInstruction):
+    case static_cast<int>(cudaErrorMisalignedAddress):
+    case static_cast<int>(cudaErrorInvalidAddressSpace):
+    case static_cast<int>(cudaErrorInvalidPc):
+    case static_cast<int>(cudaErrorLaunchFailure):
+    case 721:  // cudaErrorTensorMemoryLeak
+    case static_cast<int>(cudaErrorMpsClientTerminated):
+    case 911:  // cudaErrorExternalDevice
+      return true;
+    default:
+      return false;
+  }
 }
 
-/// Throws for anything but cudaSuccess; clears the sticky-free last-error state first.
+/// "<name> (<string>)", and for a sticky error (is_sticky_cuda_error) what it means: the error
+/// may come from earlier work (a kernel of this program, another thread's) rather than the call
+/// that reports it. Pure apart from cudaGetErrorName/String, table look-ups that need no GPU.
+inline std::string describe_cuda_error(cudaError_t e) {
+  std::string text = std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+  if (is_sticky_cuda_error(e))
+    text += "; a sticky error: an earlier fault (usually a kernel's: an illegal address, a trap or an "
+            "assert) left the CUDA context unusable, every later CUDA call fails with it, and the "
+            "process must be restarted to use CUDA again";
+  return text;
+}
+
+/// Throws for anything but cudaSuccess; clears the last-error state first (which does not clear a
+/// sticky error: is_sticky_cuda_error).
 inline void check(cudaError_t e, const char* call, int device) {
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();

@@ -19,6 +19,17 @@ StagingPipeline::StagingPipeline(int src_device, int dst_device, std::size_t chu
       staged_{Event(src_device), Event(src_device)},
       delivered_{Event(dst_device), Event(dst_device)} {}
 
+StagingPipeline::~StagingPipeline() {
+  // Each chunk leaves the source on to_host_ and enters the destination on from_host_, which waits
+  // for it: from_host_ idle implies to_host_ idle too, which is synchronised all the same.
+  for (Stream* s : {&from_host_, &to_host_}) {
+    try {
+      s->synchronize();
+    } catch (...) {  // a sticky CUDA error, say: a destructor does not throw
+    }
+  }
+}
+
 CopyResult StagingPipeline::enqueue(Stream& caller, void* dst, const void* src, std::size_t bytes) {
   CopyResult result{CopyPath::host_staged, bytes, 0};
   if (bytes == 0) return result;

@@ -20,6 +20,15 @@ namespace ringkernel::detail {
 class StagingPipeline {
  public:
   StagingPipeline(int src_device, int dst_device, std::size_t chunk_bytes);
+  /// Waits for the chunks still queued on its streams, which read and write the staging buffers,
+  /// before its members go (events, streams, then the buffers): destroying a stream returns at
+  /// once with its work still queued (cudaStreamDestroy's documentation), and freeing pinned memory
+  /// promises no synchronization (cudaFreeHost's), so a copy nobody synchronised would otherwise
+  /// DMA into freed memory. Blocks while a copy waits behind work on the caller's stream (a
+  /// persistent kernel queued before it: until the kernel ends). Errors are dropped.
+  ~StagingPipeline();
+  StagingPipeline(const StagingPipeline&) = delete;
+  StagingPipeline& operator=(const StagingPipeline&) = delete;
 
   /// Stream-ordered after `caller`'s earlier work; `caller`'s later work waits for the copy.
   /// `caller` must be a stream of the source or the destination device. Thread-safe.

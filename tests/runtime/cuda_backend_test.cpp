@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <thread>
 #include <vector>
 
 #include "expect_error.h"
@@ -145,6 +146,13 @@ TEST(CudaBackend, ABlockRightAfterABufferIsNotTakenForAnOverrun) {
   ASSERT_EQ(cudaMemcpy(back.data(), next, back.size(), cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(back, data);
   EXPECT_RK_ERROR(s.copy_async(buffer.bytes() + n - 1, data.data(), 2), errc::out_of_range, "exceeds its allocation");
+  // Also from a thread that made no CUDA call yet: no context is current there, which the driver's
+  // cuMemGetAddressRange needs (without one it knew no block, and the copy was an overrun).
+  std::thread([&] {
+    EXPECT_NO_THROW(s.copy_async(next, data.data(), data.size()));
+    EXPECT_RK_ERROR(s.copy_async(buffer.bytes() + n - 1, data.data(), 2), errc::out_of_range, "exceeds its allocation");
+  }).join();
+  s.synchronize();
   release();
 }
 

@@ -17,7 +17,23 @@
 
 namespace {
 
-__global__ void read_wall_clock(std::uint64_t* out) { *out = ringkernel::wall_clock_us(); }
+// Stores wall_clock_us() as it changes, and whether it did within 2^20 reads. The PTX ISA does not
+// say how often %globaltimer updates, so a reading taken at a random moment may be stale by a
+// whole tick of unknown length; the runtime's kernel waits for the register to tick for that
+// reason (globaltimer_ptx.h). Waiting for the microseconds to change does the same for this clock:
+// when they do, the register has just updated (with a tick of a microsecond or more, at a tick;
+// with a finer one, within a tick of a microsecond boundary).
+__global__ void read_wall_clock(std::uint64_t* out) {
+  const std::uint64_t start = ringkernel::wall_clock_us();
+  std::uint64_t now = start;
+  std::uint32_t reads = 0;
+  while (now == start && reads < (1u << 20)) {
+    now = ringkernel::wall_clock_us();
+    ++reads;
+  }
+  out[0] = now;
+  out[1] = now != start;
+}
 
 // The offsets (device minus host, us) one reading allows, both bounds exclusive.
 struct Bracket {
@@ -34,10 +50,12 @@ Bracket bracket_by_kernel(std::uint64_t* device_us) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   const std::uint64_t after = ringkernel::wall_clock_us();
   EXPECT_GE(after, before) << "the host's clock stepped back during the reading";
-  const auto device = static_cast<std::int64_t>(*device_us);
+  EXPECT_EQ(device_us[1], 1u) << "wall_clock_us() did not change in 2^20 reads on the device";
+  const auto device = static_cast<std::int64_t>(device_us[0]);
   // Host readings truncated to microseconds: the device read at a host time in [before, after + 1).
-  // The device's reading is truncated too, and may be stale by a tick of %globaltimer (taken as at
-  // most a microsecond): up to 2 us behind the device's time.
+  // The device's reading, taken as it changed, is truncated too (1 us) and lags the device's time by
+  // less than another microsecond (a tick finer than a microsecond, and the poll's own latency):
+  // it is less than 2 us behind, whatever the tick of %globaltimer.
   b.low = device - static_cast<std::int64_t>(after) - 1;
   b.high = device - static_cast<std::int64_t>(before) + 2;
   b.ok = after >= before && !::testing::Test::HasFailure();
@@ -49,8 +67,8 @@ TEST(CudaWallClock, OffsetAgreesWithAKernelReadingTheClockMessagesAreStampedWith
   if (cuda.empty()) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)";
   const ringkernel::DeviceInfo& d = cuda.front();
   ASSERT_EQ(cudaSetDevice(d.ordinal), cudaSuccess);
-  std::uint64_t* device_us = nullptr;
-  ASSERT_EQ(cudaHostAlloc(&device_us, sizeof *device_us, cudaHostAllocPortable), cudaSuccess);
+  std::uint64_t* device_us = nullptr;  // the reading and whether the clock ticked
+  ASSERT_EQ(cudaHostAlloc(&device_us, 2 * sizeof *device_us, cudaHostAllocPortable), cudaSuccess);
   read_wall_clock<<<1, 1>>>(device_us);  // loads the kernel: not in a bracket
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 

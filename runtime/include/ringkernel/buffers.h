@@ -16,8 +16,13 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   /// Allocates `bytes` on device `device` (0 bytes gives an empty buffer with data() == nullptr).
   /// A default-constructed or moved-from buffer owns nothing: device() == -1, size() == 0.
-  /// Destruction frees the memory only after the work already queued on the device's streams
-  /// (cudaFree synchronizes; the host backend waits for the device's streams).
+  /// Destruction frees the memory. The host backend waits for the work already queued on the
+  /// streams of every host device first. CUDA calls cudaFree with the buffer's device current,
+  /// which its documentation says only "may perform implicit synchronization": synchronize the
+  /// streams (and kernels) that use the buffer first, those of other devices above all (a direct
+  /// peer copy queued on the other device's stream, a kernel writing through a peer mapping),
+  /// which cudaFree does not wait for. Any free may block while a persistent kernel runs on the
+  /// device (docs/runtime.md).
   DeviceBuffer(int device, std::size_t bytes);
   DeviceBuffer(DeviceBuffer&& other) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
@@ -51,8 +56,10 @@ class PinnedBuffer {
  public:
   PinnedBuffer() = default;
   /// Page-locked host memory usable for asynchronous copies with every device of `device`'s
-  /// backend (portable pinned memory on cuda; ordinary host memory on the host backend).
-  /// On the host backend, destruction waits for the work already queued on its streams first.
+  /// backend (portable pinned memory on cuda, allocated with `device` current; ordinary host
+  /// memory on the host backend). On the host backend, destruction waits for the work already
+  /// queued on its streams first. On CUDA it calls cudaFreeHost, whose documentation promises no
+  /// synchronization: synchronize every stream that copies to or from the buffer first.
   PinnedBuffer(int device, std::size_t bytes);
   PinnedBuffer(PinnedBuffer&& other) noexcept;
   PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
