@@ -56,10 +56,13 @@ install(CODE "
   endforeach()
   if(_ringkernel_missing)
     message(FATAL_ERROR \"RingKernel: not built yet, nothing installed; missing:\${_ringkernel_missing}\\n\"
-      \"Build first: cmake --build \\\"${PROJECT_BINARY_DIR}\\\" (everything) or \"
-      \"cmake --build \\\"${PROJECT_BINARY_DIR}\\\" --target ${_ringkernel_install_target_names} \"
+      \"Build first: cmake --build \\\"${CMAKE_BINARY_DIR}\\\" (everything) or \"
+      \"cmake --build \\\"${CMAKE_BINARY_DIR}\\\" --target ${_ringkernel_install_target_names} \"
       \"(what the package contains), then run cmake --install again.\")
   endif()")
+unset(_ringkernel_install_files)
+unset(_ringkernel_install_target_names)
+unset(_ringkernel_multi_config)
 install(TARGETS ${_ringkernel_install_targets}
   EXPORT RingKernelTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

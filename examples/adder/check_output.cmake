@@ -2,7 +2,9 @@
 #   cmake -DADDER=<path> -DWHERE=host|any|gpu -P check_output.cmake
 # host / any: exit 0, the hex dump's legend and, as the last line, "adder: OK, all checks passed";
 # a run on a host-backend device without --host also says why no GPU was used. gpu: the same on a
-# GPU; without one, exit 77 and a line saying why (the test's SKIP_REGULAR_EXPRESSION matches it).
+# GPU; without one, exit 77 and a line saying why, after which this script prints
+# "check_output: SKIPPED" (the test's SKIP_REGULAR_EXPRESSION: the example's own output cannot match
+# it, so a skip that fails a check here fails the test).
 cmake_minimum_required(VERSION 3.25)
 
 set(args)
@@ -29,6 +31,7 @@ if(rc EQUAL 77)
   if(NOT out MATCHES "adder --gpu: skipped \\(exit code 77\\), no CUDA device; the cuda backend says: [^\n]+")
     fail("skipped without saying why")
   endif()
+  message("check_output: SKIPPED (no CUDA device)")
   return()
 endif()
 if(NOT rc EQUAL 0)

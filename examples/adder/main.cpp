@@ -78,7 +78,12 @@ void receive_answers(ringkernel::SpscQueue<app::ResponseEnvelope>& responses, Re
     const auto n = static_cast<std::uint64_t>(out.count);
     if (id != n || r.header.sequence != n || !(previous < r.header.hlc)) ++out.out_of_order;
     previous = r.header.hlc;
-    if (host_clock.update(r.header.hlc).status != ringkernel::hlc_status::ok) ++out.skew_rejected;
+    const ringkernel::hlc_status merged = host_clock.update(r.header.hlc).status;
+    if (merged == ringkernel::hlc_status::skew_rejected) ++out.skew_rejected;
+    if (merged == ringkernel::hlc_status::exhausted) {  // past 2112: no causal order to check any more
+      out.error = std::string("merging answer ") + std::to_string(out.count) + "'s stamp: " + ringkernel::to_string(merged);
+      return;
+    }
   }
 }
 

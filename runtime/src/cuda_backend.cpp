@@ -122,7 +122,7 @@ class CudaBackend final : public DeviceBackend {
     info.backend = Backend::cuda;
     info.name = p.name;
     info.total_memory = p.totalGlobalMem;
-    info.free_memory = free_memory(ordinal);
+    info.free_memory = query_free_memory(ordinal);
     info.compute_units = p.multiProcessorCount;
     info.compute_capability_major = p.major;
     info.compute_capability_minor = p.minor;
@@ -176,7 +176,8 @@ class CudaBackend final : public DeviceBackend {
     if (bytes == 0) return nullptr;
     // cudaHostAlloc runs in the current context ("host memory allocated from this host thread ...
     // will have its lifetime associated with" the current device, cudaSetDevice's documentation):
-    // that of the device asked for, so that pinned memory for device 2 does not initialise device 0.
+    // that of the device asked for, so the memory lives as long as that device's context (not device
+    // 0's). Restoring a thread's device 0 afterwards still initialises device 0's context.)
     const int ordinal = ordinal_of(device_id);
     std::optional<DeviceGuard> guard;
     if (ordinal >= 0) guard.emplace(ordinal);
@@ -344,7 +345,7 @@ class CudaBackend final : public DeviceBackend {
   // uses and for one in prohibited mode (cudaSetDevice's documentation; cudaErrorDevicesUnavailable
   // in driver_types.h), and after a sticky error. Enumeration must not fail on it: devices() and
   // device(id) list the device with 0 free bytes, and the error is dropped.
-  static std::size_t free_memory(int ordinal) noexcept {
+  static std::size_t query_free_memory(int ordinal) noexcept {
     try {
       DeviceGuard guard(ordinal);
       std::size_t free = 0, total = 0;

@@ -55,8 +55,10 @@ void print_devices() {
   for (const auto& d : devices) {
     std::printf("  [%d] %s (%s ordinal %d)\n", d.id, d.name.c_str(), ringkernel::to_string(d.backend),
                 d.ordinal);
-    std::printf("      memory        %s total, %s free\n", memory(d.total_memory).c_str(),
-                memory(d.free_memory).c_str());
+    // 0 free on a GPU: unknown (device.h), e.g. one in exclusive-process mode that another process uses.
+    const bool unknown = d.backend == ringkernel::Backend::cuda && d.free_memory == 0;
+    const std::string free_text = unknown ? "free unknown" : memory(d.free_memory) + " free";
+    std::printf("      memory        %s total, %s\n", memory(d.total_memory).c_str(), free_text.c_str());
     std::printf("      compute units %d", d.compute_units);
     if (d.backend == ringkernel::Backend::cuda)
       std::printf(", compute capability %d.%d, PCI %s", d.compute_capability_major,

@@ -41,7 +41,8 @@ struct DeviceInfo {
   Backend backend = Backend::host;
   std::string name;
   std::size_t total_memory = 0;  // bytes
-  std::size_t free_memory = 0;   // bytes, at the time of the query; 0 where the backend cannot say (cuda: the query failed)
+  std::size_t free_memory = 0;   // bytes, at the time of the query; 0: unknown (a cuda device whose
+                                 // context could not be had, e.g. exclusive-process and busy)
   int compute_units = 0;         // streaming multiprocessors (cuda) / emulated units (host)
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
