@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # The GPU machine's half of scripts/gpu-kit.sh (copied to gpu-kit/run.sh): runs the packed GPU
-# checks and writes gpu-kit.log (everything printed), bench_queue_device.json and
-# bench_peer_copy.json into $OUT (or gpu-kit/out). Usage: run.sh [check|tests|sanitize|bench|all]
-# [REGEX] (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over calls).
+# checks and writes gpu-kit.log (everything printed), bench_queue_device.NN.json (one per row) and
+# bench_queue_device.json (those merged, where python3 exists), and bench_peer_copy.json into $OUT
+# (or gpu-kit/out). Usage: run.sh [check|tests|sanitize|bench|all] [REGEX] (REGEX: only the test
+# binaries whose names match, e.g. to split `sanitize` over calls).
 #
+# Every step first prints the kit's VERSION (commit, build time: a stale kit shows at once), the
+# GPUs as nvidia-smi sees them (driver: the kit's CUDA 13 runtime needs R580 or newer; PCIe link),
+# `nvidia-smi topo -m`, the host's clocksource, then the devices ringkernel-info sees.
 # Steps: `tests` runs every gpu test binary (suite by suite where it has several) and the adder
 # example on the GPU (`adder --gpu`: the Add ring kernel, a persistent kernel answering the host
 # through rings in pinned memory); `sanitize` runs each test binary under compute-sanitizer memcheck
 # and racecheck; `bench` runs bench_queue_device, bench_peer_copy and ringkernel-info --bandwidth;
-# `all` does the three in that order. `check` is the one call for a machine lent for a few minutes:
-# every test binary and the example, then bench_queue_device (the GPU queue goals), memcheck over
-# every binary, racecheck over every binary, then the rest of `bench`, under a budget of 330 s, so
-# a 360-second call comes back with the log and leaves time for a second one. Whatever the budget
-# did not reach has a "FAIL ...: not run" line; run it with the step and REGEX that name it.
+# `all` does the three in that order. bench_queue_device runs row by row, each row its own process
+# (a fault in one, e.g. the MPMC round trip's CAS on pinned host memory, cannot poison the CUDA
+# context of the others), the goal rows first, the MPMC round trip last, pinned with numactl to
+# the GPU's NUMA node where numactl and the node are known; then one GOAL line per figure.
+# `check` is the one call for a machine lent for a few minutes: bench_queue_device (the GPU queue
+# goals) first, then every test binary and the example, memcheck over every binary, racecheck over
+# every binary, then the rest of `bench`, under a budget of 330 s, so a 360-second call comes back
+# with the log and leaves time for a second one. Whatever the budget did not reach has a
+# "FAIL ...: not run" line; run it with the step and REGEX that name it.
 #
 # Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120; 60 under
-# check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_LIMIT (240 for
-# bench_queue_device; 120 under check), RK_COPY_BENCH_LIMIT (150 for bench_peer_copy; 60 under
+# check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_ROW_LIMIT (60 per row of
+# bench_queue_device; 30 under check), RK_BENCH_LIMIT (240 for all rows of bench_queue_device
+# together; 120 under check), RK_COPY_BENCH_LIMIT (150 for bench_peer_copy; 60 under
 # check). RK_RUN_BUDGET (570; 330 under check): the whole run ends within that many seconds even
 # when programs hang (a program gets what is left of it when that is less than its own limit;
 # programs after the budget is spent are not run, each with a FAIL line saying so), so one call of
@@ -45,10 +54,10 @@ step=${1:-all}
 only=${2:-}
 if [ "$step" = check ]; then
   test_limit=${RK_TEST_LIMIT:-60} sanitize_limit=${RK_SANITIZE_LIMIT:-120} bench_limit=${RK_BENCH_LIMIT:-120}
-  copy_limit=${RK_COPY_BENCH_LIMIT:-60} budget=${RK_RUN_BUDGET:-330}
+  row_limit=${RK_BENCH_ROW_LIMIT:-30} copy_limit=${RK_COPY_BENCH_LIMIT:-60} budget=${RK_RUN_BUDGET:-330}
 else
   test_limit=${RK_TEST_LIMIT:-120} sanitize_limit=${RK_SANITIZE_LIMIT:-260} bench_limit=${RK_BENCH_LIMIT:-240}
-  copy_limit=${RK_COPY_BENCH_LIMIT:-150} budget=${RK_RUN_BUDGET:-570}
+  row_limit=${RK_BENCH_ROW_LIMIT:-60} copy_limit=${RK_COPY_BENCH_LIMIT:-150} budget=${RK_RUN_BUDGET:-570}
 fi
 sanitizer_refused=0
 sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-KernelToKernelDevice.WarpBatches:KernelToKernelDevice.SingleMessagesOnOneGpu:\
@@ -77,17 +86,25 @@ done
 
 # run NAME LIMIT_SECONDS COMMAND...: one PASS/FAIL line with the exit status and the wall time;
 # a gtest program whose tests all skipped is a SKIP line, one that skipped some says how many.
+# within_budget NAME LIMIT: sets limit_now to LIMIT, or to what is left of the run's budget when
+# that is less; when too little is left, a FAIL line saying NAME was not run, and status 1.
+within_budget() {
+  local left=$((budget - SECONDS - 10))  # 10: the grace of timeout -k
+  if [ "$left" -lt 10 ]; then
+    echo "FAIL $1: not run, the run's time budget of $budget s (RK_RUN_BUDGET) is spent; run it in a call of its own"
+    failed=1
+    return 1
+  fi
+  limit_now=$2
+  if [ "$limit_now" -gt "$left" ]; then limit_now=$left; fi
+}
+
 run() {
   local name=$1 limit=$2
   shift 2
   local t0=$SECONDS
-  local left=$((budget - SECONDS - 10))  # 10: the grace of timeout -k below
-  if [ "$left" -lt 10 ]; then
-    echo "FAIL $name: not run, the run's time budget of $budget s (RK_RUN_BUDGET) is spent; run it in a call of its own"
-    failed=1
-    return
-  fi
-  if [ "$limit" -gt "$left" ]; then limit=$left; fi
+  within_budget "$name" "$limit" || return 0
+  limit=$limit_now
   echo "=== $name: $*"
   timeout -k 10 "$limit" "$@" 2>&1 | tee "$scratch/output"
   local rc=${PIPESTATUS[0]}
@@ -159,36 +176,9 @@ run_sanitize() {
   done
 }
 
-# The GPU queue goals (round trip, kernel to kernel, batched throughput). Eager module loading: with
-# CUDA's default (lazy), the first launch of each kernel loads it inside the first timed iteration
-# of the rows that time a fixed number of iterations.
-run_bench_queue() {
-  rm -f "$out/bench_queue_device.json"  # a row check of an earlier run's file, should this one not run
-  run bench_queue_device "$bench_limit" env CUDA_MODULE_LOADING=EAGER "$kit/bin/bench_queue_device" \
-    --benchmark_out="$out/bench_queue_device.json" --benchmark_out_format=json
-  check_bench_rows bench_queue_device
-  report_queue_goals
-}
-
-# One line per row of bench_queue_device.json with its figure against issue 6's goal: round trip
-# median <= 2000 ns, kernel-to-kernel one way <= 1000 ns, batched throughput (B > 1) >= 1 G msgs/s.
-# A goal not met is reported, not failed: the kit checks that things work; the figures go to
-# bench/RESULTS.md either way.
-report_queue_goals() {
-  [ -f "$out/bench_queue_device.json" ] || return 0
-  awk -F': ' '
-    function figure(what, v, unit, met, goal) {
-      printf "GOAL %s %s: %s = %.4g %s (goal %s)\n", met ? "met" : "NOT MET", name, what, v, unit, goal
-    }
-    /"name":/ { name = $2; gsub(/[",]/, "", name) }
-    /"median_ns":/ { v = $2 + 0; figure("median round trip", v, "ns", v <= 2000, "<= 2000 ns") }
-    /"one_way_ns":/ { v = $2 + 0; figure("one way", v, "ns", v <= 1000, "<= 1000 ns") }
-    /"items_per_second":/ && name ~ /Throughput\/[0-9]/ {
-      v = $2 + 0
-      if (name ~ /Throughput\/1(\/|$)/) printf "     %s: %.4g msgs/s (one message per lane per claim; the goal is for batches)\n", name, v
-      else figure("throughput", v / 1e9, "G msgs/s", v >= 1e9, ">= 1 G msgs/s")
-    }' "$out/bench_queue_device.json"
-}
+# bench_queue_device row by row, with its GOAL lines: run_bench_queue (gpu-kit/bench_queue.sh).
+# shellcheck source-path=SCRIPTDIR source=gpu-kit-bench-queue.sh
+source "$kit/bench_queue.sh"
 
 run_bench_rest() {
   rm -f "$out/bench_peer_copy.json"
@@ -220,11 +210,81 @@ check_bench_rows() {
   fi
 }
 
+# The platform, printed first by every step, so that a stale kit, a driver too old for the kit's
+# CUDA runtime, or a GPU without its PCIe link shows at once and the figures can be attributed:
+# the kit's VERSION (commit and build time, from scripts/gpu-kit.sh), nvidia-smi's GPUs and
+# topology, the host's clocksource. Sets gpus (nvidia-smi's GPU lines, empty without any),
+# gpu_name (CUDA's device 0: nvidia-smi's GPU 0, or the first of CUDA_VISIBLE_DEVICES) and pin
+# (the numactl prefix binding the benchmarks to that GPU's NUMA node; empty where that cannot be).
+platform() {
+  if [ -f "$kit/VERSION" ]; then
+    sed 's/^/kit /' "$kit/VERSION"
+  else
+    echo "kit VERSION missing: packed by an older scripts/gpu-kit.sh, so it may be stale"
+  fi
+  echo "gpu-kit run, step '$step', $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname 2>/dev/null)"
+  local smi smi_status=0 topo
+  smi=$(timeout -k 5 20 nvidia-smi --query-gpu=index,name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current,pci.bus_id --format=csv 2>&1) || smi_status=$?
+  if [ "$smi_status" -eq 0 ]; then
+    echo "$smi"
+    gpus=$(tail -n +2 <<< "$smi")
+  else
+    echo "nvidia-smi: $( [ "$smi_status" -eq 127 ] && echo "not installed here" || echo "exit $smi_status: $(head -2 <<< "$smi" | tr '\n' ' ')")"
+  fi
+  # CUDA 13's runtime needs driver R580 or newer (12: R525); older ones fail every CUDA call.
+  local cuda need driver
+  cuda=$(sed -n 's/^cuda_runtime: \([0-9]*\)\..*/\1/p' "$kit/VERSION" 2>/dev/null)
+  case "$cuda" in 13) need=580 ;; 12) need=525 ;; *) need= ;; esac
+  driver=$(head -1 <<< "$gpus" | awk -F', ' '{ split($3, v, "."); print v[1] }')
+  if [ -n "$need" ] && [ -n "$driver" ] && [ "$driver" -lt "$need" ] 2>/dev/null; then
+    echo "WARN driver R$driver is older than R$need, the oldest that runs the kit's CUDA $cuda runtime: expect cudaErrorInsufficientDriver (unless a CUDA forward-compatibility package is installed)"
+  fi
+  if [ -n "$gpus" ]; then
+    topo=$(timeout -k 5 20 nvidia-smi topo -m 2>&1) || true
+    echo "nvidia-smi topo -m:"
+    echo "$topo"
+  fi
+  echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+
+  local sel=0 g0 index bus numa="" node_file
+  if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then sel=${CUDA_VISIBLE_DEVICES%%,*}; fi
+  if [ -n "$gpus" ]; then
+    g0=$(timeout -k 5 20 nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader -i "$sel" 2>/dev/null | head -1)
+    if [ -z "$g0" ]; then g0=$(head -1 <<< "$gpus" | awk -F', ' '{ print $1 ", " $2 ", " $NF }'); fi
+    index=${g0%%, *} bus=${g0##*, } gpu_name=${g0#*, } gpu_name=${gpu_name%, *}
+  fi
+  # The GPU's NUMA node: sysfs (nvidia-smi's bus id 00000000:19:00.0 is 0000:19:00.0 there), else
+  # the "NUMA Affinity" column of nvidia-smi topo -m; -1 or N/A: none known.
+  if [[ ${bus:-} =~ ^([0-9A-Fa-f]+):([0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])$ ]]; then
+    node_file=$(printf '/sys/bus/pci/devices/%04x:%s/numa_node' "$((16#${BASH_REMATCH[1]}))" "${BASH_REMATCH[2],,}")
+    numa=$(cat "$node_file" 2>/dev/null)
+  fi
+  if ! [[ $numa =~ ^[0-9]+$ ]] && [ -n "${topo:-}" ]; then
+    numa=$(awk -F'\t' -v row="GPU${index:-0}" '
+      { gsub(/\033\[[0-9;]*m/, "") }
+      !col { for (i = 1; i <= NF; i++) if ($i ~ /NUMA Affinity/) col = i; next }
+      { label = $1; gsub(/ /, "", label) }
+      label == row { v = $col; gsub(/ /, "", v); print v; exit }' <<< "$topo")
+  fi
+  if ! [[ $numa =~ ^[0-9]+$ ]]; then numa=; fi
+  pin=()
+  if [ -z "$gpus" ]; then
+    echo "numa: no GPU from nvidia-smi, so no NUMA node to pin to: the benchmarks run unpinned"
+  elif ! command -v numactl > /dev/null; then
+    echo "numa: numactl is not installed here: the benchmarks run unpinned${numa:+ (the GPU ${gpu_name:-0} is on NUMA node $numa)}"
+  elif [ -z "$numa" ]; then
+    echo "numa: the NUMA node of ${gpu_name:-GPU 0} (${bus:-bus unknown}) is not known (sysfs, nvidia-smi topo -m): the benchmarks run unpinned"
+  elif ! numactl --cpunodebind="$numa" --membind="$numa" true 2> "$scratch/numactl"; then
+    echo "numa: numactl refuses node $numa ($(head -1 "$scratch/numactl")): the benchmarks run unpinned"
+  else
+    pin=(numactl --cpunodebind="$numa" --membind="$numa")
+    echo "numa: bench_queue_device runs pinned to the NUMA node of ${gpu_name:-GPU 0} ($bus): ${pin[*]}"
+  fi
+}
+
 main() {
-  echo "gpu-kit run, step '$step', $(date -u '+%Y-%m-%d %H:%M UTC')"
-  local gpus
-  gpus=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)
-  echo "${gpus:-(no nvidia-smi, or it sees no GPU)}"
+  local gpus=""
+  platform
   # Without this check a runtime that cannot reach the GPU (driver too old for the CUDA runtime the
   # kit was built with, no device node) turns every test into a skip and the run looks green.
   local info
@@ -247,16 +307,18 @@ main() {
     sanitize) run_sanitize memcheck racecheck ;;
     bench) run_bench_queue; run_bench_rest ;;
     all) run_tests; run_example; run_sanitize memcheck racecheck; run_bench_queue; run_bench_rest ;;
-    # One call for a machine lent for minutes: what the issues ask first, first. Every test once and
-    # the example, the GPU queue goals, memcheck over every binary, racecheck over every binary, the rest.
-    check) run_tests; run_example; run_bench_queue; run_sanitize memcheck; run_sanitize racecheck; run_bench_rest ;;
+    # One call for a machine lent for minutes: what the issues ask first, first. The GPU queue goals
+    # (row by row, about 15-40 s), every test once and the example, memcheck over every binary,
+    # racecheck over every binary, the rest.
+    check) run_bench_queue; run_tests; run_example; run_sanitize memcheck; run_sanitize racecheck; run_bench_rest ;;
   esac
   case "$step" in tests|sanitize|bench|all|check) ;; *) echo "unknown step '$step' (tests|sanitize|bench|all|check)"; failed=1 ;; esac
   echo "=== summary"
   return $failed
 }
 
+gpu_name="" pin=()
 main 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-grep -E '^(PASS|FAIL|SKIP) ' "$log"
+grep -E '^(kit commit: |(PASS|FAIL|SKIP|GOAL|REF|WARN) )' "$log"
 exit "$status"

@@ -2,7 +2,8 @@
 # Packs the GPU checks of a CUDA-enabled build into gpu-kit/ (ignored by git), a folder that a GPU
 # machine with no package registry, gtest, Google Benchmark or libclang can run as it is: every
 # gpu-labelled test binary, the GPU benchmarks, ringkernel-info and the adder example, the shared
-# libraries they need beyond glibc, and gpu-kit/run.sh, which runs them there.
+# libraries they need beyond glibc, gpu-kit/VERSION (commit, build time: run.sh prints it first, so
+# a stale kit shows; pack right before the GPU call) and gpu-kit/run.sh, which runs them there.
 #
 #   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
 #   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON
@@ -67,6 +68,18 @@ done | sort -u | while read -r lib; do
   esac
 done
 cp scripts/gpu-kit-run.sh "$kit/run.sh"
+cp scripts/gpu-kit-bench-queue.sh "$kit/bench_queue.sh"
 chmod +x "$kit/run.sh"
+# What the kit was packed from, which run.sh prints first: a kit packed before the last change
+# shows as an old commit or time. The binaries are the working tree's build, so uncommitted
+# changes are counted too. cuda_runtime: the nvcc that built them (run.sh warns below its driver).
+newest=$(stat -c %Y "${tests[@]}" "${others[@]}" | sort -n | tail -1)
+changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l) || true
+{
+  echo "commit: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$([ "$changed" -eq 0 ] || echo " + uncommitted changes in $changed files") ($(git log -1 --format='%cd, %s' --date=format:'%Y-%m-%d %H:%M' 2>/dev/null | cut -c1-90))"
+  echo "built: $(date -u -d "@$newest" '+%Y-%m-%d %H:%M UTC') (newest binary, $build), packed $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cuda_runtime: $(sed -n 's/^set(CMAKE_CUDA_COMPILER_VERSION "\(.*\)")/\1/p' "$build"/CMakeFiles/*/CMakeCUDACompiler.cmake 2>/dev/null | tail -1)"
+} > "$kit/VERSION"
+cat "$kit/VERSION"
 echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(find "$kit/lib" "$kit/lib-fallback" -name '*.so*' | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
 echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh check   (or tests|sanitize|bench|all; device tool: carry [\"$kit\"])"
