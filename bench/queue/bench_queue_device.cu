@@ -2,120 +2,97 @@
 // GPU queue benchmarks (need a CUDA device; each reports an error and does nothing without one):
 //   BM_HostGpuHostRoundTrip<Queue>: a persistent kernel echoes messages from one pinned-memory
 //       ring to another; time per host send -> host receive; counters median_ns and p99_ns from
-//       every round trip timed on its own (goal: median <= 2 us on H100/H200). MpmcQueue (the
-//       kernel claims with compare-and-swap on host memory) and SpscQueue (plain loads and stores;
-//       the kernel holds each side as an endpoint, spsc_ring::consumer() / producer()).
+//       round_trip_samples round trips, each timed on its own (goal: median <= 2 us on H100/H200).
+//       MpmcQueue (the kernel claims with compare-and-swap on host memory) and SpscQueue (plain
+//       loads and stores; the kernel holds each side as an endpoint, spsc_ring::consumer() /
+//       producer()). Peer: BM_Raw_HostGpuHostFlagPingPong (raw_ping_pong.cu).
 //   BM_KernelToKernelPingPong<Ring>: two persistent kernels bounce a message through two
 //       device-memory rings; time per one-way hop = round trip / 2 (goal <= 1 us); mpmc_ring and
-//       spsc_ring.
+//       spsc_ring. Peer: BM_Raw_KernelToKernelFlagPingPong (raw_ping_pong.cu). Both latency kinds
+//       are timed by latency_timing.h, the same code for a row and its peer.
 //   BM_DeviceQueueThroughput/B: producer warps push, consumer warps pop through one device-memory
 //       ring, 64-byte messages (goal >= 1 G msgs/s); B = 1: warp_push / warp_pop (one message per
 //       lane per claim); B > 1: warp_push_batch / warp_pop_batch of B messages per warp call, staged
-//       in global memory (a claim covers up to 8 positions per lane: 256 for a full warp). The
-//       consumers' checksum over every word of every message is compared with what was sent, so a
-//       lost or repeated message fails the row (and no consumer can skip loading any word).
+//       in global memory (a claim covers up to 8 positions per lane: 256 for a full warp). Two
+//       producer blocks and one consumer block per SM, all resident at once. The consumers sum a
+//       hash of every message (every word of it: device_bench_message.cuh) and count them; both
+//       are compared with what was sent, so a lost, repeated or corrupted message fails the row.
+//       One untimed iteration first (module and first-touch costs); each timed window still holds
+//       one submit/launch latency of the producers (a few us against ~4 ms).
 // Any CUDA error (a launch refused, a kernel image missing for this GPU) ends the row with
 // SkipWithError naming the call, instead of spinning on a queue that no kernel serves; so does a
 // kernel that gave up (no answer, a ping-pong short of its rounds, a wrong checksum), whose time
-// would otherwise be reported as a result, and an exception from the runtime (guarded below).
-// The kernels: device_queue_kernels.cuh. gpu-kit/run.sh prints each row's figure against its goal.
+// would otherwise be reported as a result, and an exception from the runtime (guarded).
+// The kernels: device_queue_kernels.cuh; the shared plumbing: row_support.h; main (with the
+// platform as benchmark context): bench_queue_device_main.cpp. gpu-kit/run.sh prints each row's
+// figure against its goal.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <exception>
+#include <optional>
 #include <string>
-#include <vector>
+#include <utility>
 
 #include "device_queue_kernels.cuh"
+#include "latency_timing.h"
 #include "ringkernel/buffers.h"
-#include "ringkernel/device.h"
 #include "ringkernel/queue/message_queue.h"
+#include "row_support.h"
 
 namespace {
 
 using namespace bench_queue_device;
-
-int cuda_device() {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  return cuda.empty() ? -1 : cuda.front().id;
-}
-
-// False (and the row marked failed) when `e`, or the last launch, is an error.
-bool ok(benchmark::State& state, cudaError_t e, const char* what) {
-  if (e == cudaSuccess) e = cudaGetLastError();
-  if (e == cudaSuccess) return true;
-  state.SkipWithError((std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e)).c_str());
-  return false;
-}
-
-// Loads the kernels of a row before it launches the first: CUDA loads a kernel lazily, at its first
-// launch (CUDA_MODULE_LOADING=LAZY, the default since CUDA 12.2), and that load may wait for the
-// kernels already running, such as a consumer spinning until this very producer runs (the CUDA
-// Programming Guide's Lazy Loading section names this case). cudaFuncGetAttributes loads a kernel.
-template <class... Kernels>
-bool preloaded(benchmark::State& state, Kernels... kernels) {
-  cudaFuncAttributes attributes{};
-  return (ok(state, cudaFuncGetAttributes(&attributes, kernels), "cudaFuncGetAttributes") && ...);
-}
-
-// A row whose setup throws (a queue or buffer the CUDA runtime refuses, e.g. after an earlier row's
-// kernel fault left the context unusable) ends with the error instead of ending the program: Google
-// Benchmark does not catch exceptions, and the rows after it would never run.
-template <void (*Row)(benchmark::State&)>
-void guarded(benchmark::State& state) {
-  try {
-    Row(state);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
-}
+using std::chrono::steady_clock;
 
 template <class Queue>
 void BM_HostGpuHostRoundTrip(benchmark::State& state) {
-  const int dev = cuda_device();
-  if (dev < 0) {
-    state.SkipWithError("no CUDA device");
-    return;
-  }
+  const auto target = target_device(state);
+  if (!target || !preloaded(state, echo<typename Queue::ring_type>)) return;
   using ringkernel::QueueUsers;
-  Queue in({.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev, .producers = QueueUsers::host,
-            .consumers = QueueUsers::kernels});
-  Queue out({.capacity = 64, .memory = ringkernel::QueueMemory::pinned, .device = dev,
-             .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
-  echo<typename Queue::ring_type><<<1, 1>>>(in.ring(), out.ring());
-  if (!ok(state, cudaSuccess, "echo<<<1, 1>>>")) return;
-  Msg64 m{};
-  std::vector<double> ns;
-  ns.reserve(1 << 20);
-  bool answered = true;
-  for (std::uint64_t sent = 1; auto _ : state) {
-    m.words[0] = sent++;  // the echo must return this very message (else the row reports no latency)
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto give_up = t0 + std::chrono::seconds(1);
-    while (!in.try_send(m).ok() && (answered = std::chrono::steady_clock::now() < give_up)) {
-    }
-    while (answered && out.try_receive(m) != ringkernel::ReceiveStatus::ok &&
-           (answered = std::chrono::steady_clock::now() < give_up)) {
-    }
-    if (!answered || m.words[0] != sent - 1) {
-      state.SkipWithError(answered ? ("echo returned message " + std::to_string(m.words[0]) + ", expected " +
-                                      std::to_string(sent - 1)).c_str()
-                                   : "no answer within 1 s: the echo kernel is not running");
-      break;
-    }
-    ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
+  const kept_unless_wedged<Queue> in(ringkernel::QueueOptions{.capacity = 64,
+                                                              .memory = ringkernel::QueueMemory::pinned,
+                                                              .device = target->id,
+                                                              .producers = QueueUsers::host,
+                                                              .consumers = QueueUsers::kernels});
+  const kept_unless_wedged<Queue> out(ringkernel::QueueOptions{.capacity = 64,
+                                                               .memory = ringkernel::QueueMemory::pinned,
+                                                               .device = target->id,
+                                                               .producers = QueueUsers::kernels,
+                                                               .consumers = QueueUsers::host});
+  cudaEvent_t echo_done = nullptr;
+  if (!ok(state, cudaEventCreateWithFlags(&echo_done, cudaEventDisableTiming), "cudaEventCreateWithFlags")) return;
+  echo<typename Queue::ring_type><<<1, 1>>>(in->ring(), out->ring());
+  if (ok(state, cudaSuccess, "echo<<<1, 1>>>") && ok(state, cudaEventRecord(echo_done, 0), "cudaEventRecord")) {
+    Msg64 m{};
+    const auto exchange = [&](std::uint64_t k, steady_clock::time_point give_up, std::string& error) {
+      m.words[0] = k;  // the echo must return this very message (else the row reports no latency)
+      while (!in->try_send(m).ok()) {
+        if (steady_clock::now() >= give_up) {
+          error = "no answer within 1 s: the echo kernel is not running";
+          return false;
+        }
+      }
+      while (out->try_receive(m) != ringkernel::ReceiveStatus::ok) {
+        if (steady_clock::now() >= give_up) {
+          error = "no answer within 1 s: the echo kernel is not running";
+          return false;
+        }
+      }
+      if (m.words[0] == k) return true;
+      error = "echo returned message " + std::to_string(m.words[0]) + ", expected " + std::to_string(k);
+      return false;
+    };
+    (void)time_round_trips(state, exchange);
+    m.words[1] = 1;  // stop (a kernel that already gave up is not waiting for it)
+    if (in->send(m, round_trip_give_up).ok()) (void)out->receive(m, round_trip_give_up);
+    (void)ended_within(state, echo_done, host_wait_limit(idle_budget_us), "echo kernel");
+  } else {
+    cudaDeviceSynchronize();  // a launched kernel gives up within idle_budget_us
   }
-  m.words[1] = 1;  // stop (a kernel that already gave up is not waiting for it)
-  if (answered && in.send(m).ok()) (void)out.receive(m);
-  if (!ok(state, cudaDeviceSynchronize(), "echo kernel")) return;
-  std::sort(ns.begin(), ns.end());
-  if (!ns.empty()) {
-    state.counters["median_ns"] = ns[ns.size() / 2];
-    state.counters["p99_ns"] = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
-  }
+  cudaEventDestroy(echo_done);
 }
 
 template <class Ring = DeviceRing>
@@ -125,118 +102,130 @@ Ring device_ring(ringkernel::QueueStorage& storage, std::uint64_t capacity) {
 
 template <class Ring>
 void BM_KernelToKernelPingPong(benchmark::State& state) {
-  const int dev = cuda_device();
-  if (dev < 0) {
-    state.SkipWithError("no CUDA device");
-    return;
+  const auto target = target_device(state);
+  if (!target || !preloaded(state, pong<Ring>, ping<Ring>)) return;
+  constexpr std::uint64_t capacity = 64, rounds = ping_pong_rounds;
+  using ringkernel::QueueMemory, ringkernel::QueueStorage;
+  const kept_unless_wedged<QueueStorage> a(QueueMemory::device, target->id, Ring::bytes_for(capacity));
+  const kept_unless_wedged<QueueStorage> b(QueueMemory::device, target->id, Ring::bytes_for(capacity));
+  std::optional<Ring> ab, ba;
+  time_kernel_ping_pong(
+      state, rounds, host_wait_limit(total_budget_us),
+      [&](cudaStream_t) {  // empty rings (uploaded: the copy has ended when this returns)
+        ab.emplace(device_ring<Ring>(*a, capacity));
+        ba.emplace(device_ring<Ring>(*b, capacity));
+        return true;
+      },
+      [&](cudaStream_t s1, cudaStream_t s2, unsigned long long* completed) {
+        pong<Ring><<<1, 1, 0, s2>>>(*ab, *ba, rounds);
+        if (!ok(state, cudaSuccess, "pong<<<1, 1>>>")) return false;
+        ping<Ring><<<1, 1, 0, s1>>>(*ab, *ba, rounds, completed);
+        return ok(state, cudaSuccess, "ping<<<1, 1>>>");
+      });
+}
+
+// What the consumers must report when every message arrived once: the sum of message_hash over
+// the messages of `producers` threads sending `per_thread` each (modulo 2^64), and their number.
+std::pair<unsigned long long, unsigned long long> expected_totals(std::uint64_t producers, std::uint32_t per_thread) {
+  unsigned long long hashes = 0;
+  for (std::uint64_t t = 0; t < producers; ++t) {
+    for (std::uint32_t k = 0; k < per_thread; ++k) hashes += message_hash(produced_message(t, k));
   }
-  constexpr std::uint64_t capacity = 64, rounds = 100000;
-  ringkernel::QueueStorage a(ringkernel::QueueMemory::device, dev, Ring::bytes_for(capacity));
-  ringkernel::QueueStorage b(ringkernel::QueueMemory::device, dev, Ring::bytes_for(capacity));
-  unsigned long long* completed = nullptr;
-  cudaStream_t s1 = nullptr, s2 = nullptr;
-  cudaEvent_t begin = nullptr, end = nullptr;
-  double total_ms = 0;
-  if (ok(state, cudaMalloc(&completed, 2 * sizeof *completed), "cudaMalloc") &&
-      ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
-      ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
-      ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
-      preloaded(state, pong<Ring>, ping<Ring>)) {
-    for (auto _ : state) {
-      const Ring ab = device_ring<Ring>(a, capacity), ba = device_ring<Ring>(b, capacity);
-      if (!ok(state, cudaEventRecord(begin, s1), "cudaEventRecord")) break;
-      pong<Ring><<<1, 1, 0, s2>>>(ab, ba, rounds);
-      if (!ok(state, cudaSuccess, "pong<<<1, 1>>>")) break;
-      ping<Ring><<<1, 1, 0, s1>>>(ab, ba, rounds, completed);
-      if (!ok(state, cudaSuccess, "ping<<<1, 1>>>")) break;
-      if (!ok(state, cudaEventRecord(end, s1), "cudaEventRecord")) break;
-      if (!ok(state, cudaEventSynchronize(end), "ping-pong kernels")) break;
-      unsigned long long done[2] = {};
-      if (!ok(state, cudaMemcpy(done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
-      if (done[0] != rounds || done[1] != 0) {
-        state.SkipWithError((done[0] != rounds ? "ping gave up after " + std::to_string(done[0]) + " of " +
-                                                     std::to_string(rounds) +
-                                                     " rounds: the pong kernel did not answer (not running alongside?)"
-                                               : std::to_string(done[1]) + " answers were not the message ping sent")
-                                .c_str());
-        break;
-      }
-      float ms = 0;
-      if (!ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime")) break;
-      state.SetIterationTime(ms / 1000.0);
-      total_ms += ms;
-    }
-  }
-  if (state.iterations() != 0 && total_ms > 0) {
-    state.counters["one_way_ns"] = total_ms * 1e6 / (2.0 * rounds * static_cast<double>(state.iterations()));
-  }
-  cudaDeviceSynchronize();  // a kernel that gave up has ended by now (or the row already failed)
-  if (begin != nullptr) cudaEventDestroy(begin);
-  if (end != nullptr) cudaEventDestroy(end);
-  cudaFree(completed);
-  if (s1 != nullptr) cudaStreamDestroy(s1);
-  if (s2 != nullptr) cudaStreamDestroy(s2);
+  return {hashes, static_cast<unsigned long long>(producers) * per_thread};
 }
 
 void BM_DeviceQueueThroughput(benchmark::State& state) {
-  const int dev = cuda_device();
-  if (dev < 0) {
-    state.SkipWithError("no CUDA device");
-    return;
-  }
+  const auto target = target_device(state);
+  if (!target || !preloaded(state, consume, produce)) return;
   const auto batch = static_cast<std::uint32_t>(state.range(0));
   constexpr std::uint64_t capacity = 1 << 20;
-  constexpr std::uint32_t blocks = 264, threads = 256, per_thread = 64;
-  ringkernel::QueueStorage storage(ringkernel::QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
+  constexpr std::uint32_t threads = 256, per_thread = 64;
+  // The grid: per SM two producer blocks and one consumer block (264 + 132 on an H100 SXM or H200).
+  // The consumers spin until the producers' messages come, so all of them must be resident at
+  // once: each kernel must fit 3 blocks per SM alone (then any 3 of the two kernels' blocks fit,
+  // as each resource they use is at most 3 x the larger block's share). The SM count is what this
+  // process may use: a MIG slice reports its own.
+  int sms = 0, produce_per_sm = 0, consume_per_sm = 0;
+  if (!ok(state, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, target->ordinal),
+          "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)") ||
+      !ok(state, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&produce_per_sm, produce, threads, 0),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor(produce)") ||
+      !ok(state, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&consume_per_sm, consume, threads, 0),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor(consume)")) {
+    return;
+  }
+  if (sms < 1 || std::min(produce_per_sm, consume_per_sm) < 3) {
+    state.SkipWithError(("needs 3 co-resident blocks of " + std::to_string(threads) +
+                         " threads per SM (2 produce, 1 consume); this GPU fits " + std::to_string(produce_per_sm) +
+                         " produce / " + std::to_string(consume_per_sm) + " consume blocks per SM on " +
+                         std::to_string(sms) + " SMs")
+                            .c_str());
+    return;
+  }
+  const auto consumer_blocks = static_cast<std::uint32_t>(sms), producer_blocks = 2 * consumer_blocks;
+  const std::uint64_t producers = std::uint64_t{producer_blocks} * threads;
+  const auto [expected_hashes, expected_count] = expected_totals(producers, per_thread);
+  const kept_unless_wedged<ringkernel::QueueStorage> storage(ringkernel::QueueMemory::device, target->id,
+                                                             DeviceRing::bytes_for(capacity));
   // Staging for every producer warp and every consumer warp (batch > 1).
-  const std::size_t warps = std::size_t{blocks} * threads / 32 + std::size_t{blocks / 2} * threads / 32;
-  ringkernel::DeviceBuffer staging(dev, batch == 1 ? sizeof(Msg64) : warps * batch * sizeof(Msg64));
-  auto* producer_staging = static_cast<Msg64*>(staging.data());
-  Msg64* consumer_staging = batch == 1 ? producer_staging : producer_staging + std::size_t{blocks} * threads / 32 * batch;
-  unsigned long long* sum = nullptr;
+  const std::size_t producer_warps = producers / 32;
+  const std::size_t warps = producer_warps + std::size_t{consumer_blocks} * threads / 32;
+  const kept_unless_wedged<ringkernel::DeviceBuffer> staging(
+      target->id, batch == 1 ? sizeof(Msg64) : warps * batch * sizeof(Msg64));
+  auto* producer_staging = static_cast<Msg64*>(staging->data());
+  Msg64* consumer_staging = batch == 1 ? producer_staging : producer_staging + producer_warps * batch;
+  unsigned long long* totals = nullptr;  // [0]: the consumers' hash sum, [1]: their message count
   cudaStream_t s1 = nullptr, s2 = nullptr;
-  cudaEvent_t begin = nullptr, end = nullptr;
-  // Each of the n = blocks * threads producers t sends k = 0 .. per_thread-1, words t, k, 2, .., 7.
-  constexpr unsigned long long n = static_cast<unsigned long long>(blocks) * threads;
-  constexpr unsigned long long expected =
-      per_thread * (n * (n - 1) / 2) + n * (per_thread * (per_thread - 1ull) / 2) + n * per_thread * (2 + 3 + 4 + 5 + 6 + 7);
-  if (ok(state, cudaMalloc(&sum, sizeof *sum), "cudaMalloc") &&
+  cudaEvent_t begin = nullptr, end = nullptr, produced = nullptr;
+  // One run of the row's kernels: its time in `ms`; false with the row failed.
+  const auto run = [&](float& ms) {
+    const DeviceRing ring = device_ring(*storage, capacity);
+    // On s2, ahead of the consumers: a plain cudaMemset runs on the legacy stream, which s2 does not wait for.
+    if (!ok(state, cudaMemsetAsync(totals, 0, 2 * sizeof *totals, s2), "cudaMemsetAsync")) return false;
+    consume<<<consumer_blocks, threads, 0, s2>>>(ring, per_thread * 2, batch, consumer_staging, totals);
+    if (!ok(state, cudaSuccess, "consume<<<>>>")) return false;
+    // From the producers' start (the consumers wait for them) to the consumers' end; recorded after
+    // the consumers' launch so that the time the host spends launching them is not counted.
+    if (!ok(state, cudaEventRecord(begin, s1), "cudaEventRecord")) return false;
+    produce<<<producer_blocks, threads, 0, s1>>>(ring, per_thread, batch, producer_staging);
+    if (!ok(state, cudaSuccess, "produce<<<>>>") || !ok(state, cudaEventRecord(produced, s1), "cudaEventRecord") ||
+        !ok(state, cudaEventRecord(end, s2), "cudaEventRecord") ||
+        !ended_within(state, end, host_wait_limit(total_budget_us), "consume kernel") ||
+        !ended_within(state, produced, host_wait_limit(total_budget_us), "produce kernel")) {
+      return false;
+    }
+    unsigned long long got[2] = {};
+    if (!ok(state, cudaMemcpy(got, totals, sizeof got, cudaMemcpyDeviceToHost), "cudaMemcpy")) return false;
+    if (got[0] != expected_hashes || got[1] != expected_count) {
+      state.SkipWithError(("consumers took " + std::to_string(got[1]) + " messages of " +
+                           std::to_string(expected_count) + ", hash sum " + std::to_string(got[0]) + ", expected " +
+                           std::to_string(expected_hashes) + ": lost, repeated or corrupted messages")
+                              .c_str());
+      return false;
+    }
+    return ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
+  };
+  float ms = 0;
+  if (ok(state, cudaMalloc(&totals, 2 * sizeof *totals), "cudaMalloc") &&
       ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
-      preloaded(state, consume, produce)) {
+      ok(state, cudaEventCreateWithFlags(&produced, cudaEventDisableTiming), "cudaEventCreateWithFlags") &&
+      run(ms)) {  // the warm-up: checked, not timed
     for (auto _ : state) {
-      const DeviceRing ring = device_ring(storage, capacity);
-      // On s2, ahead of the consumers: a plain cudaMemset runs on the legacy stream, which s2 does not wait for.
-      if (!ok(state, cudaMemsetAsync(sum, 0, sizeof *sum, s2), "cudaMemsetAsync")) break;
-      consume<<<blocks / 2, threads, 0, s2>>>(ring, per_thread * 2, batch, consumer_staging, sum);
-      if (!ok(state, cudaSuccess, "consume<<<>>>")) break;
-      // From the producers' start (the consumers wait for them) to the consumers' end; recorded after
-      // the consumers' launch so that the time the host spends launching them is not counted.
-      if (!ok(state, cudaEventRecord(begin, s1), "cudaEventRecord")) break;
-      produce<<<blocks, threads, 0, s1>>>(ring, per_thread, batch, producer_staging);
-      if (!ok(state, cudaSuccess, "produce<<<>>>")) break;
-      if (!ok(state, cudaEventRecord(end, s2), "cudaEventRecord")) break;
-      if (!ok(state, cudaDeviceSynchronize(), "produce/consume kernels")) break;
-      unsigned long long got = 0;
-      if (!ok(state, cudaMemcpy(&got, sum, sizeof got, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
-      if (got != expected) {
-        state.SkipWithError(
-            ("consumers' checksum " + std::to_string(got) + ", expected " + std::to_string(expected)).c_str());
-        break;
-      }
-      float ms = 0;
-      if (!ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime")) break;
+      if (!run(ms)) break;
       state.SetIterationTime(ms / 1000.0);
     }
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * blocks * threads * per_thread);
-  cudaDeviceSynchronize();  // kernels of a failed iteration have given up by now
-  if (begin != nullptr) cudaEventDestroy(begin);
-  if (end != nullptr) cudaEventDestroy(end);
-  cudaFree(sum);
-  if (s1 != nullptr) cudaStreamDestroy(s1);
-  if (s2 != nullptr) cudaStreamDestroy(s2);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(expected_count));
+  // Kernels of a failed iteration have given up by now, or the device is wedged (then `totals` stays).
+  if (!device_wedged()) cudaFree(totals);
+  for (cudaEvent_t e : {begin, end, produced}) {
+    if (e != nullptr) cudaEventDestroy(e);
+  }
+  for (cudaStream_t s : {s1, s2}) {
+    if (s != nullptr) cudaStreamDestroy(s);
+  }
 }
 
 }  // namespace
@@ -244,18 +233,20 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
 // Names as BENCHMARK_TEMPLATE gives them (bench/RESULTS.md and gpu-kit-run.sh refer to them).
 BENCHMARK(guarded<BM_HostGpuHostRoundTrip<ringkernel::MpmcQueue<Msg64>>>)
     ->Name("BM_HostGpuHostRoundTrip<ringkernel::MpmcQueue<Msg64>>")
-    ->UseRealTime();
+    ->UseRealTime()
+    ->Iterations(round_trip_samples);
 BENCHMARK(guarded<BM_HostGpuHostRoundTrip<ringkernel::SpscQueue<Msg64>>>)
     ->Name("BM_HostGpuHostRoundTrip<ringkernel::SpscQueue<Msg64>>")
-    ->UseRealTime();
+    ->UseRealTime()
+    ->Iterations(round_trip_samples);
 BENCHMARK(guarded<BM_KernelToKernelPingPong<DeviceRing>>)
     ->Name("BM_KernelToKernelPingPong<DeviceRing>")
     ->UseManualTime()
-    ->Iterations(5);
+    ->Iterations(ping_pong_iterations);
 BENCHMARK(guarded<BM_KernelToKernelPingPong<DeviceSpscRing>>)
     ->Name("BM_KernelToKernelPingPong<DeviceSpscRing>")
     ->UseManualTime()
-    ->Iterations(5);
+    ->Iterations(ping_pong_iterations);
 // B = 256 is one full claim per call (8 positions per lane); 1024 takes four.
 BENCHMARK(guarded<BM_DeviceQueueThroughput>)
     ->Name("BM_DeviceQueueThroughput")
@@ -265,4 +256,3 @@ BENCHMARK(guarded<BM_DeviceQueueThroughput>)
     ->Arg(1024)
     ->UseManualTime()
     ->Iterations(10);
-BENCHMARK_MAIN();

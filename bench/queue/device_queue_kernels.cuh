@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "device_bench_message.cuh"
 #include "ringkernel/deadline.h"
 #include "ringkernel/queue/mpmc_ring.h"
 #include "ringkernel/queue/spsc_ring.h"
@@ -16,9 +17,6 @@
 
 namespace bench_queue_device {
 
-struct Msg64 {
-  std::uint64_t words[8];
-};
 using ringkernel::atomic_scope;
 using DeviceRing = ringkernel::mpmc_ring<Msg64, atomic_scope::device>;
 using DeviceSpscRing = ringkernel::spsc_ring<Msg64, atomic_scope::device>;
@@ -41,14 +39,6 @@ __device__ auto sending_end(Ring ring) {
     return ring.producer();
   }
 }
-
-// Every spinning kernel gives up after a while without progress, so that a failed launch or check
-// on the other side ends in an error row instead of a hung process (the cleanup waits for kernels).
-// A row's kernels normally finish in well under a second (100 000 ping-pong rounds, 4.3 M messages);
-// a row that fails ends after its first failed iteration, so a run whose every row fails ends in
-// about 40 s (2 x (1 + 3) + 2 x 5 + 4 x 5), within gpu-kit's limit for the program (120 s in `check`).
-constexpr std::uint64_t idle_budget_us = 3'000'000;
-constexpr std::uint64_t total_budget_us = 5'000'000;
 
 // Echo until a message with words[1] == 1 (stop) arrives.
 template <class Ring>
@@ -114,21 +104,11 @@ __device__ Msg64* warp_staging(Msg64* staging, std::uint32_t batch) {
   return staging + static_cast<std::size_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32) * batch;
 }
 
-// The consumers' checksum of one message: all eight words, so each is loaded (summing only the word
-// that varies let the compiler drop the other loads: a consumer then read 8 of the 64 bytes).
-__device__ unsigned long long message_sum(const Msg64& m) {
-  unsigned long long s = 0;
-  for (const std::uint64_t w : m.words) s += w;
-  return s;
-}
-
-// Every thread t sends k = 0 .. per_thread-1: words[0] = t, words[1] = k, words[j] = j for j >= 2;
+// Every thread t sends k = 0 .. per_thread-1: produced_message(t, k) (words t, k, 2, .., 7);
 // batch > 1: each warp stages `batch` of its lanes' messages and pushes them with warp_push_batch calls.
 __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, Msg64* staging) {
   const std::uint32_t lane = threadIdx.x % 32;
-  Msg64 m{};
-  m.words[0] = blockIdx.x * blockDim.x + threadIdx.x;
-  for (std::uint32_t j = 2; j < 8; ++j) m.words[j] = j;
+  Msg64 m = produced_message(blockIdx.x * blockDim.x + threadIdx.x, 0);
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   if (batch == 1) {
     for (std::uint32_t k = 0; k < per_thread; ++k) {
@@ -154,10 +134,12 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
     }
   }
 }
+// Adds the message_hash of every message it took to totals[0] and their number to totals[1] (a
+// consumer that gives up adds nothing: the count then fails the row).
 __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t batch, Msg64* staging,
-                        unsigned long long* sum) {
+                        unsigned long long* totals) {
   const std::uint32_t lane = threadIdx.x % 32;
-  unsigned long long local = 0;
+  unsigned long long hashes = 0, count = 0;
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
   if (batch == 1) {
     Msg64 m{};
@@ -165,7 +147,8 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       while (!ringkernel::warp_pop(ring, m)) {
         if (give_up.passed()) return;  // the checksum then fails the row
       }
-      local += message_sum(m);
+      hashes += message_hash(m);
+      ++count;
     }
   } else {
     Msg64* mine = warp_staging(staging, batch);
@@ -174,11 +157,15 @@ __global__ void consume(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
       // The full warp calls (blockDim is a multiple of 32, lanes leave together); the call's entry
       // __syncwarp orders the last round's reads of `mine` before its writes.
       const unsigned n = ringkernel::warp_pop_batch(0xffffffffu, ring, mine, batch < left ? batch : left);
-      for (unsigned i = lane; i < n; i += 32) local += message_sum(mine[i]);
+      for (unsigned i = lane; i < n; i += 32) {
+        hashes += message_hash(mine[i]);
+        ++count;
+      }
       left -= n;
     }
   }
-  atomicAdd(sum, local);
+  atomicAdd(&totals[0], hashes);
+  atomicAdd(&totals[1], count);
 }
 
 }  // namespace bench_queue_device

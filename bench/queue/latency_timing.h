@@ -1,0 +1,114 @@
+// Copyright RingKernel authors.
+// How the latency rows time, one harness for the RingKernel rows and their raw-CUDA peers alike
+// (bench_queue_device.cu, raw_ping_pong.cu), so that each ratio compares like with like:
+//   time_round_trips: a host -> GPU -> host round trip per iteration, each timed on its own with
+//       steady_clock; counters median_ns and p99_ns; round_trip_samples iterations in every row.
+//   time_kernel_ping_pong: two 1-thread kernels alternate `rounds` times; CUDA events around the
+//       launches; counter one_way_ns = the whole ping-pong's time / (2 x rounds).
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "row_support.h"
+
+namespace bench_queue_device {
+
+// Every round-trip row times this many round trips (->Iterations): the same sample count for the
+// medians and 99th percentiles that are compared.
+constexpr benchmark::IterationCount round_trip_samples = 100'000;
+// The host gives up on a round trip (and on the stop message) after this long.
+constexpr std::chrono::seconds round_trip_give_up{1};
+// Every kernel-to-kernel row: `ping_pong_rounds` rounds per iteration, ping_pong_iterations iterations.
+constexpr std::uint64_t ping_pong_rounds = 100'000;
+constexpr benchmark::IterationCount ping_pong_iterations = 5;
+
+// exchange(k, give_up, error): sends message k (k = 1, 2, ..), waits until `give_up` for its answer
+// and checks it is message k; false, with `error` saying why, otherwise (the row then fails). Only
+// the exchange is timed. Returns whether every round trip succeeded.
+template <class Exchange>
+bool time_round_trips(benchmark::State& state, Exchange&& exchange) {
+  std::vector<double> ns;
+  ns.reserve(static_cast<std::size_t>(state.max_iterations));
+  std::string error;
+  for (std::uint64_t k = 1; auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!exchange(k++, t0 + round_trip_give_up, error)) {
+      state.SkipWithError(error.c_str());
+      return false;
+    }
+    ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ns.begin(), ns.end());
+  if (!ns.empty()) {
+    state.counters["median_ns"] = ns[ns.size() / 2];
+    state.counters["p99_ns"] = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
+  }
+  return true;
+}
+
+// Per iteration: prepare(s1) readies the memory the kernels share (before the timed span; false:
+// the row failed); then, between CUDA events on s1, launch(s1, s2, completed) launches pong on s2,
+// then ping on s1 (false: the row failed). Ping writes the rounds it completed to completed[0]
+// (fewer than `rounds`: it gave up) and the rounds whose answer was not its message to
+// completed[1]. The host waits for each kernel at most `wait_limit` (their give-up budget plus a
+// margin), and fails the row past it (row_support.h).
+template <class Prepare, class Launch>
+void time_kernel_ping_pong(benchmark::State& state, std::uint64_t rounds, std::chrono::milliseconds wait_limit,
+                           Prepare&& prepare, Launch&& launch) {
+  unsigned long long* completed = nullptr;
+  cudaStream_t s1 = nullptr, s2 = nullptr;
+  cudaEvent_t begin = nullptr, end = nullptr, pong_done = nullptr;
+  double total_ms = 0;
+  if (ok(state, cudaMalloc(&completed, 2 * sizeof *completed), "cudaMalloc") &&
+      ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
+      ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
+      ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
+      ok(state, cudaEventCreateWithFlags(&pong_done, cudaEventDisableTiming), "cudaEventCreateWithFlags")) {
+    for (auto _ : state) {
+      if (!prepare(s1)) break;
+      if (!ok(state, cudaEventRecord(begin, s1), "cudaEventRecord")) break;
+      if (!launch(s1, s2, completed)) break;
+      if (!ok(state, cudaEventRecord(end, s1), "cudaEventRecord")) break;
+      if (!ok(state, cudaEventRecord(pong_done, s2), "cudaEventRecord")) break;
+      if (!ended_within(state, end, wait_limit, "ping kernel") ||
+          !ended_within(state, pong_done, wait_limit, "pong kernel")) {
+        break;
+      }
+      unsigned long long done[2] = {};
+      if (!ok(state, cudaMemcpy(done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
+      if (done[0] != rounds || done[1] != 0) {
+        state.SkipWithError((done[0] != rounds ? "ping gave up after " + std::to_string(done[0]) + " of " +
+                                                     std::to_string(rounds) +
+                                                     " rounds: the pong kernel did not answer (not running alongside?)"
+                                               : std::to_string(done[1]) + " answers were not the message ping sent")
+                                .c_str());
+        break;
+      }
+      float ms = 0;
+      if (!ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime")) break;
+      state.SetIterationTime(ms / 1000.0);
+      total_ms += ms;
+    }
+  }
+  if (!state.error_occurred() && state.iterations() != 0 && total_ms > 0) {
+    const double hops = 2.0 * static_cast<double>(rounds) * static_cast<double>(state.iterations());
+    state.counters["one_way_ns"] = total_ms * 1e6 / hops;
+  }
+  // Both kernels have ended here unless the device wedged (then `completed` stays: they may write it).
+  if (!device_wedged()) cudaFree(completed);
+  for (cudaEvent_t e : {begin, end, pong_done}) {
+    if (e != nullptr) cudaEventDestroy(e);
+  }
+  for (cudaStream_t s : {s1, s2}) {
+    if (s != nullptr) cudaStreamDestroy(s);
+  }
+}
+
+}  // namespace bench_queue_device

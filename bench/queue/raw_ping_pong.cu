@@ -1,0 +1,113 @@
+// Copyright RingKernel authors.
+// The raw-CUDA peers of bench_queue_device's latency rows, in the same program and run, timed by
+// the same harness (latency_timing.h), so that each RingKernel figure is recorded as a ratio to
+// what CUDA alone achieves on the same machine at the same moment (bench/RESULTS.md):
+//   BM_Raw_HostGpuHostFlagPingPong: the peer of BM_HostGpuHostRoundTrip<..>. A pinned, mapped
+//       mailbox pair (raw_ping_pong.cuh) and a 1-thread persistent kernel (raw_echo) that polls
+//       the request's sequence word with system-scope acquire loads and answers with a release
+//       store; the host writes each request and spins on the answer. Counters median_ns, p99_ns
+//       over round_trip_samples round trips, each timed on its own.
+//   BM_Raw_KernelToKernelFlagPingPong: the peer of BM_KernelToKernelPingPong<..>. Two 1-thread
+//       kernels (raw_ping, raw_pong) on one GPU through a mailbox pair in device memory, device
+//       scope. Counter one_way_ns = the ping-pong's time / (2 x rounds).
+// Every failure (a CUDA error, no answer within the host's deadline, a wrong answer, kernels that
+// outlive their budget) ends the row with SkipWithError and the reason; nothing can hang.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "latency_timing.h"
+#include "raw_ping_pong.cuh"
+#include "row_support.h"
+
+namespace {
+
+using namespace bench_queue_device;
+using std::chrono::steady_clock;
+
+void BM_Raw_HostGpuHostFlagPingPong(benchmark::State& state) {
+  const auto target = target_device(state);
+  if (!target || !preloaded(state, raw_echo)) return;
+  // Portable, as QueueMemory::pinned allocates; mapped, so that the kernel may address it (unified
+  // addressing maps every such allocation at the same address anyway).
+  MailboxPair* boxes = nullptr;
+  MailboxPair* device_boxes = nullptr;
+  cudaEvent_t echo_done = nullptr;
+  if (ok(state, cudaHostAlloc(&boxes, sizeof *boxes, cudaHostAllocPortable | cudaHostAllocMapped), "cudaHostAlloc") &&
+      ok(state, cudaHostGetDevicePointer(&device_boxes, boxes, 0), "cudaHostGetDevicePointer") &&
+      ok(state, cudaEventCreateWithFlags(&echo_done, cudaEventDisableTiming), "cudaEventCreateWithFlags")) {
+    std::memset(static_cast<void*>(boxes), 0, sizeof *boxes);
+    raw_echo<<<1, 1>>>(device_boxes);
+    if (ok(state, cudaSuccess, "raw_echo<<<1, 1>>>") && ok(state, cudaEventRecord(echo_done, 0), "cudaEventRecord")) {
+      const seq_word<ringkernel::atomic_scope::system> request(boxes->request.seq), answer(boxes->answer.seq);
+      Msg64 m{};
+      // Exactly what the queue rows' exchange does, with a mailbox for a queue: the whole message
+      // is written and read back; its words[0] names it.
+      const auto exchange = [&](std::uint64_t k, steady_clock::time_point give_up, std::string& error) {
+        m.words[0] = k;
+        boxes->request.msg = m;
+        request.store(k, order::release);
+        while (answer.load(order::acquire) < k) {
+          if (steady_clock::now() >= give_up) {
+            error = "no answer within 1 s: the raw_echo kernel is not running";
+            return false;
+          }
+        }
+        m = boxes->answer.msg;
+        if (m.words[0] == k) return true;
+        error = "raw_echo returned message " + std::to_string(m.words[0]) + ", expected " + std::to_string(k);
+        return false;
+      };
+      (void)time_round_trips(state, exchange);
+      // Stop (a kernel that already gave up is not waiting for it; then this waits 1 s in vain).
+      const std::uint64_t stop = request.load(order::relaxed) + 1;
+      m.words[1] = 1;
+      boxes->request.msg = m;
+      request.store(stop, order::release);
+      const auto give_up = steady_clock::now() + round_trip_give_up;
+      while (answer.load(order::acquire) < stop && steady_clock::now() < give_up) {
+      }
+      (void)ended_within(state, echo_done, host_wait_limit(idle_budget_us), "raw_echo kernel");
+    } else {
+      cudaDeviceSynchronize();  // a launched kernel gives up within idle_budget_us
+    }
+  }
+  if (echo_done != nullptr) cudaEventDestroy(echo_done);
+  if (!device_wedged()) cudaFreeHost(boxes);  // else the kernel may still use it
+}
+
+void BM_Raw_KernelToKernelFlagPingPong(benchmark::State& state) {
+  const auto target = target_device(state);
+  if (!target || !preloaded(state, raw_pong, raw_ping)) return;
+  MailboxPair* boxes = nullptr;
+  if (!ok(state, cudaMalloc(&boxes, sizeof *boxes), "cudaMalloc")) return;
+  constexpr std::uint64_t rounds = ping_pong_rounds;
+  time_kernel_ping_pong(
+      state, rounds, host_wait_limit(total_budget_us),
+      [&](cudaStream_t s1) {  // empty mailboxes, before either kernel starts
+        return ok(state, cudaMemsetAsync(boxes, 0, sizeof *boxes, s1), "cudaMemsetAsync") &&
+               ok(state, cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+      },
+      [&](cudaStream_t s1, cudaStream_t s2, unsigned long long* completed) {
+        raw_pong<<<1, 1, 0, s2>>>(boxes, rounds);
+        if (!ok(state, cudaSuccess, "raw_pong<<<1, 1>>>")) return false;
+        raw_ping<<<1, 1, 0, s1>>>(boxes, rounds, completed);
+        return ok(state, cudaSuccess, "raw_ping<<<1, 1>>>");
+      });
+  if (!device_wedged()) cudaFree(boxes);  // else a kernel may still use it
+}
+
+}  // namespace
+
+BENCHMARK(guarded<BM_Raw_HostGpuHostFlagPingPong>)
+    ->Name("BM_Raw_HostGpuHostFlagPingPong")
+    ->UseRealTime()
+    ->Iterations(round_trip_samples);
+BENCHMARK(guarded<BM_Raw_KernelToKernelFlagPingPong>)
+    ->Name("BM_Raw_KernelToKernelFlagPingPong")
+    ->UseManualTime()
+    ->Iterations(ping_pong_iterations);
