@@ -7,10 +7,11 @@
 # bench_queue_device is its own process (--benchmark_filter='^ROW$', ROW from
 # --benchmark_list_tests) with its own time limit and JSON ($out/bench_queue_device.NN.json, NN in
 # the order run), so a row that faults (poisoning its CUDA context), crashes or hangs is reported as
-# such and the others still run. The rows that decide the goals first: the SPSC round trip (2 us),
-# the kernel-to-kernel ping-pongs (1 us one way), the batched throughput (1 G msgs/s); then the
-# raw-CUDA peer rows (BM_Raw_*) and any other row; the MPMC round trip last (the kernel's CAS on
-# pinned host memory over PCIe, the least tested). Should listing fail, all rows run in one process.
+# such and the others still run. The rows that decide the goals first, each next to its raw-CUDA
+# peer (BM_Raw_*: the same machine state for the ratio): the SPSC round trip (2 us) and its peer,
+# the kernel-to-kernel ping-pongs (1 us one way) and theirs, the batched throughput (1 G msgs/s);
+# then any other row; the MPMC round trip last (the kernel's CAS on pinned host memory over PCIe,
+# the least tested). Should listing fail, all rows run in one process.
 # Eager module loading: with CUDA's default (lazy), the first launch of each kernel loads it inside
 # the first timed iteration of the rows that time a fixed number of iterations. CUDA_DEVICE_ORDER:
 # CUDA's device 0 is then nvidia-smi's GPU 0, the one pinned to and named in the GOAL lines.
@@ -20,13 +21,14 @@ run_bench_queue() {
   rm -f "$out/bench_queue_device.json" "$out"/bench_queue_device.[0-9]*.json  # an earlier run's
   list=$(timeout -k 5 30 "$bin" --benchmark_list_tests 2>&1) || list_status=$?
   mapfile -t rows < <(grep '^BM_' <<< "$list" | awk '
-    { r = 6 }
+    { r = 7 }
     /^BM_HostGpuHostRoundTrip<.*Spsc/ { r = 1 }
-    /^BM_KernelToKernelPingPong<DeviceSpsc/ { r = 2 }
-    /^BM_KernelToKernelPingPong</ && r == 6 { r = 3 }
-    /^BM_DeviceQueueThroughput/ { r = 4 }
-    /^BM_Raw_/ { r = 5 }
-    /Mpmc/ && r == 6 { r = 9 }
+    /^BM_Raw_HostGpuHost/ { r = 2 }
+    /^BM_KernelToKernelPingPong<DeviceSpsc/ { r = 3 }
+    /^BM_KernelToKernelPingPong</ && r == 7 { r = 4 }
+    /^BM_Raw_KernelToKernel/ { r = 5 }
+    /^BM_DeviceQueueThroughput/ { r = 6 }
+    /Mpmc/ && r == 7 { r = 9 }
     { printf "%d\t%04d\t%s\n", r, NR, $0 }' | sort -k1,1n -k2,2n | cut -f3-)
   if [ "$list_status" -ne 0 ] || [ "${#rows[@]}" -eq 0 ]; then
     echo "FAIL bench_queue_device --benchmark_list_tests: exit $list_status, ${#rows[@]} rows ($(head -3 <<< "$list" | tr '\n' ' ')); all rows run in one process"
@@ -131,7 +133,8 @@ report_queue_goals() {
     /"context": *\{/ { context = 1 }
     /"benchmarks": *\[/ { context = 0 }
     context && ctx_name == "" && tolower($1) ~ /(gpu|device|cuda).*name|name.*(gpu|device)/ && $2 ~ /^"/ {
-      v = substr($0, index($0, ": ") + 2); sub(/^"/, "", v); sub(/",?[ \t]*$/, "", v); ctx_name = v
+      v = substr($0, index($0, ": ") + 2); sub(/^"/, "", v); sub(/",?[ \t]*$/, "", v)
+      if (v != "none" && v !~ /^unknown/) ctx_name = v  # a row that saw no device names none
     }
     /"name":/ && !context { name = $2; gsub(/[",]/, "", name) }
     /"median_ns":/ { v = $2 + 0; figure("median round trip", v, "ns", v <= 2000, "<= 2000 ns"); if (name !~ /^BM_Raw_/) rt = 1 }

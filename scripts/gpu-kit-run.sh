@@ -244,7 +244,13 @@ platform() {
     echo "nvidia-smi topo -m:"
     echo "$topo"
   fi
-  echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+  local clocksource
+  clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)
+  echo "clocksource: $clocksource"
+  case $clocksource in
+    tsc | kvm-clock) ;;
+    *) echo "WARN clocksource $clocksource: reading steady_clock may be a system call (~1 us); the round-trip samples (~2 us) include one read each" ;;
+  esac
 
   local sel=0 g0 index bus numa="" node_file
   if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then sel=${CUDA_VISIBLE_DEVICES%%,*}; fi

@@ -69,17 +69,10 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
     Msg64 m{};
     const auto exchange = [&](std::uint64_t k, steady_clock::time_point give_up, std::string& error) {
       m.words[0] = k;  // the echo must return this very message (else the row reports no latency)
-      while (!in->try_send(m).ok()) {
-        if (steady_clock::now() >= give_up) {
-          error = "no answer within 1 s: the echo kernel is not running";
-          return false;
-        }
-      }
-      while (out->try_receive(m) != ringkernel::ReceiveStatus::ok) {
-        if (steady_clock::now() >= give_up) {
-          error = "no answer within 1 s: the echo kernel is not running";
-          return false;
-        }
+      if (!poll_until([&] { return in->try_send(m).ok(); }, give_up) ||
+          !poll_until([&] { return out->try_receive(m) == ringkernel::ReceiveStatus::ok; }, give_up)) {
+        error = "no answer within 1 s: the echo kernel is not running";
+        return false;
       }
       if (m.words[0] == k) return true;
       error = "echo returned message " + std::to_string(m.words[0]) + ", expected " + std::to_string(k);

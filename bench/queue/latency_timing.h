@@ -1,10 +1,14 @@
 // Copyright RingKernel authors.
 // How the latency rows time, one harness for the RingKernel rows and their raw-CUDA peers alike
 // (bench_queue_device.cu, raw_ping_pong.cu), so that each ratio compares like with like:
-//   time_round_trips: a host -> GPU -> host round trip per iteration, each timed on its own with
-//       steady_clock; counters median_ns and p99_ns; round_trip_samples iterations in every row.
-//   time_kernel_ping_pong: two 1-thread kernels alternate `rounds` times; CUDA events around the
-//       launches; counter one_way_ns = the whole ping-pong's time / (2 x rounds).
+//   time_round_trips: round_trip_warm_up untimed round trips (clocks, caches, link power states
+//       settle), then a host -> GPU -> host round trip per iteration, each timed on its own with
+//       steady_clock; counters median_ns and p99_ns (nearest rank); round_trip_samples iterations in
+//       every row.
+//   time_kernel_ping_pong: one untimed, checked iteration, then per iteration two 1-thread kernels
+//       alternate `rounds` times; CUDA events around the launches; counter one_way_ns = the whole
+//       ping-pong's time / (2 x rounds).
+//   poll_until: the host's wait for an answer, reading the clock every 1024 polls only.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -23,6 +27,9 @@ namespace bench_queue_device {
 // Every round-trip row times this many round trips (->Iterations): the same sample count for the
 // medians and 99th percentiles that are compared.
 constexpr benchmark::IterationCount round_trip_samples = 100'000;
+// Untimed round trips before them (the first milliseconds of a fresh process pay for clocks ramping
+// up and cold caches: at ~2 us a round trip, enough samples to move the 99th percentile).
+constexpr std::uint64_t round_trip_warm_up = 10'000;
 // The host gives up on a round trip (and on the stop message) after this long.
 constexpr std::chrono::seconds round_trip_give_up{1};
 // Every kernel-to-kernel row: `ping_pong_rounds` rounds per iteration, ping_pong_iterations iterations.
@@ -32,12 +39,30 @@ constexpr benchmark::IterationCount ping_pong_iterations = 5;
 // exchange(k, give_up, error): sends message k (k = 1, 2, ..), waits until `give_up` for its answer
 // and checks it is message k; false, with `error` saying why, otherwise (the row then fails). Only
 // the exchange is timed. Returns whether every round trip succeeded.
+// Calls ready() until it returns true (true) or `give_up` passes (false). The clock is read every
+// 1024 polls only: where the clocksource is not the TSC a read is a system call (~1 us), which would
+// add itself to every sample of a 2 us round trip.
+template <class Ready>
+bool poll_until(Ready&& ready, std::chrono::steady_clock::time_point give_up) {
+  for (std::uint32_t n = 1;; ++n) {
+    if (ready()) return true;
+    if (n % 1024 == 0 && std::chrono::steady_clock::now() >= give_up) return false;
+  }
+}
+
 template <class Exchange>
 bool time_round_trips(benchmark::State& state, Exchange&& exchange) {
   std::vector<double> ns;
   ns.reserve(static_cast<std::size_t>(state.max_iterations));
   std::string error;
-  for (std::uint64_t k = 1; auto _ : state) {
+  std::uint64_t k = 1;
+  for (; k <= round_trip_warm_up; ++k) {
+    if (!exchange(k, std::chrono::steady_clock::now() + round_trip_give_up, error)) {
+      state.SkipWithError(("warm-up: " + error).c_str());
+      return false;
+    }
+  }
+  for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     if (!exchange(k++, t0 + round_trip_give_up, error)) {
       state.SkipWithError(error.c_str());
@@ -47,15 +72,16 @@ bool time_round_trips(benchmark::State& state, Exchange&& exchange) {
   }
   std::sort(ns.begin(), ns.end());
   if (!ns.empty()) {
-    state.counters["median_ns"] = ns[ns.size() / 2];
-    state.counters["p99_ns"] = ns[std::min(ns.size() - 1, ns.size() * 99 / 100)];
+    const std::size_t n = ns.size();
+    state.counters["median_ns"] = n % 2 == 1 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
+    state.counters["p99_ns"] = ns[(n * 99 + 99) / 100 - 1];  // nearest rank: the ceil(0.99 n)-th
   }
   return true;
 }
 
-// Per iteration: prepare(s1) readies the memory the kernels share (before the timed span; false:
-// the row failed); then, between CUDA events on s1, launch(s1, s2, completed) launches pong on s2,
-// then ping on s1 (false: the row failed). Ping writes the rounds it completed to completed[0]
+// Per iteration, and once untimed before the first: prepare(s1) readies the memory the kernels
+// share (before the timed span; false: the row failed); then, between CUDA events on s1,
+// launch(s1, s2, completed) launches pong on s2, then ping on s1 (false: the row failed). Ping writes the rounds it completed to completed[0]
 // (fewer than `rounds`: it gave up) and the rounds whose answer was not its message to
 // completed[1]. The host waits for each kernel at most `wait_limit` (their give-up budget plus a
 // margin), and fails the row past it (row_support.h).
@@ -71,30 +97,34 @@ void time_kernel_ping_pong(benchmark::State& state, std::uint64_t rounds, std::c
       ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
       ok(state, cudaEventCreateWithFlags(&pong_done, cudaEventDisableTiming), "cudaEventCreateWithFlags")) {
-    for (auto _ : state) {
-      if (!prepare(s1)) break;
-      if (!ok(state, cudaEventRecord(begin, s1), "cudaEventRecord")) break;
-      if (!launch(s1, s2, completed)) break;
-      if (!ok(state, cudaEventRecord(end, s1), "cudaEventRecord")) break;
-      if (!ok(state, cudaEventRecord(pong_done, s2), "cudaEventRecord")) break;
-      if (!ended_within(state, end, wait_limit, "ping kernel") ||
+    // One ping-pong: false (the row failed, said why) or its time in `ms`.
+    const auto once = [&](float& ms) {
+      if (!prepare(s1) || !ok(state, cudaEventRecord(begin, s1), "cudaEventRecord") || !launch(s1, s2, completed) ||
+          !ok(state, cudaEventRecord(end, s1), "cudaEventRecord") ||
+          !ok(state, cudaEventRecord(pong_done, s2), "cudaEventRecord") ||
+          !ended_within(state, end, wait_limit, "ping kernel") ||
           !ended_within(state, pong_done, wait_limit, "pong kernel")) {
-        break;
+        return false;
       }
       unsigned long long done[2] = {};
-      if (!ok(state, cudaMemcpy(done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) break;
+      if (!ok(state, cudaMemcpy(done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) return false;
       if (done[0] != rounds || done[1] != 0) {
         state.SkipWithError((done[0] != rounds ? "ping gave up after " + std::to_string(done[0]) + " of " +
                                                      std::to_string(rounds) +
                                                      " rounds: the pong kernel did not answer (not running alongside?)"
                                                : std::to_string(done[1]) + " answers were not the message ping sent")
                                 .c_str());
-        break;
+        return false;
       }
-      float ms = 0;
-      if (!ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime")) break;
-      state.SetIterationTime(ms / 1000.0);
-      total_ms += ms;
+      return ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
+    };
+    float ms = 0;
+    if (once(ms)) {  // untimed warm-up
+      for (auto _ : state) {
+        if (!once(ms)) break;
+        state.SetIterationTime(ms / 1000.0);
+        total_ms += ms;
+      }
     }
   }
   if (!state.error_occurred() && state.iterations() != 0 && total_ms > 0) {

@@ -51,11 +51,9 @@ void BM_Raw_HostGpuHostFlagPingPong(benchmark::State& state) {
         m.words[0] = k;
         boxes->request.msg = m;
         request.store(k, order::release);
-        while (answer.load(order::acquire) < k) {
-          if (steady_clock::now() >= give_up) {
-            error = "no answer within 1 s: the raw_echo kernel is not running";
-            return false;
-          }
+        if (!poll_until([&] { return answer.load(order::acquire) >= k; }, give_up)) {
+          error = "no answer within 1 s: the raw_echo kernel is not running";
+          return false;
         }
         m = boxes->answer.msg;
         if (m.words[0] == k) return true;

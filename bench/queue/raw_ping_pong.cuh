@@ -37,7 +37,8 @@ using seq_word = ringkernel::detail::atomic_word<Scope>;
 // A message in registers as four 16-byte parts, moved with four 16-byte loads or stores each way
 // (a mailbox's message line is 128-byte aligned). Written out in PTX: for a plain copy nvcc emits 8
 // word accesses, or v2 loads of which it then uses half and loads the other half again (CUDA 13.0,
-// "used_bytes_mask"). Weak accesses, as the struct copy would be; the "memory" clobber keeps them
+// "used_bytes_mask"). The addresses are converted to the global window (cvta.to.global): PTX's
+// ld.global/st.global take global addresses, which generic ones only happen to equal. Weak accesses, as the struct copy would be; the "memory" clobber keeps them
 // after the acquire load before them and before the release store after them in program order.
 // words[0] = part[0].x, words[1] = part[0].y.
 struct RawMessage {
@@ -48,14 +49,15 @@ __device__ inline RawMessage load_message(const Mailbox& box) {
   for (int i = 0; i < 4; ++i) {
     asm volatile("ld.global.v2.u64 {%0, %1}, [%2];"
                  : "=l"(m.part[i].x), "=l"(m.part[i].y)
-                 : "l"(box.msg.words + 2 * i)
+                 : "l"(__cvta_generic_to_global(box.msg.words + 2 * i))
                  : "memory");
   }
   return m;
 }
 __device__ inline void store_message(Mailbox& box, const RawMessage& m) {
   for (int i = 0; i < 4; ++i) {
-    asm volatile("st.global.v2.u64 [%0], {%1, %2};" ::"l"(box.msg.words + 2 * i), "l"(m.part[i].x), "l"(m.part[i].y)
+    asm volatile("st.global.v2.u64 [%0], {%1, %2};" ::"l"(__cvta_generic_to_global(box.msg.words + 2 * i)),
+                 "l"(m.part[i].x), "l"(m.part[i].y)
                  : "memory");
   }
 }
