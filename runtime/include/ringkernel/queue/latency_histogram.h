@@ -42,7 +42,6 @@ class latency_histogram {
 
   void record(std::uint64_t v) noexcept {
     counts_[bucket_of(v)].fetch_add(1, std::memory_order_relaxed);
-    samples_.fetch_add(1, std::memory_order_relaxed);
     sum_.fetch_add(v, std::memory_order_relaxed);
     std::uint64_t m = max_.load(std::memory_order_relaxed);
     while (v > m && !max_.compare_exchange_weak(m, v, std::memory_order_relaxed)) {
@@ -84,7 +83,6 @@ class latency_histogram {
   }
 
   std::array<std::atomic<std::uint64_t>, bucket_count> counts_{};
-  std::atomic<std::uint64_t> samples_{0};
   std::atomic<std::uint64_t> sum_{0};
   std::atomic<std::uint64_t> max_{0};
   std::atomic<std::uint64_t> stamped_ahead_{0};
