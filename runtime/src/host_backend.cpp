@@ -9,6 +9,8 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -79,7 +81,13 @@ class HostBackend final : public DeviceBackend {
     if (!p)
       throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
-    d.allocations.emplace(reinterpret_cast<std::uintptr_t>(p), bytes);
+    try {
+      d.allocations.emplace(reinterpret_cast<std::uintptr_t>(p), bytes);
+    } catch (...) {  // std::bad_alloc of the table's node: the block must not leak
+      free_aligned_host(p);
+      throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
+                  "cannot record the allocation of " + std::to_string(bytes) + " bytes: out of host memory");
+    }
     d.used += bytes;
     return p;
   }
@@ -105,7 +113,13 @@ class HostBackend final : public DeviceBackend {
     if (!p)
       throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
-    pinned_.add(p, bytes);
+    try {
+      pinned_.add(p, bytes);
+    } catch (...) {  // as allocate()
+      free_aligned_host(p);
+      throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
+                  "cannot record the allocation of " + std::to_string(bytes) + " bytes: out of host memory");
+    }
     return p;
   }
 
@@ -147,8 +161,18 @@ class HostBackend final : public DeviceBackend {
     if (bytes != 0) std::memcpy(dst, src, bytes);
   }
 
-  std::shared_ptr<StreamImpl> create_stream(int ordinal, int) override {
-    auto stream = std::make_shared<HostStream>(ordinal);
+  // A stream is a worker thread, which the process may have no room for (a pids limit, address
+  // space): a ringkernel::Error like every other failure of the backend, not std::system_error.
+  std::shared_ptr<StreamImpl> create_stream(int ordinal, int device_id) override {
+    std::shared_ptr<HostStream> stream;
+    try {
+      stream = std::make_shared<HostStream>(ordinal);
+    } catch (const std::system_error& e) {
+      const bool exhausted = e.code() == std::errc::resource_unavailable_try_again ||
+                             e.code() == std::errc::not_enough_memory;
+      throw Error(exhausted ? errc::out_of_memory : errc::backend_failure, "Stream::Stream", device_id,
+                  std::string("cannot start the worker thread of a host stream: ") + e.what());
+    }
     std::lock_guard lock(mutex_);
     auto& list = devices_[static_cast<std::size_t>(ordinal)].streams;
     std::erase_if(list, [](const auto& w) { return w.expired(); });

@@ -18,8 +18,9 @@ namespace {
 
 constexpr int max_host_devices = 64;
 
-// The user's text in double quotes, with `"` and `\` escaped and control characters spelled as
-// escapes (\r, \n, \t, \xNN), so a message stays on one line and shows what the variable held.
+// The user's text in double quotes, with `"` and `\` escaped and control characters and bytes
+// beyond ASCII spelled as escapes (\r, \n, \t, \xNN), so a message stays on one line, is valid
+// UTF-8 whatever the variable held, and shows what it held.
 std::string quoted(std::string_view text) {
   std::string q = "\"";
   for (const char c : text) {
@@ -31,7 +32,7 @@ std::string quoted(std::string_view text) {
       case '\r': q += "\\r"; break;
       case '\t': q += "\\t"; break;
       default:
-        if (byte < 0x20 || byte == 0x7f) {
+        if (byte < 0x20 || byte >= 0x7f) {
           constexpr char hex[] = "0123456789abcdef";
           q += "\\x";
           q += hex[byte >> 4];
@@ -65,18 +66,30 @@ bool parse_int(std::string_view s, long long& out) {
   return ec == std::errc{} && end == s.data() + s.size();
 }
 
-std::pair<int, int> parse_pair(std::string_view token, std::string_view whole) {
-  if (trim(token).empty()) {
+// Where the ordinals of `count` host devices lie, after "names a device ".
+std::string ordinal_range(int count) {
+  return count == 0 ? "but there are no host devices (the count is 0)"
+                    : "outside the " + std::to_string(count) + " host devices (ordinals 0.." +
+                          std::to_string(count - 1) + ")";
+}
+
+std::pair<int, int> parse_pair(std::string_view token, std::string_view whole, int device_count) {
+  const std::string_view t = trim(token);
+  if (t.empty()) {
     fail("RINGKERNEL_HOST_TOPOLOGY", whole, "an empty pair (a comma at either end, or two in a row)");
   }
-  const auto dash = token.find('-');
+  // The dash between the ordinals, not a minus sign in front of the first ("-1-2").
+  const auto dash = t.find('-', 1);
   long long a = 0, b = 0;
-  if (dash == std::string_view::npos || !parse_int(token.substr(0, dash), a) ||
-      !parse_int(token.substr(dash + 1), b))
+  if (dash == std::string_view::npos || !parse_int(t.substr(0, dash), a) || !parse_int(t.substr(dash + 1), b))
     fail("RINGKERNEL_HOST_TOPOLOGY", whole,
          "expected all, none or pairs like 0-1,2-3 but found " + quoted(token));
-  if (a < 0 || b < 0 || a >= max_host_devices || b >= max_host_devices)
-    fail("RINGKERNEL_HOST_TOPOLOGY", whole, "pair " + quoted(trim(token)) + " has a negative or too large ordinal");
+  // A minus sign is a negative ordinal, "-0" too (as a device count is refused).
+  const bool negative = t.front() == '-' || trim(t.substr(dash + 1)).front() == '-';
+  if (negative || a >= device_count || b >= device_count) {
+    const std::string name = negative ? quoted(t) : std::to_string(a) + "-" + std::to_string(b);
+    fail("RINGKERNEL_HOST_TOPOLOGY", whole, "pair " + name + " names a device " + ordinal_range(device_count));
+  }
   return {static_cast<int>(a), static_cast<int>(b)};
 }
 
@@ -105,14 +118,12 @@ void validate_host_config(const HostBackendConfig& config, const char* source) {
   // Pair ordinals must exist and be distinct, no pair twice.
   for (std::size_t i = 0; i < config.pairs.size(); ++i) {
     const auto [a, b] = config.pairs[i];
-    const std::string name = std::to_string(a) + "-" + std::to_string(b);
+    // "-1-1" would be ambiguous: a negative ordinal is spelled as the pair it is.
+    const std::string name = a < 0 || b < 0 ? "(" + std::to_string(a) + ", " + std::to_string(b) + ")"
+                                            : std::to_string(a) + "-" + std::to_string(b);
     if (a == b) bad("pair " + name + " links a device to itself");
     if (a < 0 || b < 0 || a >= config.device_count || b >= config.device_count)
-      bad("pair " + name + (config.device_count == 0
-                                ? std::string(" names a device but there are no host devices (the count is 0)")
-                                : " names a device outside the " + std::to_string(config.device_count) +
-                                      " host devices (ordinals 0.." +
-                                      std::to_string(config.device_count - 1) + ")"));
+      bad("pair " + name + " names a device " + ordinal_range(config.device_count));
     for (std::size_t j = 0; j < i; ++j) {
       const auto [c, d] = config.pairs[j];
       if ((a == c && b == d) || (a == d && b == c)) bad("pair " + name + " is listed twice");
@@ -141,7 +152,8 @@ HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string
   HostBackendConfig config;
   if (!trim(devices).empty()) {
     long long n = 0;
-    if (!parse_int(devices, n) || n < 0 || n > max_host_devices)
+    // No sign: "+3" does not parse, and "-0" is refused as well.
+    if (!parse_int(devices, n) || trim(devices).front() == '-' || n < 0 || n > max_host_devices)
       fail("RINGKERNEL_HOST_DEVICES", devices,
            "expected a device count from 0 to " + std::to_string(max_host_devices));
     config.device_count = static_cast<int>(n);
@@ -156,7 +168,7 @@ HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string
     std::size_t start = 0;
     while (start <= topo.size()) {
       const auto comma = std::min(topo.find(',', start), topo.size());
-      config.pairs.push_back(parse_pair(topo.substr(start, comma - start), topology));
+      config.pairs.push_back(parse_pair(topo.substr(start, comma - start), topology, config.device_count));
       start = comma + 1;
     }
   }

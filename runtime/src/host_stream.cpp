@@ -1,9 +1,48 @@
 // Copyright RingKernel authors.
 #include "host_stream.h"
 
+#include <system_error>
 #include <utility>
 
 namespace ringkernel::detail {
+
+namespace {
+
+struct FailingStarts {
+  std::mutex mutex;
+  int skip = 0;  // starts that still succeed before
+  int fail = 0;  // this many fail
+};
+FailingStarts& failing_starts() {
+  static FailingStarts seam;
+  return seam;
+}
+
+/// std::thread's own failure, or the test seam's imitation of it.
+template <class F>
+std::thread start_worker(F&& run) {
+  auto& seam = failing_starts();
+  {
+    std::lock_guard lock(seam.mutex);
+    if (seam.skip > 0) {
+      --seam.skip;
+    } else if (seam.fail > 0) {
+      --seam.fail;
+      throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                              "std::thread (RingKernel test seam)");
+    }
+  }
+  return std::thread(std::forward<F>(run));
+}
+
+}  // namespace
+
+void fail_host_worker_starts_for_testing(int count, int after) noexcept {
+  auto& seam = failing_starts();
+  std::lock_guard lock(seam.mutex);
+  seam.skip = after;
+  seam.fail = count;
+}
 
 std::uint64_t HostEvent::begin_record() {
   std::lock_guard lock(mutex_);
@@ -34,7 +73,7 @@ bool HostEvent::reached(std::uint64_t generation) const {
   return !pending_.contains(generation);
 }
 
-HostStream::HostStream(int ordinal) : ordinal_(ordinal), worker_([this] { run(); }) {}
+HostStream::HostStream(int ordinal) : ordinal_(ordinal), worker_(start_worker([this] { run(); })) {}
 
 HostStream::~HostStream() {
   {

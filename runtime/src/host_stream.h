@@ -39,8 +39,15 @@ class HostEvent final : public EventImpl, public std::enable_shared_from_this<Ho
   std::set<std::uint64_t> pending_;  // generations recorded but not completed yet
 };
 
+/// Test seam (private to the runtime and its tests): after the next `after` host worker threads,
+/// `count` fail to start as std::thread does when the process has no threads left
+/// (std::system_error, resource_unavailable_try_again). (0, 0) ends it.
+void fail_host_worker_starts_for_testing(int count, int after = 0) noexcept;
+
 class HostStream final : public StreamImpl {
  public:
+  /// std::system_error if its worker thread cannot be started (HostBackend::create_stream turns
+  /// that into a ringkernel::Error).
   explicit HostStream(int ordinal);
   ~HostStream() override;  // finishes the queued work, then joins the worker
   HostStream(const HostStream&) = delete;

@@ -71,6 +71,20 @@ CopyPath path_for(const Pair& p) {
              : CopyPath::host_staged;
 }
 
+/// check_device_range, but memory of another backend or of a replaced host configuration (a buffer
+/// whose device() still says the id) is named as such (Registry::foreign_memory), not "not memory of".
+void check_range(const DeviceRef& d, const void* p, std::size_t bytes, const char* call, const char* what) {
+  try {
+    d.backend->check_device_range(d.ordinal, p, bytes, call, what, d.id);
+  } catch (const Error& e) {
+    const auto elsewhere = e.code() == errc::invalid_argument && p ? Registry::instance().foreign_memory(p, d.backend.get()) : "";
+    if (elsewhere.empty()) throw;
+    throw Error(errc::invalid_argument, call, d.id,
+                std::string(what) + " " + hex(p) + " is " + elsewhere + ", not memory of device " + std::to_string(d.id) +
+                    (d.backend->kind() == Backend::host ? " of the current host configuration" : ""));
+  }
+}
+
 /// The live peer mappings of every PeerMemory: peer access is process-wide state, so
 /// disable_peer_access must see the mappings another PeerMemory made (a P2P queue's, say), and
 /// "access checked and mapping recorded" must be one step against every disabler.
@@ -207,8 +221,8 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
                     " but the copy is between devices " + std::to_string(src_device) + " and " +
                     std::to_string(dst_device) + "; use a stream of one of them");
   auto& backend = *p.src.backend;
-  backend.check_device_range(p.dst.ordinal, dst, bytes, call, "destination", dst_device);
-  backend.check_device_range(p.src.ordinal, src, bytes, call, "source", src_device);
+  check_range(p.dst, dst, bytes, call, "destination");
+  check_range(p.src, src, bytes, call, "source");
 
   if (src_device == dst_device) {
     if (overlaps(dst, src, bytes))
@@ -313,7 +327,7 @@ std::shared_ptr<detail::StagingPipeline> PeerMemory::staging(int src, int dst, c
     try {
       slot = std::make_shared<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
     } catch (const Error& e) {  // named by the user's call, not by the buffer it allocates
-      throw Error(e.code(), call, e.device(), "allocating the host staging buffers (" + e.call() + "): " + e.detail());
+      throw Error(e.code(), call, e.device(), "setting up the host staging buffers and streams (" + e.call() + "): " + e.detail());
     }
   }
   return slot;
@@ -334,7 +348,7 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
     throw Error(errc::invalid_argument, call, local_device,
                 "local and remote device are the same; the memory is accessible without a mapping");
   if (bytes == 0) throw Error(errc::invalid_argument, call, local_device, "cannot map 0 bytes");
-  p.src.backend->check_device_range(p.src.ordinal, local, bytes, call, "local memory", local_device);
+  check_range(p.src, local, bytes, call, "local memory");
   auto& table = mapping_table();
   std::lock_guard lock(table.mutex);  // access checked and mapping recorded as one step (disable_peer_access)
   if (!p.src.backend->peer_access_enabled(p.dst.ordinal, p.src.ordinal)) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "registry.h"
+#include "ringkernel/error.h"
 
 namespace ringkernel::detail {
 
@@ -17,7 +18,21 @@ StagingPipeline::StagingPipeline(int src_device, int dst_device, std::size_t chu
       start_on_src_(src_device),
       start_on_dst_(dst_device),
       staged_{Event(src_device), Event(src_device)},
-      delivered_{Event(dst_device), Event(dst_device)} {}
+      delivered_{Event(dst_device), Event(dst_device)} {
+  // Each member resolved its id on its own: a configure_host_backend() between two of them leaves
+  // a mix of two configurations, which is refused here, before any chunk is queued (not by the
+  // first Event::record or Stream::wait, nor copied by a stream into another's pinned memory).
+  bool one_configuration = to_host_.backend() == backend_ && from_host_.backend() == backend_ &&
+                           start_on_src_.backend() == backend_ && start_on_dst_.backend() == backend_;
+  for (std::size_t b = 0; b < 2; ++b) {
+    one_configuration = one_configuration && staged_[b].backend() == backend_ &&
+                        delivered_[b].backend() == backend_ &&
+                        (chunk_bytes == 0 || backend_->owns_pinned(staging_[b].data()));
+  }
+  if (!one_configuration)
+    throw Error(errc::invalid_state, "PeerMemory host staging", src_device,
+                "configure_host_backend() replaced the host configuration during this call; nothing was copied");
+}
 
 StagingPipeline::~StagingPipeline() {
   // Each chunk leaves the source on to_host_ and enters the destination on from_host_, which waits

@@ -6,6 +6,7 @@
 
 #include "pointer_text.h"
 #include "registry.h"
+#include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/event.h"
 #include "ringkernel/stream.h"
@@ -37,6 +38,18 @@ bool overlaps(const void* a, const void* b, std::size_t n) {
   return n != 0 && x < y + n && y < x + n;
 }
 
+/// Whether `p` is device memory of the current host configuration while `backend` is a host backend
+/// it replaced (a stream made before configure_host_backend()).
+bool of_current_host_configuration(const void* p, const detail::DeviceBackend& backend) {
+  if (backend.kind() != Backend::host) return false;
+  try {
+    for (const auto& b : detail::Registry::instance().backends())
+      if (b.get() != &backend && b->kind() == Backend::host && b->owner_of(p) >= 0) return true;
+  } catch (const Error&) {  // a pending configuration error: there is no current host configuration
+  }
+  return false;
+}
+
 }  // namespace
 
 Stream::Stream(int device) {
@@ -57,8 +70,8 @@ Stream& Stream::operator=(Stream&& other) noexcept {
   if (this != &other) {
     device_ = std::exchange(other.device_, -1);
     ordinal_ = std::exchange(other.ordinal_, -1);
+    impl_ = std::move(other.impl_);  // the old stream goes before its backend, as in ~Stream
     backend_ = std::move(other.backend_);
-    impl_ = std::move(other.impl_);
   }
   return *this;
 }
@@ -101,6 +114,12 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
     // nor pinned memory of another backend or configuration, whose release would not wait for this
     // stream's copies (a copy still queued would touch freed memory).
     const auto elsewhere = detail::Registry::instance().foreign_memory(p, backend_.get());
+    if (!elsewhere.empty() && of_current_host_configuration(p, *backend_))
+      throw Error(errc::invalid_argument, call, device_,
+                  std::string(what) + " " + hex(p) + " is " + elsewhere +
+                      " of the current host configuration, but this stream of device " + std::to_string(device_) +
+                      " is of an earlier one (created before configure_host_backend()) and cannot use it; use a "
+                      "stream of the current configuration");
     if (!elsewhere.empty())
       throw Error(errc::invalid_argument, call, device_,
                   std::string(what) + " " + hex(p) + " is " + elsewhere + ", which this stream of device " +
@@ -152,8 +171,8 @@ Event::Event(Event&& other) noexcept
 Event& Event::operator=(Event&& other) noexcept {
   if (this != &other) {
     device_ = std::exchange(other.device_, -1);
+    impl_ = std::move(other.impl_);  // the old event goes before its backend, as in ~Event
     backend_ = std::move(other.backend_);
-    impl_ = std::move(other.impl_);
   }
   return *this;
 }

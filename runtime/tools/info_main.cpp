@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -189,6 +190,9 @@ int main(int argc, char** argv) {
     }
   } catch (const ringkernel::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {  // std::bad_alloc, say: a runtime error all the same (exit 1)
+    std::fprintf(stderr, "ringkernel-info: %s\n", e.what());
     return 1;
   }
   return flushed_output() ? 0 : 1;

@@ -198,7 +198,8 @@ TEST_F(PeerErrors, OldConfigurationObjectsAreRejectedNotMisused) {
   const auto fresh = test::use_host_devices(2, HostTopology::all);
   DeviceBuffer now(fresh[1], 16);
   EXPECT_RK_ERROR(peers.copy_peer(now.data(), fresh[1], old.data(), fresh[0], 4), errc::invalid_argument,
-                  "is not memory of device");
+                  "is memory of a host device of an earlier host configuration, not memory of device " +
+                      std::to_string(fresh[0]));
   EXPECT_RK_ERROR(peers.copy_peer_async(now.data(), fresh[1], now.data(), fresh[1], 0, old_stream),
                   errc::invalid_argument, "older host configuration");
 }

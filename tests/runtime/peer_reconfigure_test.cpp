@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -131,18 +132,68 @@ TEST(PeerReconfigure, ConcurrentReconfigurationGivesClearErrors) {
   });
   std::vector<std::string> unclear;
   while (!stop.load()) {
+    int devices[2] = {-1, -1};  // of the buffers, once made
     try {
       const auto ids = test::host_device_ids();
       DeviceBuffer a(ids.at(0), 256), b(ids.at(1), 256);
+      devices[0] = a.device();
+      devices[1] = b.device();
       peers.copy_peer(b, 0, a, 0, 256);
       peers.copy_peer(b.data(), ids[1], a.data(), ids[0], 256);
     } catch (const Error& e) {
-      if (std::string(e.what()).find("stream belongs to another backend") != std::string::npos)
-        unclear.push_back(e.what());
+      const std::string what = e.what();
+      if (what.find("stream belongs to another backend") != std::string::npos) unclear.push_back(what);
+      // A buffer of a configuration replaced meanwhile is named as such: "is not memory of device
+      // N" about a buffer whose device() is N contradicts the user's own buffer.
+      for (const int device : devices)
+        if (device >= 0 && what.find("is not memory of device " + std::to_string(device)) != std::string::npos)
+          unclear.push_back(what);
     }
   }
   reconfigure.join();
   EXPECT_TRUE(unclear.empty()) << unclear.size() << " unclear errors, the first: " << unclear.front();
+}
+
+/// An address as the runtime's messages print it.
+std::string address(const void* p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", p);
+  return text;
+}
+
+// Buffers of a replaced configuration are named as such: the error said "destination ... is not
+// memory of device 1" about a buffer whose device() is 1.
+TEST(PeerReconfigure, BuffersOfAReplacedConfigurationAreNamedAsSuch) {
+  auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  DeviceBuffer a(ids[0], 100), b(ids[1], 100);
+  ids = test::use_host_devices(2, HostTopology::all);
+  ASSERT_EQ(b.device(), ids[1]);
+  const std::string expected = "is memory of a host device of an earlier host configuration, not memory of device ";
+  for (const bool buffers : {true, false}) {
+    try {
+      if (buffers) peers.copy_peer(b, 0, a, 0, 10);
+      else peers.copy_peer(b.data(), ids[1], a.data(), ids[0], 10);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::invalid_argument);
+      EXPECT_EQ(e.device(), ids[1]);
+      EXPECT_NE(e.detail().find("destination " + address(b.data()) + " " + expected +
+                                std::to_string(ids[1]) + " of the current host configuration"),
+                std::string::npos) << e.what();
+      EXPECT_EQ(e.detail().find("is not memory of device"), std::string::npos) << e.what();
+    }
+  }
+  DeviceBuffer fresh(ids[1], 100);  // the source is named the same way
+  EXPECT_RK_ERROR(peers.copy_peer(fresh, 0, a, 0, 10), errc::invalid_argument,
+                  "source " + address(a.data()) + " " + expected + std::to_string(ids[0]));
+  peers.enable_peer_access(ids[1], ids[0]);
+  EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[1], 10), errc::invalid_argument,
+                  "local memory " + address(a.data()) + " " + expected + std::to_string(ids[0]));
+  // Memory of another device of the same configuration keeps its message.
+  DeviceBuffer other(ids[0], 100);
+  EXPECT_RK_ERROR(peers.copy_peer(fresh.data(), ids[1], other.data(), ids[1], 10), errc::invalid_argument,
+                  "is not memory of device " + std::to_string(ids[1]));
 }
 
 }  // namespace

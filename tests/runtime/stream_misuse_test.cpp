@@ -38,8 +38,15 @@ TEST(StreamMisuse, StreamsAndEventsOfAnotherConfigurationAreRefused) {
   DeviceBuffer fresh(now[0], 16);
   Stream stream(now[0]);
   std::vector<std::uint8_t> host(64, 1);
+  // It said "is memory of device 0, which this stream of device 0 cannot use": the configurations
+  // are named.
   EXPECT_RK_ERROR(old_stream.copy_async(fresh.data(), host.data(), 16), errc::invalid_argument,
-                  "is memory of device " + std::to_string(now[0]) + ", which this stream");
+                  "is memory of device " + std::to_string(now[0]) + " of the current host configuration, but this "
+                  "stream of device " + std::to_string(before[0]) + " is of an earlier one");
+  EXPECT_RK_ERROR(old_stream.copy_async(host.data(), fresh.data(), 16), errc::invalid_argument,
+                  "source ");
+  EXPECT_RK_ERROR(old_stream.copy_async(host.data(), fresh.data(), 16), errc::invalid_argument,
+                  "use a stream of the current configuration");
   EXPECT_RK_ERROR(stream.copy_async(old_buffer.data(), host.data(), 16), errc::invalid_argument,
                   "memory of a host device of an earlier host configuration");
   EXPECT_RK_ERROR(old_event.record(stream), errc::unsupported, "belong to different backends");

@@ -43,7 +43,9 @@ struct DeviceInfo {
   std::size_t total_memory = 0;  // bytes
   std::size_t free_memory = 0;   // bytes, at the time of the query; 0: unknown (a cuda device whose
                                  // context could not be had, e.g. exclusive-process and busy)
-  int compute_units = 0;         // streaming multiprocessors (cuda) / emulated units (host)
+  int compute_units = 0;         // streaming multiprocessors (cuda); on host devices the machine's
+                                 // std::thread::hardware_concurrency(), the same for every virtual
+                                 // device whatever their count (min_compute_units selects on it)
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
   std::string pci_bus_id;        // "0000:17:00.0"; empty for host devices
@@ -90,7 +92,9 @@ struct BackendStatus {
 };
 std::vector<BackendStatus> backend_statuses();
 
-/// Wait until all work on all streams of one device (or of every device) is done.
+/// Wait until all work on all streams of one device (or of every device) is done. Devices of the
+/// current host configuration only: streams made before configure_host_backend() replaced it keep
+/// their old virtual devices, which these no longer name; synchronize such a stream itself.
 void synchronize_device(int id);
 void synchronize_all_devices();
 

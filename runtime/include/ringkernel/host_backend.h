@@ -52,7 +52,9 @@ struct HostBackendConfig {
 
 /// Replace the host backend's configuration. Host device ids are renumbered; buffers, streams
 /// and events created before stay valid and keep using the old virtual devices, but old host
-/// device ids no longer name them. Throws Error(errc::configuration) for an invalid config.
+/// device ids no longer name them: a stream copies on its own old device, but PeerMemory refuses
+/// peer copies of the old objects, and synchronize_all_devices() does not wait for old streams.
+/// Throws Error(errc::configuration) for an invalid config.
 void configure_host_backend(const HostBackendConfig& config);
 
 /// The configuration in effect.

@@ -1,6 +1,6 @@
 // Copyright RingKernel authors.
 // ringkernel::Stream: an in-order queue of work on one device (a cudaStream_t on cuda, a worker
-// thread on host). Move-only RAII owner.
+// thread on host: an OS thread per stream). Move-only RAII owner.
 #pragma once
 
 #include <cstddef>
@@ -17,12 +17,17 @@ class Event;
 
 class Stream {
  public:
+  /// On the host backend an Error (out_of_memory when the process has no room for another thread:
+  /// a pids or tasks limit, say) if its worker thread cannot be started.
   explicit Stream(int device);
   /// A moved-from stream has device() == -1; every call on it is Error(invalid_state).
   Stream(Stream&& other) noexcept;
   Stream& operator=(Stream&& other) noexcept;
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
+  /// CUDA: returns at once (cudaStreamDestroy) and the work queued on the stream goes on, so memory
+  /// that work uses must not be freed yet: synchronize() first. Host backend: waits until the
+  /// queued work is done. Code tested only on the host backend does not catch the difference.
   ~Stream();
 
   int device() const noexcept { return device_; }

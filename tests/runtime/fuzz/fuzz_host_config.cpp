@@ -4,7 +4,8 @@
 // separated by NUL bytes (an environment value cannot hold one); missing values are empty (unset).
 // Sanitizers catch memory errors and undefined behaviour; the checks below catch wrong results:
 // - parse returns or throws ringkernel::Error(errc::configuration) naming one of the variables,
-//   with no control character in its message (the text is quoted there, escaped);
+//   with no control character or byte beyond ASCII in its message (the text is quoted there,
+//   escaped);
 // - an accepted configuration is valid (count 0..64, memory 1 B..1 PiB, pairs of distinct existing
 //   ordinals, none twice, only with the pairs topology), and its canonical text parses back to it;
 // - surrounding white space changes nothing (the same result, or an error from the same variable).
@@ -45,7 +46,8 @@ Outcome parse(const Values& v) {
         variable != "RINGKERNEL_HOST_MEMORY" && variable != "RINGKERNEL_HOST_NATIVE_ATOMICS")
       std::abort();
     for (const char c : std::string_view(e.what()))
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) std::abort();  // raw control character
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+        std::abort();  // a raw control character or byte beyond ASCII
     return {std::nullopt, variable};
   }
 }
