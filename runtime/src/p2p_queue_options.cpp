@@ -42,12 +42,24 @@ obstacle direct_obstacle(PeerMemory& peers, int source, int destination, const P
   return {};
 }
 
-}  // namespace
-
-bool p2p_access_enabled(PeerMemory& peers, int source, int destination) {
-  return source != destination && device(source).backend == device(destination).backend &&
-         peers.peer_access_enabled(source, destination);
+// Host-staged placement, checked side by side against pinned memory (the producers from the
+// source's kernels and host threads, the consumers from the destination's). `direct_why`: why
+// adaptive mode did not place the ring directly (empty when host_staged was asked for).
+P2PTransferMode staged(int source, int destination, const P2PQueueOptions& o, const std::string& direct_why) {
+  try {
+    check_ring_side(call, {"producers", o.producers, true, source}, QueueMemory::pinned);
+    check_ring_side(call, {"consumers", o.consumers, true, destination}, QueueMemory::pinned);
+  } catch (const Error& e) {
+    if (o.mode != P2PTransferMode::adaptive) throw;
+    // The caller asked for neither placement: say why the direct one was not taken either.
+    throw Error(e.code(), e.call(), e.device(),
+                "adaptive mode found neither placement possible: direct_p2p because " + direct_why +
+                    "; host_staged because " + e.detail());
+  }
+  return P2PTransferMode::host_staged;
 }
+
+}  // namespace
 
 P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
   if (source == destination) {
@@ -68,28 +80,27 @@ P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination,
   obstacle direct;
   if (o.mode != P2PTransferMode::host_staged) {
     direct = direct_obstacle(peers, source, destination, o);
-    if (direct.why.empty()) {
-      peers.enable_peer_access(source, destination);
-      return P2PTransferMode::direct_p2p;
-    }
+    if (direct.why.empty()) return P2PTransferMode::direct_p2p;
     if (o.mode == P2PTransferMode::direct_p2p) {
       throw Error(direct.code, call, source,
                   "direct_p2p requested but " + direct.why + "; use P2PTransferMode::host_staged or adaptive");
     }
   }
-  // Host-staged: each side claims in pinned host memory, the producers from the source's kernels
-  // and host threads, the consumers from the destination's.
+  return staged(source, destination, o, direct.why);
+}
+
+P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
   try {
-    check_ring_side(call, {"producers", o.producers, true, source}, QueueMemory::pinned);
-    check_ring_side(call, {"consumers", o.consumers, true, destination}, QueueMemory::pinned);
+    peers.enable_peer_access(source, destination);
+    return P2PTransferMode::direct_p2p;
   } catch (const Error& e) {
-    if (o.mode != P2PTransferMode::adaptive) throw;
-    // The caller asked for neither placement: say why the direct one was not taken either.
-    throw Error(e.code(), e.call(), e.device(),
-                "adaptive mode found neither placement possible: direct_p2p because " + direct.why +
-                    "; host_staged because " + e.detail());
+    const std::string why = "enabling peer access from device " + std::to_string(source) + " to device " +
+                            std::to_string(destination) + " failed (" + e.call() + ": " + e.detail() + ")";
+    if (o.mode != P2PTransferMode::adaptive) {
+      throw Error(e.code(), call, source, "direct_p2p requested but " + why + "; use P2PTransferMode::host_staged or adaptive");
+    }
+    return staged(source, destination, o, why);
   }
-  return P2PTransferMode::host_staged;
 }
 
 }  // namespace ringkernel::detail

@@ -62,7 +62,8 @@ void validate_queue_options(const QueueOptions& o, bool multi_producer, bool mul
   }
   if (!is_power_of_two(o.capacity)) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                "capacity " + std::to_string(o.capacity) + " is not a power of two (1, 2, 4, ...)");
+                "capacity " + std::to_string(o.capacity) + " is not a power of two (" +
+                    (multi_consumer ? "2, 4, 8, ... for a multi-consumer ring" : "1, 2, 4, ...") + ")");
   }
   if (o.capacity > max_capacity) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,

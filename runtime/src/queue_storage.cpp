@@ -88,31 +88,52 @@ QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
 
 QueueStorage::~QueueStorage() = default;
 
-// Device memory is copied on a stream of its own, which does not wait for other work: a plain
-// cudaMemcpy waits for every kernel of the legacy default stream, so shutting down or counting a
-// ring that a persistent kernel (launched there) is serving would wait for that kernel forever.
+// Device memory is copied on a stream of its own (or the caller's), which does not wait for other
+// work: a plain cudaMemcpy waits for every kernel of the legacy default stream, so shutting down or
+// counting a ring that a persistent kernel (launched there) is serving would wait for that kernel
+// forever.
 void QueueStorage::upload(const void* host, std::size_t bytes, std::size_t offset) {
   check_range("QueueStorage::upload", bytes, offset);
   if (bytes == 0) return;
-  if (host_accessible_) {
-    std::memcpy(static_cast<std::byte*>(data_) + offset, host, bytes);
-  } else {
-    Stream stream(device_);
-    stream.copy_async(static_cast<std::byte*>(data_) + offset, host, bytes);
-    stream.synchronize();
-  }
+  device_copy("QueueStorage::upload", static_cast<std::byte*>(data_) + offset, host, bytes, nullptr);
 }
 
 void QueueStorage::download(void* host, std::size_t bytes, std::size_t offset) const {
   check_range("QueueStorage::download", bytes, offset);
   if (bytes == 0) return;
+  device_copy("QueueStorage::download", host, static_cast<const std::byte*>(data_) + offset, bytes, nullptr);
+}
+
+void QueueStorage::upload(const void* host, std::size_t bytes, std::size_t offset, Stream& stream) {
+  check_range("QueueStorage::upload", bytes, offset);
+  if (bytes == 0) return;
+  device_copy("QueueStorage::upload", static_cast<std::byte*>(data_) + offset, host, bytes, &stream);
+}
+
+void QueueStorage::download(void* host, std::size_t bytes, std::size_t offset, Stream& stream) const {
+  check_range("QueueStorage::download", bytes, offset);
+  if (bytes == 0) return;
+  device_copy("QueueStorage::download", host, static_cast<const std::byte*>(data_) + offset, bytes, &stream);
+}
+
+void QueueStorage::device_copy(const char* call, void* dst, const void* src, std::size_t bytes, Stream* stream) const {
   if (host_accessible_) {
-    std::memcpy(host, static_cast<const std::byte*>(data_) + offset, bytes);
-  } else {
-    Stream stream(device_);
-    stream.copy_async(host, static_cast<const std::byte*>(data_) + offset, bytes);
-    stream.synchronize();
+    std::memcpy(dst, src, bytes);
+    return;
   }
+  if (stream == nullptr) {
+    Stream own(device_);
+    own.copy_async(dst, src, bytes);
+    own.synchronize();
+    return;
+  }
+  if (stream->device() != device_) {
+    throw Error(errc::invalid_argument, call, stream->device(),
+                "the stream is on device " + std::to_string(stream->device()) + " but the queue's memory on device " +
+                    std::to_string(device_));
+  }
+  stream->copy_async(dst, src, bytes);
+  stream->synchronize();
 }
 
 void QueueStorage::check_range(const char* call, std::size_t bytes, std::size_t offset) const {

@@ -58,7 +58,8 @@ TEST(P2PMessageQueue, AdaptiveGoesDirectOverALinkedPairThroughAPeerMapping) {
     EXPECT_EQ(q.source_device(), ids[0]);
     EXPECT_EQ(q.destination_device(), ids[1]);
     EXPECT_TRUE(peers.peer_access_enabled(ids[0], ids[1]));
-    EXPECT_EQ(peers.live_mappings(), 1u);
+    EXPECT_EQ(peers.live_mappings(), 0u) << "the queue maps through a PeerMemory of its own";
+    EXPECT_THROW(peers.disable_peer_access(ids[0], ids[1]), ringkernel::Error) << "the queue's mapping is live";
     EXPECT_EQ(q.capacity(), 64u);
     EXPECT_TRUE(q.is_empty());
     EXPECT_TRUE(q.host_endpoints()) << "host backend memory is host memory in every mode";
@@ -73,9 +74,10 @@ TEST(P2PMessageQueue, AdaptiveGoesDirectOverALinkedPairThroughAPeerMapping) {
     ASSERT_TRUE(q.try_peek(peeked));
     EXPECT_EQ(peeked.payload.index, 77u);
     EXPECT_EQ(q.count(), 1u);
+    EXPECT_EQ(q.statistics().sent, 2001u) << "sent comes from the ring's indices: a kernel's push counts";
     EXPECT_EQ(q.clear(), 1u);
   }
-  EXPECT_EQ(peers.live_mappings(), 0u) << "the queue unmaps on destruction";
+  EXPECT_NO_THROW(peers.disable_peer_access(ids[0], ids[1])) << "the queue unmaps on destruction";
 }
 
 TEST(P2PMessageQueue, AdaptiveFallsBackToHostStagedWithoutALink) {
@@ -87,6 +89,46 @@ TEST(P2PMessageQueue, AdaptiveFallsBackToHostStagedWithoutALink) {
   EXPECT_EQ(peers.live_mappings(), 0u);
   exchange(q, 1000);
   EXPECT_EQ(q.statistics().received, 1000u);
+}
+
+// A pairs topology: each queue goes direct exactly over its own pair's link (in either direction),
+// staged elsewhere, and enables peer access for that direction only.
+TEST(P2PMessageQueue, APairsTopologyDecidesEachPairsMode) {
+  ringkernel::HostBackendConfig config;
+  config.device_count = 4;
+  config.topology = ringkernel::HostTopology::pairs;
+  config.pairs = {{0, 1}, {2, 3}};
+  ringkernel::configure_host_backend(config);
+  std::vector<int> ids;
+  for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
+  ASSERT_EQ(ids.size(), 4u);
+  ringkernel::PeerMemory peers;
+  struct Case {
+    int source, destination;
+    P2PTransferMode mode;
+  };
+  for (const Case c : {Case{0, 1, P2PTransferMode::direct_p2p}, Case{1, 0, P2PTransferMode::direct_p2p},
+                       Case{0, 2, P2PTransferMode::host_staged}, Case{1, 3, P2PTransferMode::host_staged},
+                       Case{3, 2, P2PTransferMode::direct_p2p}}) {
+    P2PMessageQueue<Msg> q(peers, ids[c.source], ids[c.destination], P2PQueueOptions{.capacity = 32});
+    EXPECT_EQ(q.transfer_mode(), c.mode) << c.source << " -> " << c.destination;
+    EXPECT_EQ(q.direct_p2p_available(), c.mode == P2PTransferMode::direct_p2p) << c.source << " -> " << c.destination;
+    EXPECT_EQ(peers.peer_access_enabled(ids[c.source], ids[c.destination]), c.mode == P2PTransferMode::direct_p2p)
+        << c.source << " -> " << c.destination;
+    exchange(q, 200);
+  }
+  EXPECT_FALSE(peers.peer_access_enabled(ids[2], ids[3])) << "only the queue's direction is enabled";
+  try {
+    P2PMessageQueue<Msg> q(peers, ids[1], ids[2], P2PQueueOptions{.mode = P2PTransferMode::direct_p2p});
+    FAIL() << "direct_p2p accepted between two pairs";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::peer_access_unsupported);
+    EXPECT_NE(std::string(e.what()).find("device " + std::to_string(ids[1]) + " cannot access device " +
+                                         std::to_string(ids[2])),
+              std::string::npos)
+        << e.what();
+  }
+  host_devices(ringkernel::HostTopology::all);  // leave the default for later tests
 }
 
 TEST(P2PMessageQueue, ExplicitModesAreHonouredOrRefusedWithTheReason) {
@@ -106,7 +148,14 @@ TEST(P2PMessageQueue, ExplicitModesAreHonouredOrRefusedWithTheReason) {
     EXPECT_EQ(e.code(), ringkernel::errc::peer_access_unsupported);
     EXPECT_NE(std::string(e.what()).find("cannot access device"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(P2PMessageQueue<Msg>(unlinked, ids[0], ids[0]), ringkernel::Error);
+  try {
+    P2PMessageQueue<Msg> q(unlinked, ids[0], ids[0]);
+    FAIL() << "a queue from a device to itself accepted";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
+    EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+    EXPECT_NE(std::string(e.what()).find("source and destination are the same device"), std::string::npos) << e.what();
+  }
   host_devices(ringkernel::HostTopology::all);  // leave the default for later tests
 }
 
@@ -119,8 +168,9 @@ TEST(P2PMessageQueue, BadOptionsAreRefusedBeforePeerAccessIsEnabled) {
   } catch (const ringkernel::Error& e) {
     EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument);
     EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
-    EXPECT_NE(std::string(e.what()).find("P2PQueueOptions: capacity 3 is not a power of two"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("P2PQueueOptions: capacity 3 is not a power of two (2, 4, 8, ..."),
+              std::string::npos)
+        << e.what() << " (an MPMC ring refuses 1)";
   }
   // drop_oldest evicts on the sending host thread, so the consumers must include the host: refused
   // before the mode is resolved (it was refused by the queue underneath, after peer access was enabled).
@@ -223,7 +273,7 @@ TEST(P2PMessageQueue, AnotherPeerMemoryCannotDisableTheAccessALiveQueueMaps) {
     }
     EXPECT_TRUE(peers.peer_access_enabled(ids[0], ids[1]));
     EXPECT_EQ(other.live_mappings(), 0u);
-    EXPECT_EQ(peers.live_mappings(), 1u);
+    EXPECT_EQ(peers.live_mappings(), 0u) << "the queue's mapping is its own PeerMemory's";
   }
   other.disable_peer_access(ids[0], ids[1]);  // the queue is gone: nothing uses it
   EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1]));
@@ -239,7 +289,8 @@ TEST(P2PMessageQueue, AFailedConstructionLeavesPeerAccessAsItWas) {
   for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
   ringkernel::PeerMemory peers;
   ASSERT_FALSE(peers.peer_access_enabled(ids[0], ids[1]));
-  // Direct placement is chosen (and access enabled), then the ring does not fit the device's memory.
+  // Direct placement is chosen, then the ring does not fit the device's memory: access is enabled
+  // only once the ring is allocated, so it never was.
   EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], P2PQueueOptions{.capacity = std::size_t{1} << 20})),
                ringkernel::Error);
   EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1])) << "the failed construction left peer access enabled";

@@ -2,24 +2,37 @@
 // ringkernel::P2PMessageQueue<T> (DESIGN.md §6; IP2PMessageQueue<T> of the reference): a message
 // queue from a source device to a destination device, on one MPMC ring whose placement follows
 // the transfer mode:
-//   direct_p2p:  the ring lives in the destination's memory; the source reaches it through a
-//                peer mapping (PeerMemory::enable_peer_access + map_peer_memory), so a sender on
+//   direct_p2p:  the ring lives in the destination's memory; the source reaches it through a peer
+//                mapping (PeerMemory::enable_peer_access + map_peer_memory), so a sender on
 //                the source writes straight over the link;
 //   host_staged: the ring lives in pinned host memory mapped for both devices;
 //   adaptive:    direct_p2p where the pair, its link and the declared users allow it (see
-//                p2p_queue_options.h), else host_staged.
+//                p2p_queue_options.h) and enabling peer access succeeds, else host_staged.
 // The decision uses the backend's real capabilities (the host backend: its configured topology
 // and atomics); transfer_mode() reports the mode in force. Host threads use send/receive; kernels
 // use source_ring() / destination_ring() (the same ring seen from each device's address space).
+// Every mode but CUDA direct_p2p is an MpmcQueue over that ring (§4's policies, handler and
+// statistics); CUDA direct_p2p is a bare ring in GPU memory (below).
 // P2PQueueOptions::producers / consumers declare who works each side (queue_users.h): with the
 // CUDA backend, direct_p2p puts the ring in GPU memory, which host threads cannot load or store,
 // so it needs both sides declared QueueUsers::kernels; its host-side send/receive calls (and
 // try_peek, clear, set_eviction_handler) throw Error(errc::unsupported) naming host_staged;
-// count(), is_empty(), is_full(), shutdown() and is_shut_down() still work (they copy the ring's control words);
-// statistics() counts host-side calls only, so it stays zero there. The host backend supports
-// every mode from host threads.
+// count(), is_empty(), is_full(), shutdown(), is_shut_down() and statistics() still work (they
+// copy the ring's control words on a stream the queue keeps). The host backend supports every
+// mode from host threads.
+// statistics(): sent, received and bytes_* come from the ring's indices, so they count kernel
+// pushes and pops too, in every mode; the other counters, high_water_mark and latency count host
+// calls only (zero in CUDA direct_p2p, whose `detailed` is false). policy() governs host sends
+// only: kernels push with the ring's own calls, which apply no policy (as for MpmcQueue).
+// Peer access: the queue enables it after allocating the ring and never disables it (a queue that
+// was built, or failed, leaves it enabled); its peer mapping is its own (a PeerMemory member), so
+// the PeerMemory passed to the constructor is used during construction only and may be destroyed
+// before the queue, while every PeerMemory's disable_peer_access(source, destination) is refused
+// as long as the queue lives. Destroying a direct_p2p queue frees the destination's memory without
+// waiting for kernels on the source that still write through the mapping: end them first.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -35,6 +48,7 @@
 #include "ringkernel/p2p_queue_options.h"
 #include "ringkernel/peer_memory.h"
 #include "ringkernel/queue/message_queue.h"
+#include "ringkernel/stream.h"
 
 namespace ringkernel {
 
@@ -44,34 +58,23 @@ class P2PMessageQueue {
   using ring_type = mpmc_ring<T, atomic_scope::system>;
   using duration = std::chrono::nanoseconds;
 
-  /// `peers` must outlive the queue (it owns the peer mapping of direct_p2p mode).
+  /// `peers` decides the mode and enables peer access, during construction only: it need not
+  /// outlive the queue (the queue's peer mapping belongs to a PeerMemory of its own).
   P2PMessageQueue(PeerMemory& peers, int source_device, int destination_device, P2PQueueOptions options = {})
-      : peers_(&peers),
-        source_(checked_device(source_device, "source device")),
+      : source_(checked_device(source_device, "source device")),
         destination_(checked_device(destination_device, "destination device")),
         direct_available_(source_device != destination_device && peers.can_access_peer(source_device, destination_device)),
-        access_was_enabled_(detail::p2p_access_enabled(peers, source_device, destination_device)),
         mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
                                        prevalidated(options, source_device, destination_device))),
         capacity_(options.capacity),
         policy_(options.policy) {
-    try {
-      place_ring(options);
-    } catch (...) {  // leave no peer access behind that only this failed construction enabled
-      if (mode_ == P2PTransferMode::direct_p2p && !access_was_enabled_) {
-        try {
-          peers.disable_peer_access(source_, destination_);
-        } catch (...) {  // another mapping of the pair appeared meanwhile: it needs the access
-        }
-      }
-      throw;
-    }
+    place_ring(peers, options);
   }
   ~P2PMessageQueue() {
     if (source_mapping_ != nullptr) {
       try {
-        peers_->unmap_peer_memory(source_mapping_, source_);
-      } catch (...) {  // the PeerMemory was reconfigured under us; nothing left to release
+        mapper_.unmap_peer_memory(source_mapping_, source_);
+      } catch (...) {  // not expected (the mapping is the queue's own); a destructor must not throw
       }
     }
   }
@@ -103,36 +106,51 @@ class P2PMessageQueue {
   BatchReceiveResult try_receive_batch(std::span<T> out) {
     return host_queue("P2PMessageQueue::try_receive_batch", host_role::consumer).try_receive_batch(out);
   }
-  /// The oldest message without removing it (the queue's single receiver only).
+  /// The oldest message without removing it (the queue's single receiver only: not checked, and
+  /// the default consumers, host_and_kernels, let kernels pop meanwhile; see docs/messaging.md §5).
   bool try_peek(T& out) const { return host_queue("P2PMessageQueue::try_peek", host_role::consumer).try_peek(out); }
   std::size_t clear() { return host_queue("P2PMessageQueue::clear", host_role::consumer).clear(); }
   void set_eviction_handler(std::function<void(const T&)> handler) {
     host_queue("P2PMessageQueue::set_eviction_handler", host_role::either).set_eviction_handler(std::move(handler));
   }
-  /// Later sends (host or device) see the queue closed; queued messages stay receivable.
+  /// Later host sends see the queue closed (SendStatus::closed); kernels' pushes do not read the
+  /// flag (they read ring.closed() themselves, docs/messaging.md §4); queued messages stay receivable.
   void shutdown() {
     if (queue_ != nullptr) {
       queue_->shutdown();
     } else {
       const std::uint64_t closed = 1;
-      kernel_storage_->upload(&closed, sizeof closed, offsetof(detail::ring_control, closed));
+      kernel_storage_->upload(&closed, sizeof closed, offsetof(detail::ring_control, closed), *control_stream_);
     }
   }
   /// shutdown() was called (or a kernel closed the ring).
   bool is_shut_down() const {
     if (queue_ != nullptr) return queue_->is_shut_down();
     std::uint64_t closed = 0;
-    kernel_storage_->download(&closed, sizeof closed, offsetof(detail::ring_control, closed));
+    kernel_storage_->download(&closed, sizeof closed, offsetof(detail::ring_control, closed), *control_stream_);
     return closed != 0;
   }
+  /// Governs host sends only (kernels' pushes apply no policy).
   FullPolicy policy() const noexcept { return policy_; }
 
-  QueueStatistics statistics() const { return queue_ != nullptr ? queue_->statistics() : QueueStatistics{}; }
+  /// sent / received / bytes_* from the ring's indices (kernel traffic included); the rest counts
+  /// host calls (see top). CUDA direct_p2p: the indices only, `detailed` false.
+  QueueStatistics statistics() const {
+    if (queue_ != nullptr) return queue_->statistics();
+    const detail::ring_control control = download_control();
+    QueueStatistics s;  // no host calls, no eviction, no clear: received is every position taken
+    s.sent = control.head - control.start;
+    // One copy reads both words in no set order: while kernels work the ring the tail may be the
+    // newer one, so it is capped at the head read (exact once the kernels have stopped).
+    s.received = std::min(control.tail - control.start, s.sent);
+    s.bytes_sent = s.sent * sizeof(T);
+    s.bytes_received = s.received * sizeof(T);
+    return s;
+  }
   std::size_t capacity() const noexcept { return capacity_; }
   std::size_t count() const {
     if (queue_ != nullptr) return queue_->count();
-    detail::ring_control control;  // both indices in one copy from the GPU
-    kernel_storage_->download(&control, sizeof control);
+    const detail::ring_control control = download_control();
     return detail::to_size(detail::occupancy(control.head, control.tail, capacity_));
   }
   bool is_empty() const { return count() == 0; }
@@ -147,6 +165,8 @@ class P2PMessageQueue {
   bool host_endpoints() const noexcept { return queue_ != nullptr; }
 
   /// The ring as kernels on the source device address it (the peer mapping in direct_p2p mode).
+  /// For kernels: in CUDA direct_p2p mode it points at GPU memory, and a host thread calling its
+  /// try_push / try_pop faults instead of throwing (the queue's own calls refuse, see top).
   ring_type source_ring() const noexcept {
     return source_mapping_ != nullptr ? ring_type(source_mapping_, capacity_) : ring_;
   }
@@ -176,9 +196,39 @@ class P2PMessageQueue {
   }
 
   // The ring in the memory the mode needs, and the source's peer mapping of it (direct_p2p).
+  // Peer access is enabled only once the ring is allocated (a ring that does not fit changes
+  // nothing) and never disabled here: a failed construction disabling what it had enabled could
+  // take away the access a concurrent construction, or a user's thread, had just enabled and relies
+  // on (PeerMemory cannot tell the two apart). If enabling fails, adaptive mode stages the ring.
+  void place_ring(PeerMemory& peers, const P2PQueueOptions& options) {
+    allocate_ring(options);
+    if (mode_ != P2PTransferMode::direct_p2p) return;
+    mode_ = detail::enable_direct_access(peers, source_, destination_, options);
+    if (mode_ != P2PTransferMode::direct_p2p) {  // adaptive, enabling failed: host_staged
+      queue_.reset();
+      kernel_storage_.reset();
+      control_stream_.reset();
+      allocate_ring(options);
+      return;
+    }
+    try {
+      source_mapping_ = mapper_.map_peer_memory(storage().data(), destination_, source_, storage().size());
+    } catch (const Error& e) {
+      throw Error(e.code(), "P2PMessageQueue", source_,
+                  "mapping the ring in device " + std::to_string(destination_) + "'s memory for device " +
+                      std::to_string(source_) + ": " +
+                      (e.code() == errc::invalid_state
+                           ? "peer access from device " + std::to_string(source_) + " to device " +
+                                 std::to_string(destination_) +
+                                 ", which this construction had just enabled, was disabled before the ring was "
+                                 "mapped (PeerMemory::disable_peer_access on another thread); nothing was built"
+                           : e.call() + ": " + e.detail()));
+    }
+  }
+
   // Host-staged: the source's kernels produce into the destination's pinned memory, and each side
   // is checked against its own device (as resolve_p2p_mode did).
-  void place_ring(const P2PQueueOptions& options) {
+  void allocate_ring(const P2PQueueOptions& options) {
     const bool staged = mode_ != P2PTransferMode::direct_p2p;
     const QueueOptions queue_options{
         .capacity = options.capacity,
@@ -193,6 +243,7 @@ class P2PMessageQueue {
       if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
         MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
         kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
+        control_stream_.emplace(destination_);  // count(), shutdown(), ... copy on it
         ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
       } else {
         queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
@@ -206,9 +257,12 @@ class P2PMessageQueue {
                       (staged ? "pinned host memory" : "the destination's device memory") + ": " + e.call() + ": " +
                       e.detail());
     }
-    if (mode_ == P2PTransferMode::direct_p2p) {
-      source_mapping_ = peers_->map_peer_memory(storage().data(), destination_, source_, storage().size());
-    }
+  }
+
+  detail::ring_control download_control() const {
+    detail::ring_control control;  // both indices in one copy from the GPU
+    kernel_storage_->download(&control, sizeof control, 0, *control_stream_);
+    return control;
   }
 
   enum class host_role : std::uint8_t { producer, consumer, either };
@@ -233,16 +287,16 @@ class P2PMessageQueue {
   }
   const QueueStorage& storage() const noexcept { return queue_ != nullptr ? queue_->storage() : *kernel_storage_; }
 
-  PeerMemory* peers_;
   int source_;
   int destination_;
   bool direct_available_;
-  bool access_was_enabled_;  // peer access source -> destination before this queue (kept on failure)
   P2PTransferMode mode_;
   std::size_t capacity_;
   FullPolicy policy_;
+  PeerMemory mapper_;                           // owns source_mapping_ (for the queue's whole life)
   std::unique_ptr<MpmcQueue<T>> queue_;         // host-reachable ring (every mode but CUDA direct_p2p)
   std::optional<QueueStorage> kernel_storage_;  // else: the ring in the destination GPU's memory
+  mutable std::optional<Stream> control_stream_;  // ... and the stream its control words are copied on
   ring_type ring_;
   void* source_mapping_ = nullptr;
 };

@@ -4,7 +4,7 @@
 //                mapping. Possible when the source can access the destination's memory, the link
 //                has native atomics if kernels on the source produce (their claims go over the
 //                link), and - on the CUDA backend, whose device memory host threads cannot touch -
-//                no side is declared for host threads;
+//                no side is declared for host threads (and enabling peer access succeeds);
 //   host_staged: the ring lives in pinned host memory mapped for both devices;
 //   adaptive:    direct_p2p where possible, host_staged otherwise.
 #pragma once
@@ -42,15 +42,19 @@ struct P2PQueueOptions {
 namespace detail {
 
 /// The mode a P2P queue from `source` to `destination` uses for `options` (direct_p2p or
-/// host_staged), after checking that the ring's memory can serve both declared sides. Enables
-/// peer access for direct_p2p. Throws Error: invalid_argument (source == destination, bad users,
-/// a mode that is no P2PTransferMode), unsupported (devices of two backends),
-/// peer_access_unsupported (direct_p2p requested where it is impossible: says why),
-/// unsupported (host_staged sides the pinned memory cannot serve).
+/// host_staged), after checking that the ring's memory can serve both declared sides. Changes
+/// nothing: the queue enables peer access (enable_direct_access) once its ring is allocated.
+/// Throws Error: invalid_argument (source == destination, bad users, a mode that is no
+/// P2PTransferMode), unsupported (devices of two backends), peer_access_unsupported (direct_p2p
+/// requested where it is impossible: says why), unsupported (host_staged sides the pinned memory
+/// cannot serve).
 P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options);
 
-/// Peer access source -> destination is enabled now (false for one device or two backends).
-bool p2p_access_enabled(PeerMemory& peers, int source, int destination);
+/// Enables peer access source -> destination for a ring resolve_p2p_mode placed directly:
+/// direct_p2p. If enabling fails (CUDA: cudaDeviceEnablePeerAccess refusing, e.g. too many peers),
+/// adaptive mode falls back: host_staged where the pinned memory can serve both sides (else an
+/// Error naming both reasons); an explicit direct_p2p throws the failure, naming P2PMessageQueue.
+P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options);
 
 }  // namespace detail
 }  // namespace ringkernel

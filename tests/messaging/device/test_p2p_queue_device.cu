@@ -2,8 +2,11 @@
 // P2PMessageQueue between two CUDA devices with kernels at both ends (label gpu): a kernel on the
 // source device pushes through source_ring(), a kernel on the destination pops from
 // destination_ring(), in each transfer mode the pair allows; then a kernel on the source sends to a
-// host thread. Every message arrives once and in per-thread order. Each test skips with the
-// reason when there are fewer than two CUDA devices (a P2P queue joins two distinct devices).
+// host thread. Every message arrives once and in per-thread order. The ring lives where the mode
+// says (cudaPointerGetAttributes), and the host-side count / is_full / statistics / shutdown read
+// the ring the kernels worked (in direct_p2p mode: copies of the GPU's control words); a kernel on
+// the source reads the close through its own view. Each test skips with the reason when there are
+// fewer than two CUDA devices (a P2P queue joins two distinct devices).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -72,6 +75,27 @@ __global__ void receive_all(Ring ring, std::uint32_t* next, unsigned* received, 
 
 __global__ void read_closed(Ring ring, unsigned* closed) { *closed = ring.closed() ? 1u : 0u; }
 
+// One message per thread into a ring with room for all of them (launched with capacity threads).
+__global__ void fill(Ring ring, unsigned* refused) {
+  const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!ring.try_push(Tagged{id, 1, 0})) atomicAdd(refused, 1u);
+}
+
+// Where the ring's memory is: device memory of the destination for direct_p2p, (pinned) host
+// memory for host_staged, whatever transfer_mode() says.
+void expect_placement(const P2PMessageQueue<Tagged>& q, const ringkernel::DeviceInfo& dst) {
+  cudaPointerAttributes a{};
+  CUDA_CHECK(cudaPointerGetAttributes(&a, q.destination_ring().control()));
+  if (q.transfer_mode() == P2PTransferMode::direct_p2p) {
+    EXPECT_EQ(a.type, cudaMemoryTypeDevice);
+    EXPECT_EQ(a.device, dst.ordinal);
+    EXPECT_EQ(static_cast<const void*>(q.source_ring().control()), static_cast<const void*>(q.destination_ring().control()))
+        << "unified addressing: the peer mapping is the same address";
+  } else {
+    EXPECT_EQ(a.type, cudaMemoryTypeHost);
+  }
+}
+
 void kernel_to_kernel(P2PTransferMode mode) {
   REQUIRE_TWO_CUDA_DEVICES(src, dst);
   ringkernel::PeerMemory peers;
@@ -86,6 +110,7 @@ void kernel_to_kernel(P2PTransferMode mode) {
                             P2PQueueOptions{.capacity = capacity, .mode = mode, .producers = QueueUsers::kernels,
                                             .consumers = QueueUsers::kernels});
   ASSERT_EQ(q.transfer_mode(), mode);
+  expect_placement(q, dst);
   // direct_p2p: the ring is the destination GPU's memory, which host threads cannot reach.
   EXPECT_EQ(q.host_endpoints(), mode != P2PTransferMode::direct_p2p);
   try {  // both sides are declared for kernels: host calls refuse in either mode
@@ -125,13 +150,48 @@ void kernel_to_kernel(P2PTransferMode mode) {
   EXPECT_EQ(got[1], 0u) << "messages out of per-producer order or duplicated";
   for (std::uint32_t p = 0; p < threads; ++p) ASSERT_EQ(last[p], per_thread) << "producer " << p;
   EXPECT_TRUE(q.is_empty());  // in direct_p2p mode: read back from the GPU's copy of the indices
+  const std::uint64_t moved = threads * per_thread;
+  auto s = q.statistics();  // from the ring's indices in every mode: kernel traffic counts
+  EXPECT_EQ(s.sent, moved);
+  EXPECT_EQ(s.received, moved);
+  EXPECT_EQ(s.bytes_sent, moved * sizeof(Tagged));
+
+  // A full ring, filled by the source's kernels: the host reads capacity messages queued.
+  CUDA_CHECK(cudaSetDevice(src.ordinal));
+  unsigned* refused = nullptr;
+  CUDA_CHECK(cudaMalloc(&refused, sizeof *refused));
+  CUDA_CHECK(cudaMemset(refused, 0, sizeof *refused));
+  fill<<<capacity / 256, 256>>>(q.source_ring(), refused);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  unsigned refused_count = 0;
+  CUDA_CHECK(cudaMemcpy(&refused_count, refused, sizeof refused_count, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(refused_count, 0u);
+  EXPECT_EQ(q.count(), capacity);
+  EXPECT_TRUE(q.is_full());
+  EXPECT_FALSE(q.is_empty());
+  s = q.statistics();
+  EXPECT_EQ(s.sent, moved + capacity);
+  EXPECT_EQ(s.sent, s.received + s.dropped_oldest + s.cleared + q.count()) << "the statistics identity";
+
+  EXPECT_FALSE(q.is_shut_down());
   q.shutdown();  // kernels see the queue closed (in direct_p2p mode: a copy into the GPU's memory)
+  EXPECT_TRUE(q.is_shut_down());
   CUDA_CHECK(cudaSetDevice(dst.ordinal));
   read_closed<<<1, 1>>>(q.destination_ring(), counters);
   CUDA_CHECK(cudaGetLastError());
   unsigned closed = 0;
   CUDA_CHECK(cudaMemcpy(&closed, counters, sizeof closed, cudaMemcpyDeviceToHost));
   EXPECT_EQ(closed, 1u);
+  // ... and so do the source's kernels, through their own view (the peer mapping in direct_p2p).
+  CUDA_CHECK(cudaSetDevice(src.ordinal));
+  read_closed<<<1, 1>>>(q.source_ring(), refused);
+  CUDA_CHECK(cudaGetLastError());
+  closed = 0;
+  CUDA_CHECK(cudaMemcpy(&closed, refused, sizeof closed, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(closed, 1u) << "a source kernel reading the close";
+  cudaFree(refused);
+  CUDA_CHECK(cudaSetDevice(dst.ordinal));
   cudaFree(next);
   cudaFree(counters);
 }
@@ -148,6 +208,7 @@ TEST(P2PQueueDevice, AdaptiveReportsTheModeThePairAllows) {
                             P2PQueueOptions{.capacity = capacity, .producers = QueueUsers::kernels,
                                             .consumers = QueueUsers::kernels});
   EXPECT_EQ(q.transfer_mode(), direct ? P2PTransferMode::direct_p2p : P2PTransferMode::host_staged);
+  expect_placement(q, dst);
   EXPECT_EQ(q.direct_p2p_available(), peers.can_access_peer(src.id, dst.id));
   // The defaults let host threads and kernels share both sides: host-staged, which needs
   // host-native atomics on both devices, else construction says what to declare.
@@ -171,6 +232,7 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
   P2PMessageQueue<Tagged> q(peers, src.id, dst.id,
                             P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged,
                                             .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  expect_placement(q, dst);
   CUDA_CHECK(cudaSetDevice(src.ordinal));
   send_all<<<threads / 256, 256>>>(q.source_ring());
   CUDA_CHECK(cudaGetLastError());

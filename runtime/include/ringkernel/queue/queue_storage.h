@@ -15,6 +15,8 @@
 
 namespace ringkernel {
 
+class Stream;
+
 class QueueStorage {
  public:
   /// `device`: the device whose backend provides pinned memory, or that owns device memory
@@ -32,13 +34,20 @@ class QueueStorage {
   bool host_accessible() const noexcept { return host_accessible_; }
   /// Copies `bytes` of host memory to the storage at `offset` (the initial ring image, or one
   /// control word of a ring in device memory). Error(out_of_range) if it does not fit. Copies to
-  /// CUDA device memory use a stream of their own: they do not wait for running kernels.
+  /// CUDA device memory use a stream of their own, made for the call: they do not wait for
+  /// running kernels.
   void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
   /// Copies `bytes` at `offset` of the storage to host memory (e.g. a device ring's indices).
   void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
+  /// As above, copying CUDA device memory on `stream` (of device(); a non-blocking one, so that the
+  /// copy waits for no running kernel) and waiting for it: a caller that copies often keeps one
+  /// stream instead of one made per call. Host-accessible memory is copied directly.
+  void upload(const void* host, std::size_t bytes, std::size_t offset, Stream& stream);
+  void download(void* host, std::size_t bytes, std::size_t offset, Stream& stream) const;
 
  private:
   void check_range(const char* call, std::size_t bytes, std::size_t offset) const;
+  void device_copy(const char* call, void* dst, const void* src, std::size_t bytes, Stream* stream) const;
   struct aligned_free {
     void operator()(std::byte* p) const noexcept;
   };
