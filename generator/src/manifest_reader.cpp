@@ -214,6 +214,11 @@ class Reader {
       throw Failure{join(path, "qualified_name") + ": " + jsonQuoted(m.qualifiedName) + " is not a C++ qualified name"};
     }
     if (m.typeId == 0) throw Failure{join(path, "type_id") + ": 0 is reserved"};
+    if (const std::uint32_t expected = typeId(m.options, m.qualifiedName); m.typeId != expected) {
+      throw Failure{join(path, "type_id") + ": " + hexLiteral(m.typeId) + " is not the type id of " +
+                    jsonQuoted(m.qualifiedName) + " (expected " + hexLiteral(expected) +
+                    (m.options.id ? ", from options.id)" : ", the FNV-1a hash of qualified_name)")};
+    }
     checkKernel(m, path);
     const Json& fields = array(o, "fields", path);
     for (std::size_t i = 0; i < fields.size(); ++i) {

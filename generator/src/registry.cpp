@@ -54,7 +54,24 @@ TemplateList idList(const std::vector<std::uint32_t>& ids) {
   return out;
 }
 
-TemplateValue registryData(const std::string& name, const MergedRegistry& merged) {
+/// The inline namespace that holds a registry's contents: "r_" and FNV-1a 64 (16 hex digits) of the
+/// registry as rendered without it (every type id, name, kernel, stem, and the generator's code)
+/// and of every message's fingerprint (its layout). Equal registries get one name in every build;
+/// two that differ in anything get two, so one program may hold both (docs/generator.md).
+std::string contentNamespace(const std::string& rendered, const MergedRegistry& merged) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  const auto add = [&hash](const std::string& text) {
+    for (const char c : text) {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 0x100000001b3ull;
+    }
+  };
+  add(rendered);
+  for (const MessageModel& m : merged.messages) add("\n" + messageFingerprint(m));
+  return "r_" + hexDigits(static_cast<std::uint32_t>(hash >> 32)) + hexDigits(static_cast<std::uint32_t>(hash));
+}
+
+TemplateValue registryData(const std::string& name, const MergedRegistry& merged, const std::string& contentKey) {
   TemplateList headers, messages, kernels;
   for (const std::string& stem : merged.stems) headers.push_back(TemplateObject(1).add("stem", stem));
   struct Kernel {
@@ -63,7 +80,10 @@ TemplateValue registryData(const std::string& name, const MergedRegistry& merged
   };
   std::map<std::uint32_t, Kernel> byId;  // sorted by kernel id
   for (const MessageModel& m : merged.messages) {
-    messages.push_back(TemplateObject(2).add("cpp_type", "::" + m.qualifiedName).add("type_id", hexLiteral(m.typeId)));
+    messages.push_back(TemplateObject(3)
+                           .add("cpp_type", "::" + m.qualifiedName)
+                           .add("type_id", hexLiteral(m.typeId))
+                           .add("kernel_id", hexLiteral(m.kernelId)));
     Kernel& k = byId[m.kernelId];
     k.name = m.kernel;
     if (receives(m.options.direction)) k.receives.push_back(m.typeId);
@@ -83,10 +103,11 @@ TemplateValue registryData(const std::string& name, const MergedRegistry& merged
         .add("sends", idList(k.sends))
         .add("send_count", std::to_string(k.sends.size())));
   }
-  return TemplateObject(10)
+  return TemplateObject(11)
       .add("version", RINGKERNEL_GEN_VERSION)
       .add("name", name)
       .add("namespace", cppIdentifier(name))
+      .add("content_namespace", contentKey)
       .add("headers", std::move(headers))
       .add("messages", std::move(messages))
       .add("message_count", std::to_string(merged.messages.size()))
@@ -182,9 +203,12 @@ int runRegistry(const std::string& name, const std::string& outputDir,
   const auto templates = diagnostics.empty()
                              ? TemplateSet::load(templateDir, {"registry"}, error)
                              : std::optional<TemplateSet>();
-  std::string content;
+  // Rendered twice: the second time inside the inline namespace the first rendering names.
+  std::string unkeyed, content;
   if (diagnostics.empty() &&
-      (!templates || !templates->render("registry", registryData(name, merged), content, error))) {
+      (!templates || !templates->render("registry", registryData(name, merged, ""), unkeyed, error) ||
+       !templates->render("registry", registryData(name, merged, contentNamespace(unkeyed, merged)), content,
+                          error))) {
     diagnostics.push_back("ringkernel-gen registry: error: " + error);
   }
   const std::string path = (std::filesystem::path(outputDir.empty() ? "." : outputDir) /

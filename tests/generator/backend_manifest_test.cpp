@@ -101,6 +101,13 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
                 j["messages"][0]["namespaces"] = Json::array();
                 j["messages"][0]["inline_namespaces"] = Json::array({0});
               }, "messages[0].inline_namespaces[0]: expected ascending indices below 0"},
+  // A hand-edited id (or a manifest whose registry would disagree with the .rk.h it includes).
+  BadManifest{"TypeIdNotItsHash", [](Json& j) { j["messages"][0]["type_id"] = 4660; },
+              "messages[0].type_id: 0x00001234u is not the type id of \"app::Point\" (expected 0x7357ddfeu, "
+              "the FNV-1a hash of qualified_name)"},
+  BadManifest{"TypeIdNotItsOption", [](Json& j) { j["messages"][1]["options"]["id"] = 7; },
+              "messages[1].type_id: 0x380c95fau is not the type id of \"app::ShapeRequest\" (expected 0x00000007u, "
+              "from options.id)"},
   BadManifest{"TypeIdZero", [](Json& j) { j["messages"][0]["type_id"] = 0; }, "messages[0].type_id: 0 is reserved"},
   BadManifest{"TypeIdTooLarge", [](Json& j) { j["messages"][0]["type_id"] = 4294967296ull; },
               "messages[0].type_id: " + kUpToUInt32},

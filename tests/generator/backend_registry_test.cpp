@@ -80,7 +80,7 @@ TEST_F(BackendRegistry, MergesManifestsAndDeduplicatesIdenticalNestedMessages) {
   EXPECT_NE(content.find("namespace ringkernel::registry::my_app {"), std::string::npos);
   EXPECT_NE(content.find("#include \"app.rk.h\""), std::string::npos);
   EXPECT_NE(content.find("#include \"other.rk.cuh\""), std::string::npos);
-  EXPECT_NE(content.find("inline constexpr std::size_t message_count = 3;"), std::string::npos)
+  EXPECT_NE(content.find("inline constexpr ::std::size_t message_count = 3;"), std::string::npos)
       << "app::Point appears in both manifests and must be listed once";
 }
 
@@ -91,9 +91,37 @@ TEST_F(BackendRegistry, EachTypesEnvelopeDecoderIsItsOwnDeviceFunction) {
   ASSERT_EQ(result.status, 0) << result.diagnostics;
   std::string content;
   ASSERT_TRUE(readWholeFile(output().string(), content));
-  EXPECT_NE(content.find("RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_NOINLINE ringkernel::codec_result decode_and_visit("),
+  EXPECT_NE(content.find("RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_NOINLINE ::ringkernel::codec_result decode_and_visit("),
             std::string::npos)
       << content;
+}
+
+// The contents sit in `inline namespace r_<16 hex digits>` keyed on them: the same manifests give
+// the same key in every run; other messages, or one option changed, another (two registries of one
+// name in one program then do not share symbols).
+TEST_F(BackendRegistry, ContentsSitInAnInlineNamespaceKeyedOnThem) {
+  const auto key = [this](const std::vector<HeaderModel>& headers) {
+    std::vector<std::string> paths;
+    for (const HeaderModel& h : headers) paths.push_back(writeManifest(h));
+    const RegistryRun result = run(paths);
+    EXPECT_EQ(result.status, 0) << result.diagnostics;
+    std::string content;
+    EXPECT_TRUE(readWholeFile(output().string(), content));
+    const std::string open = "namespace ringkernel::registry::my_app {\ninline namespace r_";
+    const std::size_t at = content.find(open);
+    EXPECT_NE(at, std::string::npos) << content;
+    const std::string found = at == std::string::npos ? "" : content.substr(at + open.size() - 2, 18);
+    EXPECT_NE(content.find("}  // inline namespace " + found + "\n}  // namespace ringkernel::registry::my_app\n"),
+              std::string::npos) << content;
+    return found;
+  };
+  const std::string sample = key({sampleHeader()});
+  EXPECT_EQ(sample.find_first_not_of("0123456789abcdef", 2), std::string::npos) << sample;
+  EXPECT_EQ(key({sampleHeader()}), sample);
+  EXPECT_NE(key({sampleHeader(), otherHeader()}), sample);
+  HeaderModel changed = sampleHeader();
+  changed.messages[1].options.priority = 7;
+  EXPECT_NE(key({changed}), sample);
 }
 
 TEST_F(BackendRegistry, MergeSortsByTypeId) {
@@ -109,7 +137,7 @@ TEST_F(BackendRegistry, MergeSortsByTypeId) {
 
 TEST_F(BackendRegistry, TypeIdCollisionNamesBothTypesAndHeadersAndWritesNothing) {
   HeaderModel other = otherHeader();
-  other.messages[1].typeId = sampleHeader().messages[1].typeId;
+  other.messages[1].typeId = *(other.messages[1].options.id = sampleHeader().messages[1].typeId);
   const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
   EXPECT_EQ(result.status, 1);
   EXPECT_NE(result.diagnostics.find("/src/other.h:5:8: error: type id"), std::string::npos) << result.diagnostics;
@@ -153,7 +181,7 @@ TEST_F(BackendRegistry, KernelIdCollisionIsAnError) {
 // line break or quote in it is shown in JSON escapes, so each diagnostic stays one line.
 TEST_F(BackendRegistry, CollisionShowsAFileNameWithControlCharactersEscaped) {
   HeaderModel other = otherHeader();
-  other.messages[1].typeId = sampleHeader().messages[1].typeId;
+  other.messages[1].typeId = *(other.messages[1].options.id = sampleHeader().messages[1].typeId);
   other.messages[1].location.file = "/src/oth\ner.h\": error: forged";
   const RegistryRun result = run({writeManifest(sampleHeader()), writeManifest(other)});
   EXPECT_EQ(result.status, 1);

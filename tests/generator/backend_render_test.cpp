@@ -223,7 +223,7 @@ TEST(BackendTemplates, FindTemplateDirPrefersTheExplicitDirectory) {
 
 TEST(BackendManifest, RoundTripsEveryModelField) {
   HeaderModel model = sampleHeader();
-  model.messages[1].options.id = 0x4001;
+  model.messages[1].typeId = *(model.messages[1].options.id = 0x4001);
   model.messages[1].options.kernel = "Shape";
   model.messages[1].options.causal = true;
   model.messages[1].options.priority = 200;

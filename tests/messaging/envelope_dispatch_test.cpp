@@ -6,8 +6,10 @@
 // with no call.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 #include <vector>
 
@@ -142,12 +144,29 @@ TEST(EnvelopeDispatch, HostileBytesGiveThePeekOrDecodeStatusWithoutACall) {
     EXPECT_EQ(r.size, peeked.size);
     EXPECT_EQ(recorder.calls, 0);
   }
-  bytes corrupt = envelope_bytes(tagged);
-  corrupt[9] = 0xc1;  // inside the header after the type id
-  corrupt.back() = 0xc1;
-  Recorder<Tagged> recorder{&tagged};
-  EXPECT_NE(dispatch_as_decode(corrupt, recorder).status, codec_status::ok);
-  EXPECT_EQ(recorder.calls, 0);
+  // One corrupt byte at a time, each after a valid type id of the registry (peek succeeds): in the
+  // header after the type id, and in the payload alone (a valid header, then a malformed payload).
+  const bytes valid = envelope_bytes(tagged);
+  const bytes payload = {0x93, 0x03, 0x00, 0x2a};  // Tagged{3, 0, 42} as a MessagePack array, last
+  ASSERT_GE(valid.size(), 10 + payload.size());
+  ASSERT_TRUE(std::equal(payload.begin(), payload.end(), valid.end() - 4));
+  bytes in_header = valid;
+  in_header[9] = 0xc1;
+  bytes in_payload = valid;
+  in_payload.back() = 0xc1;  // never used in MessagePack
+  for (const bytes* corrupt : {&in_header, &in_payload}) {
+    std::uint32_t id = 0;
+    ASSERT_EQ(ringkernel::peek_envelope_type_id(corrupt->data(), corrupt->size(), id).status, codec_status::ok);
+    ASSERT_EQ(id, ringkernel::message_traits<Tagged>::type_id);
+    Recorder<Tagged> recorder{&tagged};
+    const codec_result r = dispatch_as_decode(*corrupt, recorder);
+    EXPECT_NE(r.status, codec_status::ok) << (corrupt == &in_header ? "header" : "payload");
+    EXPECT_EQ(recorder.calls, 0);
+    if (corrupt == &in_payload) {
+      EXPECT_GE(r.size, valid.size() - payload.size()) << "the error lies in the payload";
+      EXPECT_LE(r.size, valid.size());
+    }
+  }
 }
 
 }  // namespace

@@ -6,13 +6,18 @@
 // re-encodes to bytes that decode again and re-encode to the same bytes (the canonical form is a
 // fixed point); peek_envelope_type_id writes the id only on success and agrees with decode_envelope
 // (same failure at the same offset; wrong_message_type exactly when it reads another type's id).
+// Every input also goes through the registry's dispatch_envelope, which must give what peek plus
+// decode_envelope<T> for the registry's message T of the peeked id give: the same status and offset,
+// one visitor call (with that T, and a message that re-encodes to the same bytes) exactly on success.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
+#include "messaging.registry.rk.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
 
@@ -75,6 +80,47 @@ void check_envelope(const std::uint8_t* data, std::size_t size, const peeked& p)
   if (encode(*again) != once) std::abort();
 }
 
+namespace reg = ringkernel::registry::messaging;
+
+/// Calls f(message) with a zeroed message of the registry's type with this id; false for an id the
+/// registry lacks.
+template <class F>
+bool with_registry_type(std::uint32_t type_id, F&& f) {
+  alignas(64) static const std::uint8_t zeros[4096] = {};
+  return reg::dispatch(type_id, zeros, [&](const auto& message) {
+    static_assert(sizeof(message) <= sizeof zeros && alignof(decltype(message)) <= 64);
+    f(message);
+  });
+}
+
+// dispatch_envelope against peek + decode_envelope<T>, T the registry's message of the peeked id.
+void check_dispatch(const std::uint8_t* data, std::size_t size, const peeked& p) {
+  ringkernel::codec_result want = p.result;
+  std::vector<std::uint8_t> want_encoded;
+  if (p.result.status == ringkernel::codec_status::ok) {
+    const bool known = with_registry_type(p.type_id, [&](const auto& zero) {
+      using T = std::remove_cvref_t<decltype(zero)>;
+      auto decoded = std::make_unique<ringkernel::KernelMessage<T>>();
+      want = ringkernel::decode_envelope(data, size, *decoded);
+      if (want.status == ringkernel::codec_status::ok) want_encoded = encode(*decoded);
+    });
+    if (!known) {
+      // An id no message of the registry has: wrong_message_type at the id, as any other type's decode says.
+      ringkernel::KernelMessage<messaging_test::Tagged> other{};
+      want = ringkernel::decode_envelope(data, size, other);
+      if (want.status != ringkernel::codec_status::wrong_message_type) std::abort();
+    }
+  }
+  int calls = 0;
+  const ringkernel::codec_result got = reg::dispatch_envelope(data, size, [&](const auto& message) {
+    using T = typename std::remove_cvref_t<decltype(message)>::payload_type;
+    ++calls;
+    if (ringkernel::message_traits<T>::type_id != p.type_id || encode(message) != want_encoded) std::abort();
+  });
+  if (got.status != want.status || got.size != want.size) std::abort();
+  if (calls != (got.status == ringkernel::codec_status::ok ? 1 : 0)) std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -82,5 +128,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_envelope<messaging_test::Tagged>(data, size, p);
   check_envelope<messaging_test::Tick>(data, size, p);
   check_envelope<messaging_test::Reading>(data, size, p);
+  check_dispatch(data, size, p);
   return 0;
 }

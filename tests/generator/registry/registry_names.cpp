@@ -1,0 +1,60 @@
+// Copyright RingKernel authors.
+// Registry checks (registry_checks.cmake): a registry of pinned.h under the name RK_REGISTRY (the
+// header RK_REGISTRY_HEADER), compiled by the C++ compiler and by nvcc. Names such as `ringkernel`,
+// `std` and `detail` must compile (the registry spells ::ringkernel:: and ::std::), and the type ids
+// are pinned to literals: FNV-1a 32 of the qualified name, the vectors docs/generator.md gives.
+#include RK_REGISTRY_HEADER
+
+#include <cstddef>
+#include <cstdint>
+
+namespace reg = ::ringkernel::registry::RK_REGISTRY;
+
+static_assert(ringkernel::message_traits<app::AddRequest>::type_id == 0x518a9b04u, "\"app::AddRequest\"");
+static_assert(ringkernel::message_traits<app::Ping>::type_id == 0xf30ce025u,
+              "\"app::v1::Ping\": the inline namespace is part of the hashed name");
+static_assert(ringkernel::message_traits<app::Outer::Inner>::type_id == 0xcc536595u, "\"app::Outer::Inner\"");
+static_assert(ringkernel::message_traits<app::AddRequest>::kernel_id == 0x9dc3aa14u, "kernel \"Add\"");
+static_assert(reg::message_count == 4 && reg::kernel_count == 4);
+// contains_v ignores cv-qualifiers and references.
+static_assert(reg::contains_v<const app::Outer::Inner&> && reg::contains_v<volatile app::Ping>);
+static_assert(reg::contains_v<app::AddRequest&&> && !reg::contains_v<int> && !reg::contains_v<const int&>);
+#if !defined(__CUDA_ARCH__)
+static_assert(reg::find(0xf30ce025u) != nullptr && reg::find(0xf30ce025u)->type_id == 0xf30ce025u);
+static_assert(reg::find_kernel(0x9dc3aa14u) != nullptr && reg::find_kernel(0x9dc3aa14u)->receive_count == 1);
+#endif
+
+#if defined(__CUDACC__)
+struct Count {
+  unsigned* out;
+  template <class T>
+  __device__ void operator()(const T&) const { ++*out; }
+};
+
+__global__ void route(std::uint32_t type_id, const void* raw, const std::uint8_t* in, std::size_t size,
+                      unsigned* out) {
+  if (const ringkernel::message_info* info = reg::find(type_id)) {
+    if (const reg::kernel_info* kernel = reg::find_kernel(info->kernel_id)) *out += kernel->send_count;
+  }
+  reg::dispatch(type_id, raw, ringkernel::on_device(Count{out}));
+  reg::dispatch_kernel_message(raw, size, ringkernel::on_device(Count{out}));
+  reg::dispatch_envelope(in, size, ringkernel::on_device(Count{out}));
+}
+
+void launch_route(std::uint32_t type_id, const void* raw, const std::uint8_t* in, std::size_t size, unsigned* out) {
+  route<<<1, 1>>>(type_id, raw, in, size, out);
+}
+#endif
+
+int main() {
+  int calls = 0;
+  const auto count = [&](const auto&) { ++calls; };
+  const app::Ping ping{42};
+  reg::dispatch(ringkernel::message_traits<app::Ping>::type_id, &ping, count);
+  ringkernel::KernelMessage<app::Outer::Inner> inner{};
+  inner.header.type_id = 0xcc536595u;
+  reg::dispatch_kernel_message(&inner, sizeof inner, count);
+  const std::uint8_t bytes[1] = {0};
+  reg::dispatch_envelope(bytes, sizeof bytes, count);
+  return calls == 2 ? 0 : 1;
+}
