@@ -39,7 +39,7 @@ struct EnvelopeSum {
 };
 
 __global__ void corpus_envelope_kernel(const std::uint8_t* in, std::size_t size, std::uint64_t* out) {
-  const ringkernel::codec_result r = reg::dispatch_envelope(in, size, EnvelopeSum{out});
+  const ringkernel::codec_result r = reg::dispatch_envelope(in, size, ringkernel::on_device(EnvelopeSum{out}));
   if (r.status != ringkernel::codec_status::ok) *out = r.size;
 }
 
