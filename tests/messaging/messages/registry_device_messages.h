@@ -1,5 +1,5 @@
 // Copyright RingKernel authors.
-// Payload types for the registry's device test (tests/messaging/device/test_registry_device.cu),
+// Payload types for the registry's device test (tests/messaging/device/test_registry_device_{tables,dispatch}.cu),
 // registry device_routes with messaging_messages.h: what messaging_messages.h lacks, so that the
 // device tables are compared on values that differ from message to message. Every direction,
 // priorities 0, 7, 64 and 255, an explicit id, a causal message, a map-format message with a nested
