@@ -99,5 +99,19 @@ TEST(FrontendIds, InlineNamespacesArePartOfTheQualifiedName) {
   EXPECT_EQ(ping.inlineNamespaces, (std::vector<std::size_t>{1}));
 }
 
+// docs/generator.md's fourth vector: the id hashes the name's UTF-8 bytes, however the source
+// spells it: literally in UTF-8, or with universal character names.
+TEST(FrontendIds, NonAsciiNamesHashTheirUtf8BytesInEverySpelling) {
+  const std::string utf8_name = "caf\xc3\xa9::Gr\xc3\xbc\xc3\x9f" "e";  // café::Grüße
+  for (const char* source : {"namespace caf\xc3\xa9 { struct [[ringkernel::message]] Gr\xc3\xbc\xc3\x9f" "e { int a; }; }\n",
+                             "namespace caf\\u00e9 { struct [[ringkernel::message]] Gr\\u00fc\\u00df" "e { int a; }; }\n"}) {
+    const auto run = runFrontendOn(source);
+    ASSERT_EQ(testing::errorCount(run), 0u) << run.printed;
+    const MessageModel& m = run.message(utf8_name);
+    EXPECT_EQ(m.qualifiedName, utf8_name) << source;
+    EXPECT_EQ(m.typeId, 0xa5285c94u) << source;
+  }
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
