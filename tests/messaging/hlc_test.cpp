@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <latch>
 #include <thread>
 #include <vector>
 
@@ -117,6 +119,27 @@ TEST(HybridLogicalClock, RemoteStampsNearTheEndOfTheRangeAreRejectedWhateverTheS
   EXPECT_GT(clock.now_at(wall), r.stamp);
 }
 
+// The reserve in numbers (hlc.h): the physical range ends at 2^52 - 1 us, and its last 2^32 us
+// (about 71 minutes) are kept for local carries, so the largest remote physical part is
+// 2^52 - 1 - 2^32. Literal values: a reserve of any other size fails here.
+TEST(HybridLogicalClock, RemoteStampsInTheLast2To32MicrosecondsAreRejected) {
+  EXPECT_EQ(hlc_timestamp::max_physical_us, 0xf'ffff'ffff'ffffull);
+  EXPECT_EQ(hlc_timestamp::max_remote_physical_us, 0xf'fffe'ffff'ffffull);
+  const std::uint64_t end = (std::uint64_t{1} << 52) - 1;
+  const std::uint64_t wall = 1'763'000'000'000'000;
+  for (const std::uint64_t physical : {end - (std::uint64_t{1} << 31), end - (std::uint64_t{1} << 32) + 1}) {
+    HybridLogicalClock clock(~std::uint64_t{0});  // no skew bound
+    const hlc_timestamp before = clock.now_at(wall);
+    const auto r = clock.update_at(hlc_timestamp::from_parts(physical, 0), wall);
+    EXPECT_EQ(r.status, hlc_status::skew_rejected) << "physical " << physical;
+    EXPECT_EQ(clock.last(), before) << "physical " << physical;
+  }
+  HybridLogicalClock clock(~std::uint64_t{0});
+  const auto r = clock.update_at(hlc_timestamp::from_parts(end - (std::uint64_t{1} << 32), 0), wall);
+  ASSERT_EQ(r.status, hlc_status::ok);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(end - (std::uint64_t{1} << 32), 1));
+}
+
 // Only a wall clock past the range (the year 2112) gets there: stamps go up to the largest, never
 // wrap and never repeat; after it the clock issues the empty stamp and counts each refusal.
 TEST(HybridLogicalClock, AClockThatIssuedTheLargestStampIssuesNoMore) {
@@ -170,6 +193,47 @@ TEST(HybridLogicalClock, ConcurrentStampsAreUniqueAndStrictlyIncreasingPerThread
   std::sort(all.begin(), all.end());
   EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "two callers got the same stamp";
   EXPECT_EQ(all.back(), clock.last().bits);
+}
+
+// Every caller stamps at one fixed wall time, so every stamp comes from last + 1: callers that
+// overlap would issue one stamp twice if an update were lost. The callers start together (latch)
+// and go on until each has seen another's stamps between its own `interleavings` times (they ran
+// at once), at most max_calls each (a loaded machine may give them no second core); whatever the
+// interleaving, the stamps must be exactly the consecutive values from (1000, 0) on.
+TEST(HybridLogicalClock, ConcurrentStampsAtOneWallTimeAreConsecutiveAndUnique) {
+  HybridLogicalClock clock;
+  constexpr int threads = 8;
+  constexpr std::size_t max_calls = 250'000;
+  constexpr int interleavings = 1000;
+  std::vector<std::vector<std::uint64_t>> stamps(threads);
+  std::latch start(threads);
+  std::atomic<int> interleaved{0};  // threads that saw enough interleavings
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      std::vector<std::uint64_t>& mine = stamps[t];
+      mine.reserve(max_calls);
+      int seen = 0;
+      start.arrive_and_wait();
+      while (mine.size() < max_calls && interleaved.load(std::memory_order_relaxed) < threads) {
+        const std::uint64_t s = clock.now_at(1000).bits;
+        if (!mine.empty() && s != mine.back() + 1 && ++seen == interleavings) interleaved.fetch_add(1);
+        mine.push_back(s);
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  std::vector<std::uint64_t> all;
+  for (const auto& s : stamps) {
+    for (std::size_t i = 1; i < s.size(); ++i) ASSERT_LT(s[i - 1], s[i]) << "stamp " << i;
+    all.insert(all.end(), s.begin(), s.end());
+  }
+  std::sort(all.begin(), all.end());
+  const std::uint64_t first = hlc_timestamp::from_parts(1000, 0).bits;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    ASSERT_EQ(all[i], first + i) << "stamp " << i << " of " << all.size() << ": a repeat or a gap";
+  }
+  EXPECT_EQ(clock.last().bits, first + all.size() - 1);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // spsc_ring endpoints (producer() / consumer()): a side held with its index and cache in the
 // endpoint moves every message once and in order, also across the 2^64 wrap, detects full and
-// empty exactly, and hands its role to the ring's own calls (or a new endpoint) at any point.
+// empty exactly, and hands its role to the ring's own calls (or a new endpoint) at any point. And
+// the ring's own batch calls: they do not trust a cache that promises less than asked for.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -112,6 +113,31 @@ TEST(SpscEndpoint, TheRingsOwnCallsDoNotTrustACacheLeftBehindByEndpoints) {
   ASSERT_TRUE(h.ring.try_push(114));
   ASSERT_TRUE(h.ring.try_pop(v));
   EXPECT_EQ(v, 114u);
+}
+
+// A batch takes the longest prefix that fits now: the ring's own batch calls look at the other
+// side's index again whenever their cache promises less than asked for, not only when it says full
+// (push) or empty (pop).
+TEST(SpscRing, BatchesSeeRoomAndMessagesSinceTheirLastLook) {
+  for (const std::uint64_t start : {std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max() - 3}) {
+    SCOPED_TRACE(start);
+    HostRing h(8, start);
+    const std::uint64_t in[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::uint64_t out[8] = {};
+    // Producer: its cache of tail says 6 used; 6 were taken since.
+    ASSERT_EQ(h.ring.try_push_batch(in, 6), 6u);
+    ASSERT_EQ(h.ring.try_pop_batch(out, 6), 6u);
+    EXPECT_EQ(h.ring.try_push_batch(in, 8), 8u) << "all 8 slots are free";
+    ASSERT_EQ(h.ring.try_pop_batch(out, 8), 8u);
+    for (std::uint64_t i = 0; i < 8; ++i) EXPECT_EQ(out[i], i);
+    // Consumer: its cache of head says 1 ready; 4 more were pushed since.
+    ASSERT_EQ(h.ring.try_push_batch(in, 2), 2u);
+    ASSERT_EQ(h.ring.try_pop_batch(out, 1), 1u);
+    ASSERT_EQ(h.ring.try_push_batch(in + 2, 4), 4u);
+    ASSERT_EQ(h.ring.try_pop_batch(out, 8), 5u) << "all 5 queued messages";
+    for (std::uint64_t i = 0; i < 5; ++i) EXPECT_EQ(out[i], 1 + i);
+    EXPECT_EQ(h.ring.try_pop_batch(out, 8), 0u);
+  }
 }
 
 }  // namespace
