@@ -189,8 +189,11 @@ void PeerMemory::disable_peer_access(int src, int dst) {
                     " of device " + std::to_string(dst) + "'s memory: " + list +
                     (live == 1 ? "; end it with unmap_peer_memory(" + hex(listed[0].pointer)
                                : std::string("; end each with unmap_peer_memory(pointer")) +
-                    ", " + std::to_string(src) +
-                    ") first (a mapping stays live until then, also after its memory is freed)");
+                    ", " + std::to_string(src) + ")" +
+                    (std::any_of(listed.begin(), listed.end(), [](const Listed& m) { return !m.ours; })
+                         ? " on the PeerMemory that made it, or destroy the P2PMessageQueue that owns it,"
+                         : "") +
+                    " first (a mapping stays live until then, also after its memory is freed)");
   }
   p.src.backend->disable_peer_access(p.src.ordinal, p.dst.ordinal, src, dst);
 }

@@ -120,7 +120,7 @@ TEST(P2PMessageQueue, APairsTopologyDecidesEachPairsMode) {
   EXPECT_FALSE(peers.peer_access_enabled(ids[2], ids[3])) << "only the queue's direction is enabled";
   try {
     P2PMessageQueue<Msg> q(peers, ids[1], ids[2], P2PQueueOptions{.mode = P2PTransferMode::direct_p2p});
-    FAIL() << "direct_p2p accepted between two pairs";
+    ADD_FAILURE() << "direct_p2p accepted between two pairs";
   } catch (const ringkernel::Error& e) {
     EXPECT_EQ(e.code(), ringkernel::errc::peer_access_unsupported);
     EXPECT_NE(std::string(e.what()).find("device " + std::to_string(ids[1]) + " cannot access device " +

@@ -24,8 +24,9 @@
 // pushes and pops too, in every mode; the other counters, high_water_mark and latency count host
 // calls only (zero in CUDA direct_p2p, whose `detailed` is false). policy() governs host sends
 // only: kernels push with the ring's own calls, which apply no policy (as for MpmcQueue).
-// Peer access: the queue enables it after allocating the ring and never disables it (a queue that
-// was built, or failed, leaves it enabled); its peer mapping is its own (a PeerMemory member), so
+// Peer access (direct_p2p only; host_staged neither enables it nor maps): the queue enables it
+// after allocating the ring and never disables it (a queue that was built, or failed, leaves it
+// enabled); its peer mapping is its own (a PeerMemory member), so
 // the PeerMemory passed to the constructor is used during construction only and may be destroyed
 // before the queue, while every PeerMemory's disable_peer_access(source, destination) is refused
 // as long as the queue lives. Destroying a direct_p2p queue frees the destination's memory without
@@ -243,7 +244,6 @@ class P2PMessageQueue {
       if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
         MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
         kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
-        control_stream_.emplace(destination_);  // count(), shutdown(), ... copy on it
         ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
       } else {
         queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
@@ -257,6 +257,9 @@ class P2PMessageQueue {
                       (staged ? "pinned host memory" : "the destination's device memory") + ": " + e.call() + ": " +
                       e.detail());
     }
+    // count(), shutdown(), ... copy on it; made after the try, so that a stream that cannot be
+    // made is not reported as a ring that did not fit.
+    if (kernel_storage_) control_stream_.emplace(destination_);
   }
 
   detail::ring_control download_control() const {
