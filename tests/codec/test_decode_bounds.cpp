@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "codec_test_support.h"
+#include "reference/wire_forms.h"
 
 namespace decode_bounds {
 
@@ -70,17 +71,8 @@ namespace {
 
 using ringkernel::codec_status;
 
-bytes cat(std::initializer_list<bytes> parts) {
-  bytes out;
-  for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-bytes str(const std::string& s) {  // fixstr
-  bytes out(s.size() + 1);
-  out[0] = static_cast<std::uint8_t>(0xa0 | s.size());
-  std::memcpy(out.data() + 1, s.data(), s.size());
-  return out;
-}
+using codec_variants::cat;
+using codec_variants::str;
 
 // Decodes a copy of wire[0..n) in a heap block of exactly n bytes; the message starts as 0x5a bytes.
 template <class T>

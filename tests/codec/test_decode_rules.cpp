@@ -11,23 +11,15 @@
 #include <string>
 
 #include "codec_test_support.h"
+#include "reference/wire_forms.h"
 
 namespace codec_test {
 namespace {
 
 using ringkernel::codec_status;
 
-bytes cat(std::initializer_list<bytes> parts) {
-  bytes out;
-  for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-bytes str(const std::string& s) {  // fixstr
-  bytes out(s.size() + 1);
-  out[0] = static_cast<std::uint8_t>(0xa0 | s.size());
-  std::memcpy(out.data() + 1, s.data(), s.size());
-  return out;
-}
+using codec_variants::cat;
+using codec_variants::str;
 const bytes float32_half = {0xca, 0x3f, 0x00, 0x00, 0x00};  // 0.5f
 
 template <class T>

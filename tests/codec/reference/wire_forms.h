@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -26,6 +27,13 @@ inline bytes& operator+=(bytes& a, const bytes& b) {
 }
 
 inline bytes operator+(bytes a, const bytes& b) { return a += b; }
+
+/// The parts one after another.
+inline bytes cat(std::initializer_list<bytes> parts) {
+  bytes out;
+  for (const bytes& p : parts) out += p;
+  return out;
+}
 
 /// Every form that holds `v` >= 0: fixint, uint 8…64, and int 8…64 (signed forms hold it too).
 inline std::vector<bytes> uint_forms(std::uint64_t v) {
