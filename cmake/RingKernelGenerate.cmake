@@ -1,24 +1,33 @@
-# ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])
+# ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>]
+#                              [DEPENDS <file|target>...])
 #
 # Runs ringkernel-gen on each annotated header at build time and wires the outputs into <target>.
 # Documented in docs/cmake.md. Design points (what users of protoc/flatc integrations complain about):
 #  - one custom command per header, explicit outputs, DEPFILE written by the tool (every header the
-#    parse read), DEPENDS on the header, the generator executable and the templates;
+#    parse read), DEPENDS on the header, the generator executable, the templates and the caller's
+#    DEPENDS (a file the header includes that the build generates: the depfile knows it only later);
 #  - the tool rewrites only changed files and touches a stamp, so no-op builds run nothing with
 #    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
 #  - the parse sees the target's include directories, compile definitions (as for its C++ sources,
-#    $<COMPILE_LANGUAGE:CXX> entries included), the -D/-U of CMAKE_CXX_FLAGS[_<CONFIG>], and C++
-#    standard and dialect (RingKernelGenerateArgs.cmake);
+#    $<COMPILE_LANGUAGE:CXX> entries included), the -D/-U of CMAKE_CXX_FLAGS[_<CONFIG>] and of its
+#    compile options, and C++ standard and dialect (RingKernelGenerateArgs.cmake);
 #  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
 #    outputs are removed (no stale files survive a failed generation);
 #  - multi-config generators get one output directory per configuration ($<CONFIG>);
 #  - outputs of a header (or registry) no longer listed are deleted when CMake configures: each
 #    output directory records the files the generator writes there, and only those are deleted;
 #  - so are those of a whole call (or target) removed: the build tree keeps the list of its output
-#    directories, and one that left the list is cleaned up (not after a fatal configure error).
+#    directories, and one that left the list is cleaned up (not after a fatal configure error;
+#    RingKernelGenerateFinalize.cmake).
 include_guard(GLOBAL)
+# The tool's depfiles name absolute paths, which Ninja reads only under CMP0116 NEW; unset (a project
+# with cmake_minimum_required below 3.20, as find_package's scope inherits) it is OLD, Ninja drops the
+# depfile and every build reruns every generation step. A function keeps the policies in force where
+# it is defined, and include() / find_package() scope this setting to this file.
+cmake_policy(SET CMP0116 NEW)
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateArgs.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateNames.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateFinalize.cmake")
 
 # Where the templates are: the source tree sets this before including this file; an installed package
 # finds them next to itself (<prefix>/lib/cmake/RingKernel -> <prefix>/share/ringkernel/templates).
@@ -30,11 +39,12 @@ endif()
 unset(_ringkernel_template_dir)
 
 function(ringkernel_generate_messages target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "REGISTRY;OUTPUT_DIR" "HEADERS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "REGISTRY;OUTPUT_DIR" "HEADERS;DEPENDS")
   set(where "ringkernel_generate_messages(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${where}: unknown argument(s): ${arg_UNPARSED_ARGUMENTS}\n"
-      "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
+      "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>] "
+      "[DEPENDS <file|target>...])")
   endif()
   # REGISTRY or OUTPUT_DIR without a value (given last, or with "" such as an unset "${VAR}") would
   # otherwise be dropped silently: cmake_parse_arguments leaves both cases undefined, so look at ARGV.
@@ -47,7 +57,8 @@ function(ringkernel_generate_messages target)
       math(EXPR next "${i} + 1")
       if(next GREATER last OR "${ARGV${next}}" STREQUAL "")
         message(FATAL_ERROR "${where}: ${ARGV${i}} needs a value\n"
-          "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>])")
+          "Usage: ringkernel_generate_messages(<target> HEADERS <h>... [REGISTRY <name>] [OUTPUT_DIR <dir>] "
+          "[DEPENDS <file|target>...])")
       endif()
       # Given twice, cmake_parse_arguments would keep the last value silently.
       if(DEFINED seen_${ARGV${i}})
@@ -94,6 +105,7 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: REGISTRY '${arg_REGISTRY}' must be a C identifier (it names a namespace)")
   endif()
   if(NOT TARGET RingKernel::gen)
+    _ringkernel_check_gen_visible("${where}")
     get_property(package_dir GLOBAL PROPERTY RINGKERNEL_PACKAGE_DIR)
     if(package_dir)
       message(FATAL_ERROR "${where}: the RingKernel package at ${package_dir} has no ringkernel-gen: it was "
@@ -134,6 +146,7 @@ function(ringkernel_generate_messages target)
   set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${out}" "${target}")
   _ringkernel_output_dirs("${out}" out_dirs)
   foreach(dir IN LISTS out_dirs)
+    _ringkernel_check_other_tree("${where}" "${dir}")
     file(MAKE_DIRECTORY "${dir}")
   endforeach()
 
@@ -184,6 +197,7 @@ function(ringkernel_generate_messages target)
   set(generated_headers)
   foreach(header IN LISTS headers)
     cmake_path(GET header STEM LAST_ONLY stem)
+    cmake_path(GET header FILENAME name)
     _ringkernel_claim_outputs("${where}" "${out}" "${header}" "${stem}.rk.h" "${stem}.rk.cuh"
                               "${stem}.rk.json" "${stem}.rk.stamp" "${stem}.rk.d")
 
@@ -200,9 +214,9 @@ function(ringkernel_generate_messages target)
               --remove-stale-outputs
               --compile-args-file "${args_file}"
               "${header}"
-      DEPENDS "${header}" "${args_file}" RingKernel::gen ${templates}
+      DEPENDS "${header}" "${args_file}" RingKernel::gen ${templates} ${arg_DEPENDS}
       DEPFILE "${base}.rk.d"
-      COMMENT "ringkernel-gen ${stem}.h -> ${stem}.rk.{h,cuh,json}"
+      COMMENT "ringkernel-gen ${name} -> ${stem}.rk.{h,cuh,json}"
       COMMAND_EXPAND_LISTS
       VERBATIM)
     list(APPEND stamps "${base}.rk.stamp")
@@ -235,7 +249,8 @@ function(ringkernel_generate_messages target)
   # objects) wait for generation; the generated headers themselves are tracked by compiler depfiles.
   # A custom command gets a build rule only in targets of its own directory, so a call from another
   # directory than the target's hangs the commands on a utility target of this directory instead
-  # (else nothing would run them and the build would fail on a missing .rk.h).
+  # (else nothing would run them and the build would fail on a missing .rk.h), which
+  # _ringkernel_finalize orders after what the target links once all links are known.
   get_target_property(target_dir ${target} SOURCE_DIR)
   if(target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
     target_sources(${target} PRIVATE ${stamps})
@@ -248,6 +263,7 @@ function(ringkernel_generate_messages target)
     set_target_properties(${target} PROPERTIES RINGKERNEL_GENERATE_CALLS ${calls})
     add_custom_target(ringkernel_gen_${target}_${calls} DEPENDS ${stamps})
     add_dependencies(${target} ringkernel_gen_${target}_${calls})
+    set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_UTILITIES "${target}|ringkernel_gen_${target}_${calls}")
   endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
   target_link_libraries(${target} PUBLIC RingKernel::runtime)
@@ -280,6 +296,24 @@ function(_ringkernel_output_dirs out out_var)
   set(${out_var} "${dirs}" PARENT_SCOPE)
 endfunction()
 
+# Fails the call when the package has RingKernel::gen but the calling directory does not see it:
+# imported targets are visible only in the directory of their find_package(RingKernel) and below,
+# while the function is global (a call in a sibling of that directory). RingKernelConfig.cmake
+# records both properties; otherwise the caller's "no ringkernel-gen" error would be wrong.
+function(_ringkernel_check_gen_visible where)
+  get_property(has_gen GLOBAL PROPERTY RINGKERNEL_PACKAGE_HAS_GEN)
+  if(NOT has_gen)
+    return()
+  endif()
+  get_property(found_in GLOBAL PROPERTY RINGKERNEL_PACKAGE_FOUND_IN)
+  list(REMOVE_DUPLICATES found_in)
+  list(JOIN found_in "' and '" found_in)
+  message(FATAL_ERROR "${where}: RingKernel::gen is not visible in '${CMAKE_CURRENT_SOURCE_DIR}': "
+    "find_package(RingKernel) was called in '${found_in}', and the imported targets it defines are "
+    "visible only there and in its subdirectories. Call find_package(RingKernel) in the top-level "
+    "CMakeLists.txt (or in this directory, or one above it)")
+endfunction()
+
 # Records that `what` (a header, or REGISTRY <name>) writes `files` (names) into `out`: a second
 # claim of one file (two calls of a target generating one stem or one registry there) is an error
 # here instead of CMake's "already has a custom rule". The record drives the pruning below.
@@ -299,98 +333,6 @@ function(_ringkernel_claim_outputs where out what)
     set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_DIRS "${out}")
   endif()
   _ringkernel_schedule_finalize()
-endfunction()
-
-# Schedules _ringkernel_finalize for the end of the top-level directory, once: when this file is
-# included (so that a configure in which no call is left still cleans up after the calls of the
-# previous one) and by every call (a call made after it ran, from a call deferred to the end of the
-# top-level directory, schedules it again). Global properties start empty in every configure.
-function(_ringkernel_schedule_finalize)
-  get_property(role GLOBAL PROPERTY CMAKE_ROLE)
-  get_property(scheduled GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED)
-  if(role STREQUAL "PROJECT" AND NOT scheduled)
-    set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED TRUE)
-    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _ringkernel_finalize)
-  endif()
-endfunction()
-
-# At the end of the configure step (deferred to the end of the top-level directory, so it runs
-# after every call, and not at all when the configure stops at a fatal error):
-#  - in each output directory, deletes the files the previous configure recorded there that no call
-#    claims any more (a header dropped from HEADERS leaves no .rk.h behind that code could still
-#    include) and records the current set in ringkernel-gen.outputs, with the build tree it belongs
-#    to;
-#  - deletes what the record of each output directory of the previous configure that no call uses
-#    any more names (a whole call, or its target, removed; a configuration dropped), the record, and
-#    the directory if that leaves it empty; a directory whose record another build tree wrote last
-#    is left to that tree;
-#  - keeps the output directories of this configure in ringkernel-gen.dirs in the build tree.
-function(_ringkernel_finalize)
-  set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED FALSE)
-  # What a record may name: generator outputs and the flags files; nothing else is ever deleted.
-  set(deletable [[^([^/\]+\.rk\.(h|cuh|json|stamp|d)|ringkernel-gen\.args\.[^/\]+)$]])
-  set(owner "# build tree: ${CMAKE_BINARY_DIR}")
-  set(current)
-  get_property(outs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
-  foreach(out IN LISTS outs)
-    get_property(files GLOBAL PROPERTY "RINGKERNEL_GEN_FILES ${out}")
-    _ringkernel_args_files("${out}" args_files)
-    list(APPEND files ${args_files})
-    list(SORT files)
-    list(JOIN files "\n" record)
-    set(record "${owner}\n${record}\n")
-    _ringkernel_output_dirs("${out}" dirs)
-    list(APPEND current ${dirs})
-    foreach(dir IN LISTS dirs)
-      set(previous_record)
-      set(previous)
-      if(EXISTS "${dir}/ringkernel-gen.outputs")
-        file(READ "${dir}/ringkernel-gen.outputs" previous_record)
-        file(STRINGS "${dir}/ringkernel-gen.outputs" previous)
-      endif()
-      foreach(file IN LISTS previous)
-        if(NOT file IN_LIST files AND file MATCHES "${deletable}")
-          file(REMOVE "${dir}/${file}")
-        endif()
-      endforeach()
-      if(NOT previous_record STREQUAL record)
-        file(WRITE "${dir}/ringkernel-gen.outputs" "${record}")
-      endif()
-    endforeach()
-  endforeach()
-
-  set(list_file "${CMAKE_BINARY_DIR}/ringkernel-gen.dirs")
-  set(previous_dirs)
-  if(EXISTS "${list_file}")
-    file(STRINGS "${list_file}" previous_dirs)
-  endif()
-  foreach(dir IN LISTS previous_dirs)
-    if(dir IN_LIST current OR NOT IS_ABSOLUTE "${dir}" OR NOT EXISTS "${dir}/ringkernel-gen.outputs")
-      continue()
-    endif()
-    file(STRINGS "${dir}/ringkernel-gen.outputs" recorded LIMIT_COUNT 1)
-    if(NOT recorded STREQUAL owner)
-      continue()  # another build tree generated into it since (or a record of an older version)
-    endif()
-    file(STRINGS "${dir}/ringkernel-gen.outputs" recorded)
-    foreach(file IN LISTS recorded)
-      if(file MATCHES "${deletable}")
-        file(REMOVE "${dir}/${file}")
-      endif()
-    endforeach()
-    file(REMOVE "${dir}/ringkernel-gen.outputs")
-    file(GLOB left LIST_DIRECTORIES true "${dir}/*")  # matches hidden files too
-    if(NOT left AND NOT IS_SYMLINK "${dir}")
-      file(REMOVE_RECURSE "${dir}")
-    endif()
-  endforeach()
-
-  list(REMOVE_DUPLICATES current)
-  list(SORT current)
-  if(NOT previous_dirs STREQUAL current)
-    list(JOIN current "\n" content)
-    file(WRITE "${list_file}" "${content}\n")
-  endif()
 endfunction()
 
 _ringkernel_schedule_finalize()

@@ -5,7 +5,8 @@ include_guard(GLOBAL)
 
 # Sets `out_var` to the file(GENERATE) content for `target`: -std=<c|gnu>++NN, the include
 # directories, the compile definitions, then the -D/-U options of CMAKE_CXX_FLAGS and
-# CMAKE_CXX_FLAGS_<CONFIG> (NDEBUG in Release), as the compiler sees them after the definitions.
+# CMAKE_CXX_FLAGS_<CONFIG> (NDEBUG in Release) and of the target's compile options, in the order the
+# compiler sees them (definitions, flags, options: later ones win).
 function(_ringkernel_parse_args target out_var)
   set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
@@ -51,8 +52,12 @@ function(_ringkernel_parse_args target out_var)
       string(APPEND flag_defs "${config_defs}")
     endif()
   endforeach()
+  # -D/-U written as compile options (target_compile_options, add_compile_options; transitively, and
+  # per language as the definitions). One argument each: the two-argument `-D NAME` (and SHELL:)
+  # forms are left out. (Not $<BOOL>: an option such as -DX-NOTFOUND would read as false.)
+  set(opts "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,INCLUDE,^-[DU].>")
   set(${out_var}
-    "-std=${dialect}++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>${flag_defs}"
+    "-std=${dialect}++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>${flag_defs}$<$<NOT:$<STREQUAL:${opts},>>:$<JOIN:${opts},\n>\n>"
     PARENT_SCOPE)
 endfunction()
 

@@ -82,5 +82,6 @@ install(FILES
   "${_ringkernel_package_stage}/RingKernelConfigVersion.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateArgs.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateFinalize.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateNames.cmake"
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})

@@ -115,8 +115,11 @@ if(NOT alpha_before STREQUAL alpha_after)
   fail("removing extra/'s call rewrote the other call's alpha.rk.h" "${out}")
 endif()
 
-# Two build trees generating into one directory outside both: the tree that wrote its record last
-# owns it. The other one, dropping the call, leaves it alone; the owner, dropping it, cleans it up.
+# Two build trees generating into one directory outside both (an OUTPUT_DIR in the source tree, for
+# a Debug and a Release tree): each would rewrite the flags file the other's generation reads. The
+# second tree's configure fails, naming the directory and both trees and what to do, and leaves the
+# directory to the first; once the first drops the call (it cleans the directory up), the second may
+# use it, and cleans it up when it drops the call too.
 set(shared "${WORK}/shared_gen")
 set(bin2 "${WORK}/build2")
 set(with_shared "${consumer_lists}
@@ -127,22 +130,34 @@ macro(configure_second_tree expect)
   block()
     list(TRANSFORM configure_args REPLACE "^${bin}$" "${bin2}")
     reconfigure(out ${expect})
+    set(out "${out}" PARENT_SCOPE)
   endblock()
 endmacro()
 file(WRITE "${src}/CMakeLists.txt" "${with_shared}")
 reconfigure(out success)
-configure_second_tree(success)
 if(NOT EXISTS "${shared}/ringkernel-gen.outputs")
   fail("no ${shared}/ringkernel-gen.outputs after configuring a call with OUTPUT_DIR ${shared}" "${out}")
 endif()
+configure_second_tree(failure)
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")  # CMake wraps messages at spaces
+if(NOT flat MATCHES "ringkernel_generate_messages\\(consumer_shared\\): the output directory '${shared}' is also the output directory of the build tree '${bin}'; two build trees cannot share one .* inside this build tree '${bin2}' .* or delete the build tree '${bin}'")
+  fail("a second build tree generating into ${shared} did not fail naming the directory and both trees" "${out}")
+endif()
+file(STRINGS "${shared}/ringkernel-gen.outputs" owner_line LIMIT_COUNT 1)
+if(NOT owner_line STREQUAL "# build tree: ${bin}")
+  fail("the failed configure of the second build tree took ${shared} over" "${owner_line}")
+endif()
 file(WRITE "${src}/CMakeLists.txt" "${consumer_lists}")
 reconfigure(out success)
-if(NOT EXISTS "${shared}/ringkernel-gen.outputs")
-  fail("a build tree cleaned up ${shared}, which the other build tree generated into last" "${out}")
+if(EXISTS "${shared}")
+  fail("the build tree that generated into ${shared} left it after dropping the call" "${out}")
 endif()
+file(WRITE "${src}/CMakeLists.txt" "${with_shared}")
+configure_second_tree(success)
+file(WRITE "${src}/CMakeLists.txt" "${consumer_lists}")
 configure_second_tree(success)
 if(EXISTS "${shared}")
-  fail("the build tree that generated into ${shared} last left it after dropping the call" "${out}")
+  fail("the second build tree left ${shared} after dropping the call" "${out}")
 endif()
 
 # No call left (RingKernel still found): the next configure cleans up after the last one too.

@@ -4,6 +4,9 @@
 #if defined(RINGKERNEL_GENERATOR) && !defined(__STRICT_ANSI__)
 #error "the parse used -std=gnu++20; the target compiles with -std=c++20 (CXX_EXTENSIONS OFF)"
 #endif
+#if defined(RINGKERNEL_GENERATOR) && FLAG_SPACED != 2
+#error "the parse did not get -D FLAG_SPACED=2 of CMAKE_CXX_FLAGS"
+#endif
 #ifdef __STRICT_ANSI__
 using Level = std::int32_t;
 #else

@@ -1,0 +1,1 @@
+int cyclic_b_value() { return 2; }
