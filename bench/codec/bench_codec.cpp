@@ -2,14 +2,15 @@
 // bench_codec: ringkernel::encode / decode against memcpy of the struct (the floor) here, and against
 // msgpack-cxx MSGPACK_DEFINE and hand-written msgpack-c in the peer files, all in one run.
 // Names: <encode|decode>/<message>/<implementation>; <message>Map: the same message in map format
-// (bench_map_messages.h; msgpack-cxx's peer then uses MSGPACK_DEFINE_MAP). Results: bench/RESULTS.md.
+// (bench_map_messages.h; msgpack-cxx's peer then uses MSGPACK_DEFINE_MAP); a /varied suffix: a ring
+// of 256 messages spanning every wire form instead of one message (bench_codec_varied.h).
+// Results: bench/RESULTS.md.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
-#include "bench_codec_peers.h"
+#include "bench_codec_varied.h"
 #include "ringkernel/codec.h"
 
 namespace bench_codec {
@@ -23,55 +24,60 @@ void escape(std::uint8_t* out) {
   benchmark::ClobberMemory();
 }
 
+// Checks after the timed loop that the last encoding is whole and decodes to the message it was
+// made from (a failure fails the benchmark, as the peers' checks do).
 template <class T>
-T sample();
-template <>
-Small sample<Small>() { return codec_test::sample_telemetry(); }
-template <>
-Large sample<Large>() { return codec_test::sample_order(); }
-#if BENCH_CODEC_MAP_MESSAGES
-template <>
-SmallMap sample<SmallMap>() { return same_layout_copy<SmallMap>(codec_test::sample_telemetry()); }
-template <>
-LargeMap sample<LargeMap>() { return same_layout_copy<LargeMap>(codec_test::sample_order()); }
-#endif
+bool encoded_ok(const ringkernel::codec_result& r, const std::uint8_t* out, const T& msg) {
+  T back{};
+  const ringkernel::codec_result d = ringkernel::decode(out, r.size, back);
+  return r.status == ringkernel::codec_status::ok && d.status == ringkernel::codec_status::ok && d.size == r.size &&
+         codec_test::values_equal(back, msg);
+}
 
-template <class T>
+template <class T, bool Varied>
 void ringkernel_encode(benchmark::State& state) {
-  message_ring<T> ring(sample<T>());
+  auto ring = encoder_input<Varied, T>();
   alignas(64) std::uint8_t out[ringkernel::max_encoded_size<T>];
   escape(out);
+  ringkernel::codec_result r{ringkernel::codec_status::ok, 0};
   std::uint64_t i = 0;
   for (auto _ : state) {
     T& msg = ring.next(i++);
     benchmark::DoNotOptimize(msg);
-    const ringkernel::codec_result r = ringkernel::encode(msg, out, sizeof out);
+    r = ringkernel::encode(msg, out, sizeof out);
     benchmark::DoNotOptimize(r);
     benchmark::ClobberMemory();
   }
+  if (i == 0 || !encoded_ok(r, out, ring.at(i - 1))) fail(state, "ringkernel::encode's last bytes do not decode back");
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(T)));
 }
 
-template <class T>
+template <class T, bool Varied>
 void ringkernel_decode(benchmark::State& state) {
-  const T msg = sample<T>();
-  alignas(64) std::uint8_t in[ringkernel::max_encoded_size<T>];
-  const ringkernel::codec_result encoded = ringkernel::encode(msg, in, sizeof in);
-  if (encoded.status != ringkernel::codec_status::ok) std::abort();
+  const decoder_input<T>& in = decoder_bytes<T, Varied>();
+  constexpr std::uint64_t mask = Varied ? ring_size - 1 : 0;
+  const bool ok = decodes_every_entry(in, [](const std::uint8_t* p, std::size_t size, T& out) {
+    const ringkernel::codec_result r = ringkernel::decode(p, size, out);
+    return r.status == ringkernel::codec_status::ok && r.size == size;
+  });
+  if (!ok) fail(state, "ringkernel::decode differs from the message");
   T out{};
+  std::uint64_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(in);
-    const ringkernel::codec_result r = ringkernel::decode(in, encoded.size, out);
+    const auto e = in.entries[i++ & mask];
+    const std::uint8_t* p = in.bytes + e.offset;
+    benchmark::DoNotOptimize(p);
+    const ringkernel::codec_result r = ringkernel::decode(p, e.size, out);
     benchmark::DoNotOptimize(r);
     benchmark::DoNotOptimize(out);
   }
-  if (!codec_test::values_equal(out, msg)) std::abort();
+  if (i != 0 && !codec_test::values_equal(out, in.messages[(i - 1) & mask])) fail(state, "ringkernel round trip differs");
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(T)));
 }
 
-template <class T>
+template <class T, bool Varied>
 void memcpy_encode(benchmark::State& state) {
-  message_ring<T> ring(sample<T>());
+  auto ring = encoder_input<Varied, T>();
   alignas(64) std::uint8_t out[sizeof(T)];
   escape(out);
   std::uint64_t i = 0;
@@ -84,37 +90,44 @@ void memcpy_encode(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(T)));
 }
 
-template <class T>
+// The floor of decoding: copying the struct's bytes (decoder_input's messages, 64-byte aligned).
+template <class T, bool Varied>
 void memcpy_decode(benchmark::State& state) {
-  const T msg = sample<T>();
-  alignas(64) std::uint8_t in[sizeof(T)];
-  std::memcpy(in, &msg, sizeof msg);
+  const decoder_input<T>& in = decoder_bytes<T, Varied>();
+  constexpr std::uint64_t mask = Varied ? ring_size - 1 : 0;
   T out{};
+  std::uint64_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(in);
-    std::memcpy(&out, in, sizeof out);
+    const T* p = &in.messages[i++ & mask];
+    benchmark::DoNotOptimize(p);
+    std::memcpy(static_cast<void*>(&out), p, sizeof out);
     benchmark::DoNotOptimize(out);
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(T)));
 }
 
-BENCHMARK(ringkernel_encode<Small>)->Name("encode/Telemetry64/ringkernel");
-BENCHMARK(memcpy_encode<Small>)->Name("encode/Telemetry64/memcpy");
-BENCHMARK(ringkernel_decode<Small>)->Name("decode/Telemetry64/ringkernel");
-BENCHMARK(memcpy_decode<Small>)->Name("decode/Telemetry64/memcpy");
-BENCHMARK(ringkernel_encode<Large>)->Name("encode/Order128/ringkernel");
-BENCHMARK(memcpy_encode<Large>)->Name("encode/Order128/memcpy");
-BENCHMARK(ringkernel_decode<Large>)->Name("decode/Order128/ringkernel");
-BENCHMARK(memcpy_decode<Large>)->Name("decode/Order128/memcpy");
+// Every row twice: the same message (no suffix) and the varied ring (/varied).
+#define BENCH_CODEC_ROWS(fn, T, name)                   \
+  BENCHMARK_TEMPLATE2(fn, T, false)->Name(name); \
+  BENCHMARK_TEMPLATE2(fn, T, true)->Name(name "/varied")
+
+BENCH_CODEC_ROWS(ringkernel_encode, Small, "encode/Telemetry64/ringkernel");
+BENCH_CODEC_ROWS(memcpy_encode, Small, "encode/Telemetry64/memcpy");
+BENCH_CODEC_ROWS(ringkernel_decode, Small, "decode/Telemetry64/ringkernel");
+BENCH_CODEC_ROWS(memcpy_decode, Small, "decode/Telemetry64/memcpy");
+BENCH_CODEC_ROWS(ringkernel_encode, Large, "encode/Order128/ringkernel");
+BENCH_CODEC_ROWS(memcpy_encode, Large, "encode/Order128/memcpy");
+BENCH_CODEC_ROWS(ringkernel_decode, Large, "decode/Order128/ringkernel");
+BENCH_CODEC_ROWS(memcpy_decode, Large, "decode/Order128/memcpy");
 #if BENCH_CODEC_MAP_MESSAGES
-BENCHMARK(ringkernel_encode<SmallMap>)->Name("encode/Telemetry64Map/ringkernel");
-BENCHMARK(memcpy_encode<SmallMap>)->Name("encode/Telemetry64Map/memcpy");
-BENCHMARK(ringkernel_decode<SmallMap>)->Name("decode/Telemetry64Map/ringkernel");
-BENCHMARK(memcpy_decode<SmallMap>)->Name("decode/Telemetry64Map/memcpy");
-BENCHMARK(ringkernel_encode<LargeMap>)->Name("encode/Order128Map/ringkernel");
-BENCHMARK(memcpy_encode<LargeMap>)->Name("encode/Order128Map/memcpy");
-BENCHMARK(ringkernel_decode<LargeMap>)->Name("decode/Order128Map/ringkernel");
-BENCHMARK(memcpy_decode<LargeMap>)->Name("decode/Order128Map/memcpy");
+BENCH_CODEC_ROWS(ringkernel_encode, SmallMap, "encode/Telemetry64Map/ringkernel");
+BENCH_CODEC_ROWS(memcpy_encode, SmallMap, "encode/Telemetry64Map/memcpy");
+BENCH_CODEC_ROWS(ringkernel_decode, SmallMap, "decode/Telemetry64Map/ringkernel");
+BENCH_CODEC_ROWS(memcpy_decode, SmallMap, "decode/Telemetry64Map/memcpy");
+BENCH_CODEC_ROWS(ringkernel_encode, LargeMap, "encode/Order128Map/ringkernel");
+BENCH_CODEC_ROWS(memcpy_encode, LargeMap, "encode/Order128Map/memcpy");
+BENCH_CODEC_ROWS(ringkernel_decode, LargeMap, "decode/Order128Map/ringkernel");
+BENCH_CODEC_ROWS(memcpy_decode, LargeMap, "decode/Order128Map/memcpy");
 #endif
 
 }  // namespace

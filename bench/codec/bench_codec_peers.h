@@ -44,7 +44,8 @@ inline void touch(SmallMap& m, std::uint64_t i) { m.sequence = i; }
 inline void touch(LargeMap& m, std::uint64_t i) { m.order_id = i; }
 #endif
 
-/// The messages every encode benchmark (RingKernel's, memcpy's and the peers') reads: iteration i
+/// The messages every same-message encode benchmark (RingKernel's, memcpy's and the peers') reads
+/// (the /varied rows read varied_ring, bench_codec_varied.h): iteration i
 /// varies (touch) the message it reads 4 iterations later, so every iteration encodes a different
 /// value, and the struct is not read right after the narrow store that changed it. (Touching the
 /// message just before reading it made the 16-byte loads of memcpy wait on store-to-load
@@ -62,6 +63,7 @@ struct message_ring {
     touch(messages[(i + lead) % size], i + lead);
     return messages[i % size];
   }
+  T& at(std::uint64_t i) { return messages[i % size]; }  // what next(i) returned (touched after 4 more)
 };
 
 }  // namespace bench_codec

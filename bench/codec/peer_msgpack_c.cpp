@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "bench_codec_peers.h"
+#include "bench_codec_varied.h"
 #include "ringkernel/codec.h"
 
 namespace bench_codec {
@@ -137,17 +137,24 @@ bool convert(const msgpack_object& o, Large& m) {
   return true;
 }
 
+// Whether pack writes the bytes ringkernel::encode writes for msg.
 template <class T>
-void msgpack_c_encode(benchmark::State& state, T msg) {
+bool same_bytes_as_ringkernel(msgpack_packer* pk, fixed_buffer& buffer, const T& msg) {
+  buffer.size = 0;
+  pack(pk, msg);
+  const codec_test::bytes ours = codec_test::encode_to_vector(msg);
+  return buffer.size == ours.size() && std::memcmp(buffer.data, ours.data(), ours.size()) == 0;
+}
+
+template <class T, bool Varied>
+void msgpack_c_encode(benchmark::State& state) {
+  auto ring = encoder_input<Varied, T>();
   fixed_buffer buffer{};
   msgpack_packer pk;
   msgpack_packer_init(&pk, &buffer, fixed_buffer_write);
-  pack(&pk, msg);
-  const codec_test::bytes ours = codec_test::encode_to_vector(msg);
-  if (buffer.size != ours.size() || std::memcmp(buffer.data, ours.data(), ours.size()) != 0) {
-    state.SkipWithError("msgpack-c bytes differ from ringkernel::encode");
+  for (std::uint64_t k = 0; k < decltype(ring)::size; ++k) {
+    if (!same_bytes_as_ringkernel(&pk, buffer, ring.at(k))) fail(state, "msgpack-c bytes differ from ringkernel::encode");
   }
-  message_ring<T> ring(msg);
   std::uint64_t i = 0;
   for (auto _ : state) {
     T& m = ring.next(i++);
@@ -157,35 +164,58 @@ void msgpack_c_encode(benchmark::State& state, T msg) {
     benchmark::DoNotOptimize(buffer);
     benchmark::ClobberMemory();
   }
+  const codec_test::bytes last = i == 0 ? codec_test::bytes{} : codec_test::encode_to_vector(ring.at(i - 1));
+  if (buffer.size != last.size() || std::memcmp(buffer.data, last.data(), last.size()) != 0) {
+    fail(state, "msgpack-c's last bytes differ from ringkernel::encode");
+  }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(T)));
 }
 
-template <class T>
-void msgpack_c_decode(benchmark::State& state, T msg) {
-  const codec_test::bytes in = codec_test::encode_to_vector(msg);
+bool unpack_convert(msgpack_zone& zone, const std::uint8_t* p, std::size_t size, auto& out) {
+  std::size_t offset = 0;
+  msgpack_object object;
+  bool ok = msgpack_unpack(reinterpret_cast<const char*>(p), size, &offset, &zone, &object) == MSGPACK_UNPACK_SUCCESS;
+  ok &= convert(object, out);
+  msgpack_zone_clear(&zone);
+  return ok;
+}
+
+template <class T, bool Varied>
+void msgpack_c_decode(benchmark::State& state) {
+  const decoder_input<T>& in = decoder_bytes<T, Varied>();
+  constexpr std::uint64_t mask = Varied ? ring_size - 1 : 0;
   msgpack_zone zone;
   msgpack_zone_init(&zone, 2048);
+  const bool checked = decodes_every_entry(in, [&](const std::uint8_t* p, std::size_t size, T& out) {
+    return unpack_convert(zone, p, size, out);
+  });
+  if (!checked) fail(state, "msgpack-c decodes a different message");
   T out{};
   bool ok = true;
+  std::uint64_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(in.data());
-    std::size_t offset = 0;
-    msgpack_object object;
-    ok &= msgpack_unpack(reinterpret_cast<const char*>(in.data()), in.size(), &offset, &zone, &object) ==
-          MSGPACK_UNPACK_SUCCESS;
-    ok &= convert(object, out);
-    msgpack_zone_clear(&zone);
+    const auto e = in.entries[i++ & mask];
+    const std::uint8_t* p = in.bytes + e.offset;
+    benchmark::DoNotOptimize(p);
+    ok &= unpack_convert(zone, p, e.size, out);
     benchmark::DoNotOptimize(out);
   }
   msgpack_zone_destroy(&zone);
-  if (!ok || !codec_test::values_equal(out, msg)) state.SkipWithError("msgpack-c round trip failed");
+  if (!ok || (i != 0 && !codec_test::values_equal(out, in.messages[(i - 1) & mask]))) {
+    fail(state, "msgpack-c round trip failed");
+  }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sizeof(T)));
 }
 
-BENCHMARK_CAPTURE(msgpack_c_encode, x, codec_test::sample_telemetry())->Name("encode/Telemetry64/msgpack_c");
-BENCHMARK_CAPTURE(msgpack_c_decode, x, codec_test::sample_telemetry())->Name("decode/Telemetry64/msgpack_c");
-BENCHMARK_CAPTURE(msgpack_c_encode, x, codec_test::sample_order())->Name("encode/Order128/msgpack_c");
-BENCHMARK_CAPTURE(msgpack_c_decode, x, codec_test::sample_order())->Name("decode/Order128/msgpack_c");
+// Every row twice: the same message (no suffix) and the varied ring (/varied).
+#define BENCH_C_ROWS(fn, T, name)                       \
+  BENCHMARK_TEMPLATE(fn, T, false)->Name(name); \
+  BENCHMARK_TEMPLATE(fn, T, true)->Name(name "/varied")
+
+BENCH_C_ROWS(msgpack_c_encode, Small, "encode/Telemetry64/msgpack_c");
+BENCH_C_ROWS(msgpack_c_decode, Small, "decode/Telemetry64/msgpack_c");
+BENCH_C_ROWS(msgpack_c_encode, Large, "encode/Order128/msgpack_c");
+BENCH_C_ROWS(msgpack_c_decode, Large, "decode/Order128/msgpack_c");
 
 }  // namespace
 }  // namespace bench_codec

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 # Copyright RingKernel authors.
 """Turns `bench_codec --benchmark_format=json` output into the bench/RESULTS.md table: CPU ns per
-message and the ratios that the codec's goals are stated in (peer / ringkernel; ringkernel / memcpy).
+message and the ratios that the codec's goals are stated in (peer / ringkernel; ringkernel / memcpy),
+for the same message every iteration (input "same") and, in the row below it, for the ring of 256
+varied messages (input "varied", benchmark names ending /varied; bench_codec_varied.h); then the
+rows that miss a goal.
 
 Usage: bench_codec --benchmark_format=json ... | ratios.py [--statistic min|median]
 
@@ -20,6 +23,16 @@ import sys
 
 IMPLEMENTATIONS = ("ringkernel", "msgpack_cxx", "msgpack_c", "memcpy")
 MESSAGES = ("Telemetry64", "Order128", "Telemetry64Map", "Order128Map")
+INPUTS = ("same", "varied")
+# The codec's goals (issue 3): peer / ringkernel at least this, ringkernel / memcpy at most 10.
+PEER_GOAL = {"encode": 5.0, "decode": 10.0}
+MEMCPY_GOAL = 10.0
+
+
+def key_of(run):
+    """(operation, message, implementation, input): names without a /varied suffix are "same"."""
+    parts = run.get("run_name", run["name"]).split("/")
+    return tuple(parts[:3]) + (parts[3] if len(parts) > 3 else "same",)
 
 
 def times(runs, statistic):
@@ -29,7 +42,7 @@ def times(runs, statistic):
         for run in runs:
             if run.get("run_type") == "aggregate" and run.get("aggregate_name") != "median":
                 continue
-            key = tuple(run.get("run_name", run["name"]).split("/"))
+            key = key_of(run)
             ns[key] = run["cpu_time"]
             reps[key] = run.get("repetitions", 1)
         return ns, reps
@@ -37,7 +50,7 @@ def times(runs, statistic):
     for run in runs:
         if run.get("run_type", "iteration") != "iteration":
             continue
-        samples.setdefault(tuple(run.get("run_name", run["name"]).split("/")), []).append(run["cpu_time"])
+        samples.setdefault(key_of(run), []).append(run["cpu_time"])
     if samples and max(len(s) for s in samples.values()) < 2:
         sys.exit("ratios.py: --statistic min needs --benchmark_repetitions=N (N > 1) and the per-repetition rows")
     return {k: min(s) for k, s in samples.items()}, {k: len(s) for k, s in samples.items()}
@@ -50,20 +63,31 @@ def main():
     ns, reps = times(json.load(sys.stdin)["benchmarks"], args.statistic)
     print(f"CPU ns per message: {args.statistic} of {statistics.median(reps.values()):.0f} repetitions")
     print()
-    print("| operation | message | ringkernel ns | msgpack-cxx ns | msgpack-c ns | memcpy ns "
+    print("| operation | message | input | ringkernel ns | msgpack-cxx ns | msgpack-c ns | memcpy ns "
           "| msgpack-cxx / ringkernel | msgpack-c / ringkernel | ringkernel / memcpy |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    misses = []
     for op in ("encode", "decode"):
         for message in MESSAGES:
-            t = {impl: ns.get((op, message, impl)) for impl in IMPLEMENTATIONS}
-            if None in (t["ringkernel"], t["msgpack_cxx"], t["memcpy"]):
-                continue
-            # (No hand-written msgpack-c peer for the map messages.)
-            c_ns = f"{t['msgpack_c']:.1f}" if t["msgpack_c"] else "—"
-            c_ratio = f"{t['msgpack_c'] / t['ringkernel']:.1f}x" if t["msgpack_c"] else "—"
-            print(f"| {op} | {message} | {t['ringkernel']:.1f} | {t['msgpack_cxx']:.1f} | {c_ns} "
-                  f"| {t['memcpy']:.2f} | {t['msgpack_cxx'] / t['ringkernel']:.2f}x "
-                  f"| {c_ratio} | {t['ringkernel'] / t['memcpy']:.2f}x |")
+            for case in INPUTS:
+                t = {impl: ns.get((op, message, impl, case)) for impl in IMPLEMENTATIONS}
+                if None in (t["ringkernel"], t["msgpack_cxx"], t["memcpy"]):
+                    continue
+                # (No hand-written msgpack-c peer for the map messages.)
+                c_ns = f"{t['msgpack_c']:.1f}" if t["msgpack_c"] else "—"
+                c_ratio = f"{t['msgpack_c'] / t['ringkernel']:.1f}x" if t["msgpack_c"] else "—"
+                peer, floor = t["msgpack_cxx"] / t["ringkernel"], t["ringkernel"] / t["memcpy"]
+                print(f"| {op} | {message} | {case} | {t['ringkernel']:.1f} | {t['msgpack_cxx']:.1f} | {c_ns} "
+                      f"| {t['memcpy']:.2f} | {peer:.2f}x | {c_ratio} | {floor:.2f}x |")
+                if peer < PEER_GOAL[op]:
+                    misses.append(f"{op} {message} {case}: msgpack-cxx / ringkernel {peer:.2f}x < {PEER_GOAL[op]:g}x")
+                if floor > MEMCPY_GOAL:
+                    misses.append(f"{op} {message} {case}: ringkernel / memcpy {floor:.2f}x > {MEMCPY_GOAL:g}x")
+    print()
+    print(f"Goals: encode >= {PEER_GOAL['encode']:g}x msgpack-cxx, decode >= {PEER_GOAL['decode']:g}x, "
+          f"ringkernel within {MEMCPY_GOAL:g}x of memcpy: " + ("all rows meet them" if not misses else "missed by"))
+    for miss in misses:
+        print(f"- {miss}")
 
 
 if __name__ == "__main__":
