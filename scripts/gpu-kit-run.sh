@@ -5,9 +5,15 @@
 # (or gpu-kit/out). Usage: run.sh [check|tests|sanitize|bench|all] [REGEX] (REGEX: only the test
 # binaries whose names match, e.g. to split `sanitize` over calls).
 #
-# Every step first prints the kit's VERSION (commit, build time: a stale kit shows at once), the
-# GPUs as nvidia-smi sees them (driver: the kit's CUDA 13 runtime needs R580 or newer; PCIe link),
-# `nvidia-smi topo -m`, the host's clocksource, then the devices ringkernel-info sees.
+# Every step first checks that the kit was packed from the sources of the tree it runs in
+# (gpu-kit/sources.sha256, written by scripts/gpu-kit.sh: every file of runtime/ bench/ tests/
+# templates/ generator/ scripts/ examples/ cmake/ and the top-level CMake files that git tracks or
+# does not ignore); a file changed or missing since the packing stops the run with a FAIL line
+# (repack with scripts/gpu-kit.sh; RK_KIT_SOURCES=ignore runs it anyway, saying so). Then it prints
+# the kit's VERSION (commit, build time, source fingerprint), the GPUs as nvidia-smi sees them
+# (driver: the kit's CUDA 13 runtime needs R580 or newer; PCIe link), their clocks, power and
+# temperature (read only: nothing here changes a GPU setting), `nvidia-smi topo -m`, the host's
+# clocksource and `lscpu -e`, the core the round-trip rows run on, then the devices ringkernel-info sees.
 # Steps: `tests` runs every gpu test binary (suite by suite where it has several) and the adder
 # example on the GPU (`adder --gpu`: the Add ring kernel, a persistent kernel answering the host
 # through rings in pinned memory); `sanitize` runs each test binary under compute-sanitizer memcheck
@@ -15,7 +21,11 @@
 # `all` does the three in that order. bench_queue_device runs row by row, each row its own process
 # (a fault in one, e.g. the MPMC round trip's CAS on pinned host memory, cannot poison the CUDA
 # context of the others), the goal rows first, the MPMC round trip last, pinned with numactl to
-# the GPU's NUMA node where numactl and the node are known; then one GOAL line per figure.
+# the GPU's NUMA node where numactl and the node are known (the round-trip rows to one core), the
+# latency goal rows and their raw peers alternately RK_BENCH_PAIRS (3) times; then one GOAL line per
+# figure and one RATIO line (ours / raw, the median of per-pair ratios) per RingKernel row
+# (gpu-kit/bench_queue.sh). bench_peer_copy runs with RK_COPY_REPETITIONS (5) repetitions in random
+# interleaving, aggregates displayed (the JSON keeps every repetition), one RATIO line per pair.
 # `check` is the one call for a machine lent for a few minutes: bench_queue_device (the GPU queue
 # goals) first, then every test binary and the example, memcheck over every binary, racecheck over
 # every binary, then the rest of `bench`, under a budget of 330 s, so a 360-second call comes back
@@ -26,7 +36,7 @@
 # check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_ROW_LIMIT (60 per row of
 # bench_queue_device; 30 under check), RK_BENCH_LIMIT (240 for all rows of bench_queue_device
 # together; 120 under check), RK_COPY_BENCH_LIMIT (150 for bench_peer_copy; 60 under
-# check). RK_RUN_BUDGET (570; 330 under check): the whole run ends within that many seconds even
+# check; its --benchmark_min_time: RK_COPY_MIN_TIME, 0.2 s, 0.05 under check). RK_RUN_BUDGET (570; 330 under check): the whole run ends within that many seconds even
 # when programs hang (a program gets what is left of it when that is less than its own limit;
 # programs after the budget is spent are not run, each with a FAIL line saying so), so one call of
 # a machine that limits each command to 10 minutes always comes back with the log and the summary.
@@ -59,6 +69,8 @@ else
   test_limit=${RK_TEST_LIMIT:-120} sanitize_limit=${RK_SANITIZE_LIMIT:-260} bench_limit=${RK_BENCH_LIMIT:-240}
   row_limit=${RK_BENCH_ROW_LIMIT:-60} copy_limit=${RK_COPY_BENCH_LIMIT:-150} budget=${RK_RUN_BUDGET:-570}
 fi
+copy_reps=${RK_COPY_REPETITIONS:-5}
+if [ "$step" = check ]; then copy_min_time=${RK_COPY_MIN_TIME:-0.05}; else copy_min_time=${RK_COPY_MIN_TIME:-0.2}; fi
 sanitizer_refused=0
 sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-KernelToKernelDevice.WarpBatches:KernelToKernelDevice.SingleMessagesOnOneGpu:\
 P2PQueueDevice.KernelToKernel*:CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream:\
@@ -180,12 +192,54 @@ run_sanitize() {
 # shellcheck source-path=SCRIPTDIR source=gpu-kit-bench-queue.sh
 source "$kit/bench_queue.sh"
 
+# bench_peer_copy: every row RK_COPY_REPETITIONS times, the repetitions of all rows in one random
+# order (so a pair's samples are spread over the same stretch of time, not minutes apart), each at
+# least RK_COPY_MIN_TIME s; the console shows the aggregates, the JSON keeps every repetition.
+# Single GPU (the same-device pair: 2 rows x 10 sizes x 5 repetitions, ~0.1 s each): ~10-20 s;
+# two GPUs (7 rows): ~40-60 s, within RK_COPY_BENCH_LIMIT under check. Then one RATIO line per pair.
 run_bench_rest() {
   rm -f "$out/bench_peer_copy.json"
   run bench_peer_copy "$copy_limit" "$kit/bin/bench_peer_copy" --benchmark_out="$out/bench_peer_copy.json" \
-    --benchmark_out_format=json
+    --benchmark_out_format=json "--benchmark_repetitions=$copy_reps" --benchmark_enable_random_interleaving=true \
+    --benchmark_display_aggregates_only=true "--benchmark_min_time=$copy_min_time"
   check_bench_rows bench_peer_copy
+  report_copy_ratios
+  gpu_state "after bench_peer_copy"
   run "ringkernel-info --bandwidth" 90 "$kit/bin/ringkernel-info" --bandwidth
+}
+
+# PeerMemory against the raw CUDA copies it wraps, from bench_peer_copy.json's median aggregates:
+# one RATIO line per pair, ours / raw of the median bytes_per_second per size (a ratio of medians:
+# with the repetitions randomly interleaved, repetition k of one row has no partner in the other),
+# and the issue's threshold over the sizes it covers.
+report_copy_ratios() {
+  [ -f "$out/bench_peer_copy.json" ] || return 0
+  awk -F': ' '
+    /"name":/ { name = $2; gsub(/[",]/, "", name); median = 0 }
+    /"aggregate_name": *"median"/ { median = 1 }
+    /"bytes_per_second":/ && median {
+      base = name; sub(/_median$/, "", base); sub(/\/real_time$/, "", base)
+      split(base, part, "/"); rate[part[1], part[2]] = $2 + 0
+      if (!(part[2] in size_seen)) { size_seen[part[2]] = 1; sizes[++nsizes] = part[2] + 0 }
+    }
+    function human(b) { return b >= 1073741824 ? b / 1073741824 "G" : b >= 1048576 ? b / 1048576 "M" : b / 1024 "K" }
+    function pair(ours, raw, goal, from,    i, line, low, n, r) {
+      line = ""; low = ""; n = 0
+      for (i = 1; i <= nsizes; i++) {
+        if (!((ours, sizes[i]) in rate) || !((raw, sizes[i]) in rate) || rate[raw, sizes[i]] <= 0) continue
+        r = rate[ours, sizes[i]] / rate[raw, sizes[i]]; n++
+        line = line sprintf(" %s %.3f", human(sizes[i]), r)
+        if (sizes[i] >= from && (low == "" || r < low)) low = r
+      }
+      if (!n) return
+      printf "RATIO %s / %s (bench_peer_copy, median rates per size): %s; goal >= %s at >= %s: %s\n", ours, raw, substr(line, 2), goal, human(from), low == "" ? "no size" : (low >= goal ? "met" : "NOT MET") sprintf(" (lowest %.3f)", low)
+    }
+    END {
+      for (i = 1; i < nsizes; i++) for (j = i + 1; j <= nsizes; j++) if (sizes[j] < sizes[i]) { t = sizes[i]; sizes[i] = sizes[j]; sizes[j] = t }
+      pair("BM_PeerMemory_same_device", "BM_Raw_MemcpyAsync_D2D", 0.95, 1048576)
+      pair("BM_PeerMemory_direct", "BM_Raw_MemcpyPeerAsync", 0.95, 1048576)
+      pair("BM_PeerMemory_host_staged", "BM_Raw_Pinned_Pipelined", 0.9, 4096)
+    }' "$out/bench_peer_copy.json"
 }
 
 # The README's main job on the GPU (exit code 77, a SKIP, if it finds no CUDA device: the preflight
@@ -207,6 +261,47 @@ check_bench_rows() {
     failed=1
   else
     echo "SKIP $1: rows skipped: $(tr '\n' ';' <<< "$errors")"
+  fi
+}
+
+# gpu_state WHEN: the GPUs' clocks, power and temperature as nvidia-smi reads them (read only),
+# labelled WHEN; nothing without a GPU. The active clock-event (throttle) reasons where the driver
+# knows the field (clocks_event_reasons.active), else without them.
+gpu_state() {
+  [ -n "${gpus:-}" ] || return 0
+  local fields=index,pstate,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu state
+  state=$(timeout -k 2 10 nvidia-smi --query-gpu="$fields,clocks_event_reasons.active" --format=csv 2>/dev/null) ||
+    state=$(timeout -k 2 10 nvidia-smi --query-gpu="$fields" --format=csv 2>&1) || true
+  echo "gpu state $1 (nvidia-smi, read only):"
+  echo "$state"
+}
+
+# Whether the kit was packed from the sources of the tree it runs in (the tree holding gpu-kit/):
+# every file listed in gpu-kit/sources.sha256 (scripts/gpu-kit.sh) must be there with the same
+# contents. Files in those folders that the list lacks (added since) are named in a WARN line only:
+# without git there is no telling which of them git would ignore. False (a FAIL line): stale.
+kit_sources_match() {
+  local sums="$kit/sources.sha256" root bad listed present extra paths
+  root=$(cd "$kit/.." && pwd)
+  if [ ! -f "$sums" ]; then
+    echo "FAIL kit: gpu-kit/sources.sha256 is missing (packed by an older scripts/gpu-kit.sh), so whether the kit is stale cannot be told: repack with scripts/gpu-kit.sh right before the GPU call"
+    return 1
+  fi
+  if ! command -v sha256sum > /dev/null; then
+    echo "WARN kit: no sha256sum here, so whether the kit matches this tree is not checked"
+    return 0
+  fi
+  if ! bad=$(cd "$root" && sha256sum --quiet -c "$sums" 2>&1); then
+    echo "FAIL kit: stale, packed from other sources than this tree ($root): $(grep -c ': FAILED' <<< "$bad") of $(wc -l < "$sums") files differ or are missing ($(grep ': FAILED' <<< "$bad" | sed 's/: FAILED.*//' | head -8 | tr '\n' ' ')...): repack with scripts/gpu-kit.sh right before the GPU call (RK_KIT_SOURCES=ignore runs it anyway)"
+    return 1
+  fi
+  read -r -a paths <<< "$(sed -n 's/^source_paths: //p' "$kit/VERSION" 2>/dev/null)"
+  listed=$(sed 's/^[0-9a-f]*  //' "$sums" | LC_ALL=C sort)
+  present=$(cd "$root" && find ${paths[@]+"${paths[@]}"} -type f ! -name '*.swp' 2>/dev/null | LC_ALL=C sort)
+  extra=$(LC_ALL=C comm -13 <(echo "$listed") <(echo "$present"))
+  echo "kit sources: this tree matches the $(wc -l < "$sums") files the kit was built from (fingerprint $(sha256sum < "$sums" | cut -c1-16))"
+  if [ -n "$extra" ]; then
+    echo "WARN kit: $(wc -l <<< "$extra") files in this tree are not in the kit's source list (added since the packing, or ignored by git): $(head -5 <<< "$extra" | tr '\n' ' ')"
   fi
 }
 
@@ -251,6 +346,9 @@ platform() {
     tsc | kvm-clock) ;;
     *) echo "WARN clocksource $clocksource: reading steady_clock may be a system call (~1 us); the round-trip samples (~2 us) include one read each" ;;
   esac
+  gpu_state "before the runs"
+  echo "lscpu -e:"
+  timeout -k 5 10 lscpu -e 2>&1 || echo "(lscpu -e failed or is not installed)"
 
   local sel=0 g0 index bus numa="" node_file
   if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then sel=${CUDA_VISIBLE_DEVICES%%,*}; fi
@@ -286,10 +384,37 @@ platform() {
     pin=(numactl --cpunodebind="$numa" --membind="$numa")
     echo "numa: bench_queue_device runs pinned to the NUMA node of ${gpu_name:-GPU 0} ($bus): ${pin[*]}"
   fi
+  # The round-trip rows' host thread: one core (the whole process, taskset -c), of the GPU's NUMA
+  # node where the rows are pinned to it, else of the cores this script may use; the list's second
+  # core where it has two or more, as the first tends to take more interrupts and housekeeping.
+  local cpus="" c list=()
+  if [ -n "$numa" ] && [ ${#pin[@]} -gt 0 ]; then cpus=$(cat "/sys/devices/system/node/node$numa/cpulist" 2>/dev/null); fi
+  if [ -z "$cpus" ]; then cpus=$(taskset -pc $$ 2>/dev/null | sed -n 's/.*list: *//p'); fi
+  for c in ${cpus//,/ }; do
+    if [[ $c =~ ^([0-9]+)-([0-9]+)$ ]]; then
+      mapfile -t -O "${#list[@]}" list < <(seq "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}")
+    elif [[ $c =~ ^[0-9]+$ ]]; then
+      list+=("$c")
+    fi
+  done
+  rt_cpu=${list[1]:-${list[0]:-}}
+  if [ -z "$rt_cpu" ] || ! command -v taskset > /dev/null || ! taskset -c "$rt_cpu" true 2> /dev/null; then
+    echo "core: the round-trip rows' host thread is not pinned to one core (taskset missing, or no usable core in '${cpus:-unknown}')"
+    rt_cpu=
+  else
+    echo "core: the round-trip rows (ours and raw) run on CPU $rt_cpu (taskset -c $rt_cpu${numa:+, NUMA node $numa}; its SMT siblings: $(cat "/sys/devices/system/cpu/cpu$rt_cpu/topology/thread_siblings_list" 2>/dev/null || echo unknown), core id $(cat "/sys/devices/system/cpu/cpu$rt_cpu/topology/core_id" 2>/dev/null || echo unknown))"
+  fi
 }
 
 main() {
   local gpus=""
+  if ! kit_sources_match; then
+    if [ "${RK_KIT_SOURCES:-}" != ignore ]; then
+      echo "=== summary"
+      return 3
+    fi
+    echo "WARN kit: RK_KIT_SOURCES=ignore: running a kit that does not match this tree; its figures are not this tree's"
+  fi
   platform
   # Without this check a runtime that cannot reach the GPU (driver too old for the CUDA runtime the
   # kit was built with, no device node) turns every test into a skip and the run looks green.
@@ -314,8 +439,12 @@ main() {
     bench) run_bench_queue; run_bench_rest ;;
     all) run_tests; run_example; run_sanitize memcheck racecheck; run_bench_queue; run_bench_rest ;;
     # One call for a machine lent for minutes: what the issues ask first, first. The GPU queue goals
-    # (row by row, about 15-40 s), every test once and the example, memcheck over every binary,
-    # racecheck over every binary, the rest.
+    # (24 processes: 14 rows, the 5 latency rows 3 times; estimated 40-80 s on an H100/H200, ~1-2 s
+    # of process and CUDA start each plus ~0.3 s per round-trip row, ~1 s per ping-pong row, ~0.5-1.5
+    # s per throughput row; never more than RK_BENCH_LIMIT, 120 s), every test once and the example,
+    # memcheck over every binary, racecheck over every binary, the rest; all within RK_RUN_BUDGET
+    # (330 s) plus at most ~30 s (the last program's kill grace, the closing nvidia-smi reads), so
+    # it fits a 400 s call.
     check) run_bench_queue; run_tests; run_example; run_sanitize memcheck; run_sanitize racecheck; run_bench_rest ;;
   esac
   case "$step" in tests|sanitize|bench|all|check) ;; *) echo "unknown step '$step' (tests|sanitize|bench|all|check)"; failed=1 ;; esac
@@ -323,8 +452,8 @@ main() {
   return $failed
 }
 
-gpu_name="" pin=()
+gpu_name="" pin=() rt_cpu=""
 main 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-grep -E '^(kit commit: |(PASS|FAIL|SKIP|GOAL|REF|WARN) )' "$log"
+grep -E '^(kit (commit|sources): |(PASS|FAIL|SKIP|GOAL|REF|RATIO|WARN) )' "$log"
 exit "$status"

@@ -2,8 +2,13 @@
 # Packs the GPU checks of a CUDA-enabled build into gpu-kit/ (ignored by git), a folder that a GPU
 # machine with no package registry, gtest, Google Benchmark or libclang can run as it is: every
 # gpu-labelled test binary, the GPU benchmarks, ringkernel-info and the adder example, the shared
-# libraries they need beyond glibc, gpu-kit/VERSION (commit, build time: run.sh prints it first, so
-# a stale kit shows; pack right before the GPU call) and gpu-kit/run.sh, which runs them there.
+# libraries they need beyond glibc, gpu-kit/VERSION (commit, build time, source fingerprint: run.sh
+# prints it first), gpu-kit/sources.sha256 and gpu-kit/run.sh, which runs them there.
+# Stale kits: sources.sha256 holds the sha256 of every file the build is made from (source_paths
+# below: what git tracks or does not ignore there, the files the device tool copies to the GPU
+# machine), taken before the build and checked again after the packing (a file changed meanwhile
+# stops the packing). run.sh recomputes them in the tree it runs in (no git needed) and refuses to
+# run when any differs or is missing: pack right before the GPU call.
 #
 #   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
 #   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON
@@ -18,11 +23,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/default}
 kit=gpu-kit
+source_paths=(runtime bench tests templates generator scripts examples cmake CMakeLists.txt CMakePresets.json)
+
+# sha256sum lines ("HASH  PATH", sorted by path) of every regular file under source_paths that git
+# tracks or does not ignore (a tracked file deleted from the working tree is left out).
+source_sums() {
+  local files
+  files=$(git ls-files -co --exclude-standard -- "${source_paths[@]}") || return 1
+  while IFS= read -r f; do
+    if [ -f "$f" ] && [ ! -L "$f" ]; then printf '%s\0' "$f"; fi
+  done <<< "$files" | LC_ALL=C sort -zu | xargs -0 -r sha256sum --
+}
 
 if ! grep -q '^RINGKERNEL_ENABLE_CUDA:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
   echo "gpu-kit: $build is not a configured build with RINGKERNEL_ENABLE_CUDA=ON (cmake --preset default)" >&2
   exit 2
 fi
+
+if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+  echo "gpu-kit: needs git (and a git work tree) to list the sources the kit is built from" >&2
+  exit 2
+fi
+sums_before=$(source_sums)
 
 # The gtest executables behind the gpu-labelled tests, from CTest's own list (run.sh lists and runs
 # their suites). A gpu test that is not a gtest is either the example (example.adder_gpu: run.sh
@@ -67,6 +89,13 @@ done | sort -u | while read -r lib; do
     *) cp -L "$lib" "$kit/lib/" ;;
   esac
 done
+# The sources again: a file changed during the build may or may not be in the binaries.
+if [ "$(source_sums)" != "$sums_before" ]; then
+  echo "gpu-kit: sources under ${source_paths[*]} changed while building and packing; pack again" >&2
+  rm -rf "$kit"
+  exit 1
+fi
+printf '%s\n' "$sums_before" > "$kit/sources.sha256"
 cp scripts/gpu-kit-run.sh "$kit/run.sh"
 cp scripts/gpu-kit-bench-queue.sh "$kit/bench_queue.sh"
 chmod +x "$kit/run.sh"
@@ -78,8 +107,11 @@ changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l) || tr
 {
   echo "commit: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$([ "$changed" -eq 0 ] || echo " + uncommitted changes in $changed files") ($(git log -1 --format='%cd, %s' --date=format:'%Y-%m-%d %H:%M' 2>/dev/null | cut -c1-90))"
   echo "built: $(date -u -d "@$newest" '+%Y-%m-%d %H:%M UTC') (newest binary, $build), packed $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "fingerprint: sha256 $(sha256sum < "$kit/sources.sha256" | cut -c1-16) of sources.sha256 ($(wc -l < "$kit/sources.sha256") files; run.sh checks them against the tree it runs in)"
+  echo "source_paths: ${source_paths[*]}"
   echo "cuda_runtime: $(sed -n 's/^set(CMAKE_CUDA_COMPILER_VERSION "\(.*\)")/\1/p' "$build"/CMakeFiles/*/CMakeCUDACompiler.cmake 2>/dev/null | tail -1)"
 } > "$kit/VERSION"
 cat "$kit/VERSION"
+echo "gpu-kit: test binaries (tests.txt): $(tr '\n' ' ' < "$kit/tests.txt")"
 echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(find "$kit/lib" "$kit/lib-fallback" -name '*.so*' | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
 echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh check   (or tests|sanitize|bench|all; device tool: carry [\"$kit\"])"

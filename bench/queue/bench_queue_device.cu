@@ -7,8 +7,9 @@
 //       loads and stores; the kernel holds each side as an endpoint, spsc_ring::consumer() /
 //       producer()). Peer: BM_Raw_HostGpuHostFlagPingPong (raw_ping_pong.cu).
 //   BM_KernelToKernelPingPong<Ring>: two persistent kernels bounce a message through two
-//       device-memory rings; time per one-way hop = round trip / 2 (goal <= 1 us); mpmc_ring and
-//       spsc_ring. Peer: BM_Raw_KernelToKernelFlagPingPong (raw_ping_pong.cu). Both latency kinds
+//       device-memory rings; time per one-way hop = round trip / 2 (goal <= 1 us; one_way_ns, a
+//       mean over CUDA events; one_way_median_ns / one_way_p99_ns from clock64 per round); mpmc_ring
+//       and spsc_ring. Peer: BM_Raw_KernelToKernelFlagPingPong (raw_ping_pong.cu). Both latency kinds
 //       are timed by latency_timing.h, the same code for a row and its peer.
 //   BM_DeviceQueueThroughput/B: producer warps push, consumer warps pop through one device-memory
 //       ring, 64-byte messages (goal >= 1 G msgs/s); B = 1: warp_push / warp_pop (one message per
@@ -17,8 +18,11 @@
 //       producer blocks and one consumer block per SM, all resident at once. The consumers sum a
 //       hash of every message (every word of it: device_bench_message.cuh) and count them; both
 //       are compared with what was sent, so a lost, repeated or corrupted message fails the row.
-//       One untimed iteration first (module and first-touch costs); each timed window still holds
-//       one submit/launch latency of the producers (a few us against ~4 ms).
+//       Untimed runs for 200 ms first (module, first-touch costs, clocks ramping up); each timed
+//       window still holds one submit/launch latency of the producers (a few us against ~4 ms);
+//       counters median_msgs_per_s, max_msgs_per_s besides items_per_second. Run and timed by
+//       throughput_timing.h, the same code as its peer BM_Raw_DeviceThroughput/B (raw_throughput.cu):
+//       the same grid, messages, checksum and staging through a bare ticketed slot array.
 // Any CUDA error (a launch refused, a kernel image missing for this GPU) ends the row with
 // SkipWithError naming the call, instead of spinning on a queue that no kernel serves; so does a
 // kernel that gave up (no answer, a ping-pong short of its rounds, a wrong checksum), whose time
@@ -41,6 +45,7 @@
 #include "ringkernel/buffers.h"
 #include "ringkernel/queue/message_queue.h"
 #include "row_support.h"
+#include "throughput_timing.h"
 
 namespace {
 
@@ -109,116 +114,39 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
         ba.emplace(device_ring<Ring>(*b, capacity));
         return true;
       },
-      [&](cudaStream_t s1, cudaStream_t s2, unsigned long long* completed) {
+      [&](cudaStream_t s1, cudaStream_t s2, PingOutput out) {
         pong<Ring><<<1, 1, 0, s2>>>(*ab, *ba, rounds);
         if (!ok(state, cudaSuccess, "pong<<<1, 1>>>")) return false;
-        ping<Ring><<<1, 1, 0, s1>>>(*ab, *ba, rounds, completed);
+        ping<Ring><<<1, 1, 0, s1>>>(*ab, *ba, rounds, out);
         return ok(state, cudaSuccess, "ping<<<1, 1>>>");
       });
-}
-
-// What the consumers must report when every message arrived once: the sum of message_hash over
-// the messages of `producers` threads sending `per_thread` each (modulo 2^64), and their number.
-std::pair<unsigned long long, unsigned long long> expected_totals(std::uint64_t producers, std::uint32_t per_thread) {
-  unsigned long long hashes = 0;
-  for (std::uint64_t t = 0; t < producers; ++t) {
-    for (std::uint32_t k = 0; k < per_thread; ++k) hashes += message_hash(produced_message(t, k));
-  }
-  return {hashes, static_cast<unsigned long long>(producers) * per_thread};
 }
 
 void BM_DeviceQueueThroughput(benchmark::State& state) {
   const auto target = target_device(state);
   if (!target || !preloaded(state, consume, produce)) return;
+  const auto grid = throughput_grid(state, *target, produce, consume);
+  if (!grid) return;
   const auto batch = static_cast<std::uint32_t>(state.range(0));
   constexpr std::uint64_t capacity = 1 << 20;
-  constexpr std::uint32_t threads = 256, per_thread = 64;
-  // The grid: per SM two producer blocks and one consumer block (264 + 132 on an H100 SXM or H200).
-  // The consumers spin until the producers' messages come, so all of them must be resident at
-  // once: each kernel must fit 3 blocks per SM alone (then any 3 of the two kernels' blocks fit,
-  // as each resource they use is at most 3 x the larger block's share). The SM count is what this
-  // process may use: a MIG slice reports its own.
-  int sms = 0, produce_per_sm = 0, consume_per_sm = 0;
-  if (!ok(state, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, target->ordinal),
-          "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)") ||
-      !ok(state, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&produce_per_sm, produce, threads, 0),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor(produce)") ||
-      !ok(state, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&consume_per_sm, consume, threads, 0),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor(consume)")) {
-    return;
-  }
-  if (sms < 1 || std::min(produce_per_sm, consume_per_sm) < 3) {
-    state.SkipWithError(("needs 3 co-resident blocks of " + std::to_string(threads) +
-                         " threads per SM (2 produce, 1 consume); this GPU fits " + std::to_string(produce_per_sm) +
-                         " produce / " + std::to_string(consume_per_sm) + " consume blocks per SM on " +
-                         std::to_string(sms) + " SMs")
-                            .c_str());
-    return;
-  }
-  const auto consumer_blocks = static_cast<std::uint32_t>(sms), producer_blocks = 2 * consumer_blocks;
-  const std::uint64_t producers = std::uint64_t{producer_blocks} * threads;
-  const auto [expected_hashes, expected_count] = expected_totals(producers, per_thread);
   const kept_unless_wedged<ringkernel::QueueStorage> storage(ringkernel::QueueMemory::device, target->id,
                                                              DeviceRing::bytes_for(capacity));
-  // Staging for every producer warp and every consumer warp (batch > 1).
-  const std::size_t producer_warps = producers / 32;
-  const std::size_t warps = producer_warps + std::size_t{consumer_blocks} * threads / 32;
-  const kept_unless_wedged<ringkernel::DeviceBuffer> staging(
-      target->id, batch == 1 ? sizeof(Msg64) : warps * batch * sizeof(Msg64));
-  auto* producer_staging = static_cast<Msg64*>(staging->data());
-  Msg64* consumer_staging = batch == 1 ? producer_staging : producer_staging + producer_warps * batch;
-  unsigned long long* totals = nullptr;  // [0]: the consumers' hash sum, [1]: their message count
-  cudaStream_t s1 = nullptr, s2 = nullptr;
-  cudaEvent_t begin = nullptr, end = nullptr, produced = nullptr;
-  // One run of the row's kernels: its time in `ms`; false with the row failed.
-  const auto run = [&](float& ms) {
-    const DeviceRing ring = device_ring(*storage, capacity);
-    // On s2, ahead of the consumers: a plain cudaMemset runs on the legacy stream, which s2 does not wait for.
-    if (!ok(state, cudaMemsetAsync(totals, 0, 2 * sizeof *totals, s2), "cudaMemsetAsync")) return false;
-    consume<<<consumer_blocks, threads, 0, s2>>>(ring, per_thread * 2, batch, consumer_staging, totals);
-    if (!ok(state, cudaSuccess, "consume<<<>>>")) return false;
-    // From the producers' start (the consumers wait for them) to the consumers' end; recorded after
-    // the consumers' launch so that the time the host spends launching them is not counted.
-    if (!ok(state, cudaEventRecord(begin, s1), "cudaEventRecord")) return false;
-    produce<<<producer_blocks, threads, 0, s1>>>(ring, per_thread, batch, producer_staging);
-    if (!ok(state, cudaSuccess, "produce<<<>>>") || !ok(state, cudaEventRecord(produced, s1), "cudaEventRecord") ||
-        !ok(state, cudaEventRecord(end, s2), "cudaEventRecord") ||
-        !ended_within(state, end, host_wait_limit(total_budget_us), "consume kernel") ||
-        !ended_within(state, produced, host_wait_limit(total_budget_us), "produce kernel")) {
-      return false;
-    }
-    unsigned long long got[2] = {};
-    if (!ok(state, cudaMemcpy(got, totals, sizeof got, cudaMemcpyDeviceToHost), "cudaMemcpy")) return false;
-    if (got[0] != expected_hashes || got[1] != expected_count) {
-      state.SkipWithError(("consumers took " + std::to_string(got[1]) + " messages of " +
-                           std::to_string(expected_count) + ", hash sum " + std::to_string(got[0]) + ", expected " +
-                           std::to_string(expected_hashes) + ": lost, repeated or corrupted messages")
-                              .c_str());
-      return false;
-    }
-    return ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
-  };
-  float ms = 0;
-  if (ok(state, cudaMalloc(&totals, 2 * sizeof *totals), "cudaMalloc") &&
-      ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
-      ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
-      ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
-      ok(state, cudaEventCreateWithFlags(&produced, cudaEventDisableTiming), "cudaEventCreateWithFlags") &&
-      run(ms)) {  // the warm-up: checked, not timed
-    for (auto _ : state) {
-      if (!run(ms)) break;
-      state.SetIterationTime(ms / 1000.0);
-    }
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(expected_count));
-  // Kernels of a failed iteration have given up by now, or the device is wedged (then `totals` stays).
-  if (!device_wedged()) cudaFree(totals);
-  for (cudaEvent_t e : {begin, end, produced}) {
-    if (e != nullptr) cudaEventDestroy(e);
-  }
-  for (cudaStream_t s : {s1, s2}) {
-    if (s != nullptr) cudaStreamDestroy(s);
-  }
+  std::optional<DeviceRing> ring;
+  time_throughput(
+      state, *target, *grid, batch,
+      [&](cudaStream_t) {  // an empty ring (uploaded: the copy has ended when this returns)
+        ring.emplace(device_ring(*storage, capacity));
+        return true;
+      },
+      [&](cudaStream_t s2, Msg64* staging, unsigned long long* totals) {
+        consume<<<grid->consumer_blocks, throughput_threads, 0, s2>>>(*ring, throughput_per_thread * 2, batch,
+                                                                      staging, totals);
+        return ok(state, cudaSuccess, "consume<<<>>>");
+      },
+      [&](cudaStream_t s1, Msg64* staging) {
+        produce<<<grid->producer_blocks, throughput_threads, 0, s1>>>(*ring, throughput_per_thread, batch, staging);
+        return ok(state, cudaSuccess, "produce<<<>>>");
+      });
 }
 
 }  // namespace
@@ -248,4 +176,4 @@ BENCHMARK(guarded<BM_DeviceQueueThroughput>)
     ->Arg(256)
     ->Arg(1024)
     ->UseManualTime()
-    ->Iterations(10);
+    ->Iterations(throughput_iterations);

@@ -4,8 +4,9 @@
 // bench_queue_device.cu (RingKernel) and raw_ping_pong.cu (their raw-CUDA peers).
 // Context keys: cuda_device_name ("none" when there is no CUDA device; then cuda_why_none says
 // why), cuda_device_ordinal, cuda_sm_count, cuda_compute_capability, cuda_host_native_atomics, cuda_pci_bus_id,
-// cuda_driver_version, cuda_runtime_version, cuda_module_loading, and host_cpu (the host's side of
-// a round trip; Google Benchmark records only its core count and clock). A query that fails is
+// cuda_driver_version, cuda_runtime_version, cuda_module_loading, host_cpu (the host's side of
+// a round trip; Google Benchmark records only its core count and clock) and host_cpu_affinity (the
+// CPUs this process may run on, e.g. "5" where gpu-kit pins a round-trip row to one core). A query that fails is
 // recorded as "unknown (<error name>)" instead of stopping the program.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
@@ -16,6 +17,8 @@
 #include <fstream>
 #include <optional>
 #include <string>
+
+#include <sched.h>
 
 #include "row_support.h"
 
@@ -49,8 +52,25 @@ std::string host_cpu() {
   return "unknown";
 }
 
+// The CPUs this process may run on, as a list of ranges ("0-3,8"); "unknown" when the call fails.
+std::string cpu_affinity() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return "unknown";
+  std::string list;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, &set)) continue;
+    int last = c;
+    while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
+    list += (list.empty() ? "" : ",") + std::to_string(c) + (last > c ? "-" + std::to_string(last) : "");
+    c = last;
+  }
+  return list;
+}
+
 void add_platform_context() {
   benchmark::AddCustomContext("host_cpu", host_cpu());
+  benchmark::AddCustomContext("host_cpu_affinity", cpu_affinity());
   int driver = 0, runtime = 0;
   cudaError_t e = cudaDriverGetVersion(&driver);
   benchmark::AddCustomContext("cuda_driver_version", e == cudaSuccess ? cuda_version(driver) : failed(e));

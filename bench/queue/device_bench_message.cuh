@@ -1,11 +1,13 @@
 // Copyright RingKernel authors.
 // What every kernel of bench_queue_device shares: the 64-byte message, the give-up budgets of
-// spinning kernels, and the per-message hash of the throughput row's checksum (host and device
-// compute it the same way). Nothing here defines a kernel or a non-inline function, so every .cu
-// file of the program may include it (device_queue_kernels.cuh, raw_ping_pong.cuh).
+// spinning kernels, the per-message hash of the throughput rows' checksum (host and device
+// compute it the same way), a throughput warp's staging, and what a ping kernel records per round.
+// Nothing here defines a kernel or a non-inline function, so every .cu file of the program may
+// include it (device_queue_kernels.cuh, raw_ping_pong.cuh, raw_throughput.cu).
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 
 #include "ringkernel/config.h"
@@ -22,8 +24,8 @@ struct Msg64 {
 // under a second (100 000 ping-pong rounds, 4.3 M messages on 132 SMs); a row that fails ends
 // after its first failed iteration (the host side of a round trip gives up after 1 s, then waits
 // for the echo's idle budget), so a run whose every row fails ends in about 50 s (3 x (1 + 3)
-// round trips + 3 x 5 ping-pongs + 4 x 5 throughputs), within gpu-kit's limit for the program
-// (120 s in `check`).
+// round trips + 3 x 5 ping-pongs + 8 x 5 throughputs, the raw peers' included); gpu-kit runs each
+// row in a process of its own anyway (a failing row: about 5-8 s).
 constexpr std::uint64_t idle_budget_us = 3'000'000;
 constexpr std::uint64_t total_budget_us = 5'000'000;
 // How long the host waits for kernels whose budget is `budget_us` before it gives them up as
@@ -60,5 +62,32 @@ RINGKERNEL_HOST_DEVICE constexpr Msg64 produced_message(std::uint64_t t, std::ui
   for (int j = 2; j < 8; ++j) m.words[j] = static_cast<std::uint64_t>(j);
   return m;
 }
+
+// What a ping kernel (ping<Ring>, raw_ping) writes for the host, besides its answers:
+//   completed[0]: the rounds it completed (fewer than asked: it gave up); [1]: the rounds whose
+//   answer was not its message; [2], [3]: clock64 cycles and %globaltimer nanoseconds from before
+//   its first round to after its last (the SM clock it ran at, for converting round_cycles);
+//   round_cycles[r]: round r's clock64 cycles, read before its push and after its pop (the same
+//   SM, so the same counter), one 8-byte store per round in both the ring rows and the raw peer.
+struct PingOutput {
+  unsigned long long* completed;  // 4 words
+  unsigned long long* round_cycles;  // one word per round
+};
+
+#ifdef __CUDACC__
+// %globaltimer in nanoseconds (its updates are about 1 us apart on some GPUs: used only across a
+// whole ping-pong, to convert clock64 cycles).
+__device__ inline std::uint64_t globaltimer_ns() {
+  std::uint64_t ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+// This warp's `batch` messages of `staging` (global memory: any batch size, and no shared memory
+// that could keep producer and consumer blocks from being resident together).
+__device__ inline Msg64* warp_staging(Msg64* staging, std::uint32_t batch) {
+  return staging + static_cast<std::size_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32) * batch;
+}
+#endif
 
 }  // namespace bench_queue_device

@@ -60,27 +60,34 @@ __global__ void echo(Ring in_ring, Ring out_ring) {
   }
 }
 
-// Writes the number of rounds it completed to completed[0] (fewer than `rounds`: it gave up, and the
-// row must not report the time as a latency) and the rounds whose answer was not its message to [1].
+// Records what PingOutput describes (device_bench_message.cuh): the rounds it completed (fewer
+// than `rounds`: it gave up, and the row must not report the time as a latency), wrong answers,
+// each round's clock64 cycles and the clock it ran at.
 template <class Ring>
-__global__ void ping(Ring to_ring, Ring from_ring, std::uint64_t rounds, unsigned long long* completed) {
+__global__ void ping(Ring to_ring, Ring from_ring, std::uint64_t rounds, PingOutput out) {
   auto to = sending_end(to_ring);
   auto from = receiving_end(from_ring);
   Msg64 m{};
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
+  const long long c0 = clock64();
+  const std::uint64_t g0 = globaltimer_ns();
   std::uint64_t r = 0, wrong = 0;
   for (; r < rounds; ++r) {
     m.words[0] = r;
+    const long long t0 = clock64();
     bool stuck = false;
     while (!to.try_push(m) && !(stuck = give_up.passed())) {
     }
     while (!stuck && !from.try_pop(m) && !(stuck = give_up.passed())) {
     }
     if (stuck) break;
+    out.round_cycles[r] = static_cast<unsigned long long>(clock64() - t0);
     if (m.words[0] != r) ++wrong;
   }
-  completed[0] = r;
-  completed[1] = wrong;
+  out.completed[2] = static_cast<unsigned long long>(clock64() - c0);
+  out.completed[3] = globaltimer_ns() - g0;
+  out.completed[0] = r;
+  out.completed[1] = wrong;
 }
 template <class Ring>
 __global__ void pong(Ring from_ring, Ring to_ring, std::uint64_t rounds) {
@@ -96,12 +103,6 @@ __global__ void pong(Ring from_ring, Ring to_ring, std::uint64_t rounds) {
       if (give_up.passed()) return;
     }
   }
-}
-
-// This warp's `batch` messages of `staging` (global memory: any batch size, and no shared memory
-// that could keep producer and consumer blocks from being resident together).
-__device__ Msg64* warp_staging(Msg64* staging, std::uint32_t batch) {
-  return staging + static_cast<std::size_t>((blockIdx.x * blockDim.x + threadIdx.x) / 32) * batch;
 }
 
 // Every thread t sends k = 0 .. per_thread-1: produced_message(t, k) (words t, k, 2, .., 7);

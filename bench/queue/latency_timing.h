@@ -7,7 +7,15 @@
 //       every row.
 //   time_kernel_ping_pong: one untimed, checked iteration, then per iteration two 1-thread kernels
 //       alternate `rounds` times; CUDA events around the launches; counter one_way_ns = the whole
-//       ping-pong's time / (2 x rounds).
+//       ping-pong's time / (2 x rounds) (a mean). Besides, the ping kernel times every round on its
+//       own SM with clock64 (PingOutput, device_bench_message.cuh); counters one_way_median_ns and
+//       one_way_p99_ns (nearest rank) of those rounds / 2 over all timed iterations, and
+//       sm_clock_mhz. Why clock64 and not %globaltimer per round: %globaltimer's updates can be
+//       about 1 us apart (deadline.h), as coarse as the round trip measured (~1-2 us), while clock64
+//       counts SM cycles, and both reads are on the pinging SM (one counter). Cycles become ns at
+//       the clock that SM ran at in that very iteration: its clock64 cycles / its %globaltimer ns
+//       over all its rounds (~0.1-0.3 s, so %globaltimer's granularity costs < 0.01 %); a clock that
+//       changed within an iteration makes single rounds off by as much as it changed.
 //   poll_until: the host's wait for an answer, reading the clock every 1024 polls only.
 #pragma once
 
@@ -20,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "device_bench_message.cuh"
 #include "row_support.h"
 
 namespace bench_queue_device {
@@ -81,33 +90,38 @@ bool time_round_trips(benchmark::State& state, Exchange&& exchange) {
 
 // Per iteration, and once untimed before the first: prepare(s1) readies the memory the kernels
 // share (before the timed span; false: the row failed); then, between CUDA events on s1,
-// launch(s1, s2, completed) launches pong on s2, then ping on s1 (false: the row failed). Ping writes the rounds it completed to completed[0]
-// (fewer than `rounds`: it gave up) and the rounds whose answer was not its message to
-// completed[1]. The host waits for each kernel at most `wait_limit` (their give-up budget plus a
-// margin), and fails the row past it (row_support.h).
+// launch(s1, s2, out) launches pong on s2, then ping on s1 (false: the row failed). Ping writes
+// what PingOutput says into `out` (device memory: completed[0] < `rounds` means it gave up). The
+// host waits for each kernel at most `wait_limit` (their give-up budget plus a margin), and fails
+// the row past it (row_support.h).
 template <class Prepare, class Launch>
 void time_kernel_ping_pong(benchmark::State& state, std::uint64_t rounds, std::chrono::milliseconds wait_limit,
                            Prepare&& prepare, Launch&& launch) {
-  unsigned long long* completed = nullptr;
+  PingOutput out{nullptr, nullptr};
   cudaStream_t s1 = nullptr, s2 = nullptr;
   cudaEvent_t begin = nullptr, end = nullptr, pong_done = nullptr;
-  double total_ms = 0;
-  if (ok(state, cudaMalloc(&completed, 2 * sizeof *completed), "cudaMalloc") &&
+  double total_ms = 0, total_cycles = 0, total_ns = 0;
+  std::vector<unsigned long long> cycles(rounds);
+  std::vector<double> one_way;  // ns, every timed round of every timed iteration
+  one_way.reserve(static_cast<std::size_t>(rounds * static_cast<std::uint64_t>(state.max_iterations)));
+  if (ok(state, cudaMalloc(&out.completed, 4 * sizeof *out.completed), "cudaMalloc") &&
+      ok(state, cudaMalloc(&out.round_cycles, rounds * sizeof *out.round_cycles), "cudaMalloc") &&
       ok(state, cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") &&
       ok(state, cudaEventCreate(&begin), "cudaEventCreate") && ok(state, cudaEventCreate(&end), "cudaEventCreate") &&
       ok(state, cudaEventCreateWithFlags(&pong_done, cudaEventDisableTiming), "cudaEventCreateWithFlags")) {
     // One ping-pong: false (the row failed, said why) or its time in `ms`.
-    const auto once = [&](float& ms) {
-      if (!prepare(s1) || !ok(state, cudaEventRecord(begin, s1), "cudaEventRecord") || !launch(s1, s2, completed) ||
+    // timed: the round_cycles are converted into `one_way` (after the events: not timed).
+    const auto once = [&](float& ms, bool timed) {
+      if (!prepare(s1) || !ok(state, cudaEventRecord(begin, s1), "cudaEventRecord") || !launch(s1, s2, out) ||
           !ok(state, cudaEventRecord(end, s1), "cudaEventRecord") ||
           !ok(state, cudaEventRecord(pong_done, s2), "cudaEventRecord") ||
           !ended_within(state, end, wait_limit, "ping kernel") ||
           !ended_within(state, pong_done, wait_limit, "pong kernel")) {
         return false;
       }
-      unsigned long long done[2] = {};
-      if (!ok(state, cudaMemcpy(done, completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) return false;
+      unsigned long long done[4] = {};
+      if (!ok(state, cudaMemcpy(done, out.completed, sizeof done, cudaMemcpyDeviceToHost), "cudaMemcpy")) return false;
       if (done[0] != rounds || done[1] != 0) {
         state.SkipWithError((done[0] != rounds ? "ping gave up after " + std::to_string(done[0]) + " of " +
                                                      std::to_string(rounds) +
@@ -116,12 +130,26 @@ void time_kernel_ping_pong(benchmark::State& state, std::uint64_t rounds, std::c
                                 .c_str());
         return false;
       }
-      return ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime");
+      if (!ok(state, cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime")) return false;
+      if (!timed) return true;
+      if (done[2] == 0 || done[3] == 0) {
+        state.SkipWithError("ping recorded no clock64 cycles or no %globaltimer time over its rounds");
+        return false;
+      }
+      if (!ok(state, cudaMemcpy(cycles.data(), out.round_cycles, rounds * sizeof cycles[0], cudaMemcpyDeviceToHost),
+              "cudaMemcpy")) {
+        return false;
+      }
+      const double ns_per_cycle = static_cast<double>(done[3]) / static_cast<double>(done[2]);
+      for (const unsigned long long c : cycles) one_way.push_back(static_cast<double>(c) * ns_per_cycle / 2);
+      total_cycles += static_cast<double>(done[2]);
+      total_ns += static_cast<double>(done[3]);
+      return true;
     };
     float ms = 0;
-    if (once(ms)) {  // untimed warm-up
+    if (once(ms, false)) {  // untimed warm-up
       for (auto _ : state) {
-        if (!once(ms)) break;
+        if (!once(ms, true)) break;
         state.SetIterationTime(ms / 1000.0);
         total_ms += ms;
       }
@@ -130,9 +158,19 @@ void time_kernel_ping_pong(benchmark::State& state, std::uint64_t rounds, std::c
   if (!state.error_occurred() && state.iterations() != 0 && total_ms > 0) {
     const double hops = 2.0 * static_cast<double>(rounds) * static_cast<double>(state.iterations());
     state.counters["one_way_ns"] = total_ms * 1e6 / hops;
+    std::sort(one_way.begin(), one_way.end());
+    const std::size_t n = one_way.size();
+    if (n != 0) {
+      state.counters["one_way_median_ns"] = n % 2 == 1 ? one_way[n / 2] : (one_way[n / 2 - 1] + one_way[n / 2]) / 2;
+      state.counters["one_way_p99_ns"] = one_way[(n * 99 + 99) / 100 - 1];  // nearest rank
+      state.counters["sm_clock_mhz"] = total_cycles / total_ns * 1e3;
+    }
   }
-  // Both kernels have ended here unless the device wedged (then `completed` stays: they may write it).
-  if (!device_wedged()) cudaFree(completed);
+  // Both kernels have ended here unless the device wedged (then `out` stays: they may write it).
+  if (!device_wedged()) {
+    cudaFree(out.completed);
+    cudaFree(out.round_cycles);
+  }
   for (cudaEvent_t e : {begin, end, pong_done}) {
     if (e != nullptr) cudaEventDestroy(e);
   }

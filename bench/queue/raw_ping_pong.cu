@@ -9,7 +9,8 @@
 //       over round_trip_samples round trips, each timed on its own.
 //   BM_Raw_KernelToKernelFlagPingPong: the peer of BM_KernelToKernelPingPong<..>. Two 1-thread
 //       kernels (raw_ping, raw_pong) on one GPU through a mailbox pair in device memory, device
-//       scope. Counter one_way_ns = the ping-pong's time / (2 x rounds).
+//       scope. Counter one_way_ns = the ping-pong's time / (2 x rounds); one_way_median_ns and
+//       one_way_p99_ns from clock64 per round on the pinging SM (latency_timing.h).
 // Every failure (a CUDA error, no answer within the host's deadline, a wrong answer, kernels that
 // outlive their budget) ends the row with SkipWithError and the reason; nothing can hang.
 #include <benchmark/benchmark.h>
@@ -90,10 +91,10 @@ void BM_Raw_KernelToKernelFlagPingPong(benchmark::State& state) {
         return ok(state, cudaMemsetAsync(boxes, 0, sizeof *boxes, s1), "cudaMemsetAsync") &&
                ok(state, cudaStreamSynchronize(s1), "cudaStreamSynchronize");
       },
-      [&](cudaStream_t s1, cudaStream_t s2, unsigned long long* completed) {
+      [&](cudaStream_t s1, cudaStream_t s2, PingOutput out) {
         raw_pong<<<1, 1, 0, s2>>>(boxes, rounds);
         if (!ok(state, cudaSuccess, "raw_pong<<<1, 1>>>")) return false;
-        raw_ping<<<1, 1, 0, s1>>>(boxes, rounds, completed);
+        raw_ping<<<1, 1, 0, s1>>>(boxes, rounds, out);
         return ok(state, cudaSuccess, "raw_ping<<<1, 1>>>");
       });
   if (!device_wedged()) cudaFree(boxes);  // else a kernel may still use it

@@ -79,15 +79,18 @@ __global__ void raw_echo(MailboxPair* boxes) {
 }
 
 // As ping<Ring> / pong<Ring> (device_queue_kernels.cuh), through a mailbox pair in device memory:
-// ping sends round r as request r + 1 and waits for answer r + 1; completed[0] = rounds completed,
-// completed[1] = answers that were not ping's message.
-__global__ void raw_ping(MailboxPair* boxes, std::uint64_t rounds, unsigned long long* completed) {
+// ping sends round r as request r + 1 and waits for answer r + 1; records PingOutput as ping<Ring>
+// does (the same clock64 reads and per-round store).
+__global__ void raw_ping(MailboxPair* boxes, std::uint64_t rounds, PingOutput out) {
   const seq_word<ringkernel::atomic_scope::device> request(boxes->request.seq), answer(boxes->answer.seq);
   RawMessage m{};
   const auto give_up = ringkernel::deadline::after_us(total_budget_us);
+  const long long c0 = clock64();
+  const std::uint64_t g0 = globaltimer_ns();
   std::uint64_t r = 0, wrong = 0;
   for (; r < rounds; ++r) {
     m.part[0].x = r;  // words[0]
+    const long long t0 = clock64();
     store_message(boxes->request, m);
     request.store(r + 1, order::release);
     bool stuck = false;
@@ -95,10 +98,13 @@ __global__ void raw_ping(MailboxPair* boxes, std::uint64_t rounds, unsigned long
     }
     if (stuck) break;
     m = load_message(boxes->answer);
+    out.round_cycles[r] = static_cast<unsigned long long>(clock64() - t0);
     if (m.part[0].x != r) ++wrong;
   }
-  completed[0] = r;
-  completed[1] = wrong;
+  out.completed[2] = static_cast<unsigned long long>(clock64() - c0);
+  out.completed[3] = globaltimer_ns() - g0;
+  out.completed[0] = r;
+  out.completed[1] = wrong;
 }
 __global__ void raw_pong(MailboxPair* boxes, std::uint64_t rounds) {
   const seq_word<ringkernel::atomic_scope::device> request(boxes->request.seq), answer(boxes->answer.seq);
