@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Generator benchmark (not a test): ringkernel-gen on a header with 1,000 message types against
 # clang++-19 -fsyntax-only on the same header, run alternately and side by side; prints the medians
-# and the ratio. Usage: bench/generator/run.sh [build-dir] [count] [repetitions]
+# and the ratio. The timed runs hold an exclusive flock on $RINGKERNEL_BENCH_LOCK (default
+# /tmp/rk-cpu.lock), as bench/codec/run.sh and bench/queue/run.sh do (builds on a shared machine take
+# it shared and wait). Usage: bench/generator/run.sh [build-dir] [count] [repetitions]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build/default}"
@@ -14,7 +16,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 "$root/bench/generator/make_header.py" "$count" "$work/messages.h"
 
-python3 - "$gen" "$work" "$reps" "$count" <<'PY'
+flock -x "${RINGKERNEL_BENCH_LOCK:-/tmp/rk-cpu.lock}" python3 - "$gen" "$work" "$reps" "$count" <<'PY'
 import statistics, subprocess, sys, time
 gen, work, reps, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 header = f"{work}/messages.h"
