@@ -34,7 +34,7 @@ constexpr documented_status all_statuses[] = {
     {codec_status::nesting_too_deep, 6, "nesting too deep"},
     {codec_status::duplicate_field, 7, "duplicate field"},
     {codec_status::missing_field, 8, "missing field"},
-    {codec_status::invalid_input, 9, "invalid MessagePack"},
+    {codec_status::invalid_input, 9, "invalid input (the byte 0xc1, or a misaligned raw message)"},
     {codec_status::wrong_message_type, 10, "wrong message type"},
 };
 

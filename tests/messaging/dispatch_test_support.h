@@ -23,6 +23,12 @@ inline ringkernel::KernelMessage<Tick> stamped_tick() {
   return stamped(ringkernel::KernelMessage<Tick>::create_data(2, 3, Tick{-7, 2.5f, "dispatch"}), 2);
 }
 
+/// A causal message whose payload is aligned to 16 (payload at 48), stamped.
+inline ringkernel::KernelMessage<Aligned16> stamped_aligned16() {
+  return stamped(ringkernel::KernelMessage<Aligned16>::create_data(7, ringkernel::broadcast_receiver, Aligned16{9, -0.25}),
+                 7);
+}
+
 /// Counts the calls of each handler; the value is checked against `expected` when its type matches.
 template <class Expected>
 struct Recorder {

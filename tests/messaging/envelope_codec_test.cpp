@@ -5,6 +5,7 @@
 #include <msgpack.h>
 
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -16,6 +17,7 @@ namespace {
 
 using messaging_test::envelope_bytes;
 using messaging_test::stamped;
+using messaging_test::Aligned16;
 using messaging_test::Reading;
 using messaging_test::Tagged;
 using messaging_test::Tick;
@@ -186,6 +188,79 @@ TEST(EnvelopeCodec, RejectsAnotherMessageTypeUnknownTypesAndStrayHlc) {
   EXPECT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), out).status, codec_status::type_mismatch);
   bytes[0] = 0xc1;
   EXPECT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), out).status, codec_status::invalid_input);
+}
+
+// A receiver id is -1 (broadcast) or an id >= 0: below -1, in any int width, decode says
+// value_out_of_range at element 2 (offset 7 after a uint 32 type id) without writing the message,
+// and encode refuses the header (nothing written). Sender ids are any int32.
+TEST(EnvelopeCodec, ReceiverIdsBelowBroadcastAreRefusedSenderIdsAreNot) {
+  constexpr std::uint32_t id = ringkernel::message_traits<Tagged>::type_id;
+  const auto envelope = [](std::vector<std::uint8_t> sender, std::vector<std::uint8_t> receiver) {
+    std::vector<std::uint8_t> bytes{0x98, 0xce, static_cast<std::uint8_t>(id >> 24), static_cast<std::uint8_t>(id >> 16),
+                                    static_cast<std::uint8_t>(id >> 8), static_cast<std::uint8_t>(id)};
+    bytes.insert(bytes.end(), sender.begin(), sender.end());
+    bytes.insert(bytes.end(), receiver.begin(), receiver.end());
+    for (const std::uint8_t b : {0x00, 0x05, 0x06, 0x00, 0x93, 0x03, 0x00, 0x2a}) bytes.push_back(b);
+    return bytes;
+  };
+  const struct {
+    std::vector<std::uint8_t> receiver;
+    std::int32_t value;
+  } refused[] = {{{0xfe}, -2},
+                 {{0xe0}, -32},
+                 {{0xd0, 0x80}, -128},
+                 {{0xd1, 0xff, 0xfe}, -2},
+                 {{0xd2, 0x80, 0x00, 0x00, 0x00}, std::numeric_limits<std::int32_t>::min()},
+                 {{0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, -2}};
+  for (const auto& c : refused) {
+    const auto bytes = envelope({0x01}, c.receiver);
+    KernelMessage<Tagged> out = KernelMessage<Tagged>::create_data(99, 99, Tagged{});
+    const auto before = out;
+    const auto r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
+    EXPECT_EQ(r.status, codec_status::value_out_of_range) << c.value;
+    EXPECT_EQ(r.size, 7u) << c.value;
+    EXPECT_EQ(out, before) << c.value << ": output written on failure";
+
+    auto m = KernelMessage<Tagged>::create_data(1, c.value, Tagged{3, 0, 42});
+    std::vector<std::uint8_t> written(ringkernel::max_envelope_encoded_size<Tagged>, 0xee);
+    const auto e = ringkernel::encode_envelope(m, written.data(), written.size());
+    EXPECT_EQ(e.status, codec_status::value_out_of_range) << c.value;
+    EXPECT_EQ(e.size, 0u) << c.value;
+    EXPECT_EQ(written, std::vector<std::uint8_t>(written.size(), 0xee)) << c.value << ": output written";
+  }
+
+  // -1, 0 and the largest receiver; any sender, INT32_MIN and -1 included: they come back.
+  const struct {
+    std::vector<std::uint8_t> sender, receiver;
+    std::int32_t sender_id, receiver_id;
+  } accepted[] = {{{0x01}, {0xff}, 1, -1},
+                  {{0xff}, {0x00}, -1, 0},
+                  {{0xd2, 0x80, 0x00, 0x00, 0x00}, {0xce, 0x7f, 0xff, 0xff, 0xff}, std::numeric_limits<std::int32_t>::min(),
+                   std::numeric_limits<std::int32_t>::max()}};
+  for (const auto& c : accepted) {
+    const auto bytes = envelope(c.sender, c.receiver);
+    KernelMessage<Tagged> out{};
+    const auto r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
+    ASSERT_EQ(r.status, codec_status::ok) << c.receiver_id;
+    EXPECT_EQ(r.size, bytes.size());
+    EXPECT_EQ(out.header.sender_id, c.sender_id);
+    EXPECT_EQ(out.header.receiver_id, c.receiver_id);
+    EXPECT_EQ(envelope_bytes(out), bytes);
+  }
+}
+
+// A causal payload aligned to 16 (payload at 48 in the raw layout) round-trips like any other.
+TEST(EnvelopeCodec, RoundTripsAPayloadAlignedTo16) {
+  const auto sent = stamped(KernelMessage<Aligned16>::create_data(3, 4, Aligned16{0xffffffffu, -1.5e300}), 3);
+  ASSERT_NE(sent.header.hlc.bits, 0u);
+  const auto bytes = envelope_bytes(sent);
+  alignas(16) KernelMessage<Aligned16> back{};
+  const auto r = ringkernel::decode_envelope(bytes.data(), bytes.size(), back);
+  ASSERT_EQ(r.status, codec_status::ok);
+  EXPECT_EQ(r.size, bytes.size());
+  EXPECT_EQ(back, sent);
+  EXPECT_EQ(back.payload.lane, 0xffffffffu);
+  EXPECT_EQ(back.payload.value, -1.5e300);
 }
 
 TEST(EnvelopeCodec, SkipsExtraTrailingElements) {

@@ -23,6 +23,7 @@ using messaging_test::blob;
 using messaging_test::envelope_bytes;
 using messaging_test::reading;
 using messaging_test::Recorder;
+using messaging_test::stamped_aligned16;
 using messaging_test::stamped_tick;
 using messaging_test::tagged;
 using messaging_test::Blob64;
@@ -34,7 +35,7 @@ using ringkernel::KernelMessage;
 using bytes = std::vector<std::uint8_t>;
 namespace reg = ringkernel::registry::messaging;
 
-static_assert(reg::message_count == 4, "the tests below send one envelope of each message");
+static_assert(reg::message_count == 5, "the tests below send one envelope of each message");
 
 /// dispatch_envelope on an exact-size copy (ASan sees any overread) against decode_envelope<T>.
 template <class T>
@@ -65,6 +66,7 @@ TEST(EnvelopeDispatch, EveryMessageOfTheRegistryReachesItsOwnHandlerEqual) {
   expect_routed(stamped_tick());
   expect_routed(reading);
   expect_routed(blob);
+  expect_routed(stamped_aligned16());  // payload aligned to 16, at 48
 }
 
 TEST(EnvelopeDispatch, TakesLambdasAndTemporaryVisitorsAndReturnsTheDecodeResult) {
@@ -128,6 +130,7 @@ TEST(EnvelopeDispatch, EveryTruncationIsDecodeEnvelopesStatusAtItsOffsetWithoutA
   truncations(stamped_tick());
   truncations(reading);
   truncations(blob);
+  truncations(stamped_aligned16());
 }
 
 // Bytes that are no envelope: peek_envelope_type_id's status and offset; a corrupt body after a

@@ -19,8 +19,10 @@ namespace {
 using messaging_test::blob;
 using messaging_test::reading;
 using messaging_test::Recorder;
+using messaging_test::stamped_aligned16;
 using messaging_test::stamped_tick;
 using messaging_test::tagged;
+using messaging_test::Aligned16;
 using messaging_test::Blob64;
 using messaging_test::Reading;
 using messaging_test::Tagged;
@@ -56,6 +58,7 @@ TEST(KernelMessageDispatch, EveryMessageOfTheRegistryReachesItsOwnHandlerEqual) 
   expect_routed(stamped_tick());  // causal: a 40-byte header
   expect_routed(reading);
   expect_routed(blob);
+  expect_routed(stamped_aligned16());  // payload aligned to 16, at 48
 }
 
 // Messages of different types back to back in one buffer, each at an offset aligned for it: the
@@ -123,6 +126,7 @@ TEST(KernelMessageDispatch, FewerBytesThanTheMessageAreTruncatedInputWithoutACal
   truncations(stamped_tick());  // causal: a 40-byte header
   truncations(reading);
   truncations(blob);
+  truncations(stamped_aligned16());
 }
 
 TEST(KernelMessageDispatch, AMisalignedMessageIsInvalidInputWithoutACall) {
@@ -135,6 +139,24 @@ TEST(KernelMessageDispatch, AMisalignedMessageIsInvalidInputWithoutACall) {
     EXPECT_EQ(r.status, codec_status::invalid_input) << "shift " << shift;
     EXPECT_EQ(r.size, 0u);
     EXPECT_EQ(recorder.calls, 0);
+  }
+}
+
+// A message aligned to 16 at an address aligned to 8 only (or less): invalid_input, no call. At 16
+// it is routed.
+TEST(KernelMessageDispatch, AMessageAlignedTo16AtAnAddressAlignedTo8IsInvalidInputWithoutACall) {
+  const KernelMessage<Aligned16> sent = stamped_aligned16();
+  static_assert(alignof(KernelMessage<Aligned16>) == 16 && sizeof(KernelMessage<Aligned16>) == 64);
+  alignas(64) unsigned char buffer[sizeof sent + 16] = {};
+  for (const std::size_t shift : {0u, 4u, 8u, 16u}) {
+    std::memcpy(buffer + shift, &sent, sizeof sent);
+    Recorder<Aligned16> recorder{&sent};
+    const codec_result r = reg::dispatch_kernel_message(buffer + shift, sizeof sent, recorder);
+    const bool aligned = shift % 16 == 0;
+    EXPECT_EQ(r.status, aligned ? codec_status::ok : codec_status::invalid_input) << "shift " << shift;
+    EXPECT_EQ(r.size, aligned ? sizeof sent : 0u) << "shift " << shift;
+    EXPECT_EQ(recorder.calls, aligned ? 1 : 0) << "shift " << shift;
+    EXPECT_EQ(recorder.equal, aligned ? 1 : 0) << "shift " << shift;
   }
 }
 

@@ -14,7 +14,9 @@
 
 namespace {
 
+using messaging_test::Aligned16;
 using messaging_test::Blob64;
+using messaging_test::Reading;
 using messaging_test::Tagged;
 using messaging_test::Tick;
 using ringkernel::KernelMessage;
@@ -28,6 +30,38 @@ static_assert(sizeof(KernelMessage<Blob64>) == 96);
 static_assert(ringkernel::kernel_message_layout_ok<Tagged> && ringkernel::kernel_message_layout_ok<Tick>);
 static_assert(!KernelMessage<Tagged>::causal && KernelMessage<Tick>::causal);
 static_assert(ringkernel::is_kernel_message_v<KernelMessage<Tick>> && !ringkernel::is_kernel_message_v<Tick>);
+
+// A causal payload aligned to 16: the 40-byte header rounded up to 16 (payload_offset_v's rounding,
+// kernel_message_layout_ok's alignof(T) > 8 branch).
+static_assert(alignof(Aligned16) == 16 && sizeof(Aligned16) == 16 && KernelMessage<Aligned16>::causal);
+static_assert(offsetof(KernelMessage<Aligned16>, payload) == 48 && ringkernel::payload_offset_v<Aligned16> == 48);
+static_assert(sizeof(KernelMessage<Aligned16>) == 64 && alignof(KernelMessage<Aligned16>) == 16);
+static_assert(ringkernel::kernel_message_layout_ok<Aligned16>);
+
+// == and != are constant expressions (fields found by index, not by byte offset), also through a
+// nested message, arrays, a char array and floating-point fields.
+static_assert(KernelMessage<Tagged>::create_data(1, 2, Tagged{1, 0, 2}) ==
+              KernelMessage<Tagged>::create_data(1, 2, Tagged{1, 0, 2}));
+static_assert(KernelMessage<Tagged>::create_data(1, 2, Tagged{1, 0, 2}) !=
+              KernelMessage<Tagged>::create_data(1, 2, Tagged{1, 0, 3}));
+static_assert(KernelMessage<Tagged>::create_data(1, 2, Tagged{1, 0, 2}) !=
+              KernelMessage<Tagged>::create_data(1, 3, Tagged{1, 0, 2}));
+constexpr auto reading_of = [](std::uint64_t index, double last) {
+  return KernelMessage<Reading>::create_data(4, 5, Reading{Tagged{1, 0, index}, {0.5, -1.0, last}});
+};
+static_assert(reading_of(2, 3.0) == reading_of(2, 3.0));
+static_assert(reading_of(2, 3.0) != reading_of(7, 3.0));   // a field of the nested message
+static_assert(reading_of(2, 3.0) != reading_of(2, -3.0));  // an array element
+static_assert(reading_of(2, 0.0) == reading_of(2, -0.0));  // values, not bits
+constexpr auto tick_of = [](char second, float weight) {
+  return KernelMessage<Tick>::create_data(1, 2, Tick{5, weight, {'h', second}});
+};
+static_assert(tick_of('i', 1.5f) == tick_of('i', 1.5f) && tick_of('i', 1.5f) != tick_of('o', 1.5f) &&
+              tick_of('i', 1.5f) != tick_of('i', 2.5f));
+static_assert(KernelMessage<Aligned16>::create_data(1, 2, Aligned16{3, 0.5}) ==
+                  KernelMessage<Aligned16>::create_data(1, 2, Aligned16{3, 0.5}) &&
+              KernelMessage<Aligned16>::create_data(1, 2, Aligned16{3, 0.5}) !=
+                  KernelMessage<Aligned16>::create_data(1, 2, Aligned16{4, 0.5}));
 
 TEST(KernelMessage, FactoriesFillTheHeader) {
   const auto data = KernelMessage<Tagged>::create_data(3, 9, Tagged{1, 0, 42});

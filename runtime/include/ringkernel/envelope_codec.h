@@ -12,17 +12,19 @@
 //                    the bytes needed; nothing beyond `capacity` written). Only the header is
 //                    checked: a header whose values would not come back from the wire is refused
 //                    with nothing written (size 0): wrong_message_type for a header type_id other
-//                    than T's, value_out_of_range for an unknown MessageType or non-zero
-//                    flags/reserved (not on the wire). The payload is encoded unchecked, as
-//                    ringkernel::encode does: one that will not compare equal after a round trip
-//                    is still encoded with ok (a char[N] with bytes after its NUL, a NaN field, an
-//                    enum on bool whose byte is 2).
+//                    than T's, value_out_of_range for a receiver_id below -1 (broadcast_receiver),
+//                    an unknown MessageType or non-zero flags/reserved (not on the wire). The
+//                    payload is encoded unchecked, as ringkernel::encode does: one that will not
+//                    compare equal after a round trip is still encoded with ok (a char[N] with
+//                    bytes after its NUL, a NaN field, an enum on bool whose byte is 2).
 //   decode_envelope: as ringkernel::decode; additionally wrong_message_type at the type_id when the
 //                    bytes carry another message type (a valid id: try the decoder of that type;
 //                    type_mismatch there means a type id that is no int), value_out_of_range for
-//                    an unknown MessageType or a non-zero hlc for a non-causal type. `msg` is
-//                    written only on success. Extra trailing array elements are skipped (forward
-//                    compatibility).
+//                    a receiver_id below -1, an unknown MessageType or a non-zero hlc for a
+//                    non-causal type. `msg` is written only on success. Extra trailing array
+//                    elements are skipped (forward compatibility). The sender_id is any int32:
+//                    receivers that index tables with it (or with a receiver_id >= 0) range-check
+//                    it themselves.
 //   peek_envelope_type_id: the type id alone, without knowing T (to route an envelope to its
 //                    decoder); decode_envelope's statuses up to and including element 0.
 #pragma once
@@ -50,7 +52,8 @@ namespace detail {
 template <class T>
 RINGKERNEL_HOST_DEVICE constexpr codec_status envelope_encodable(const KernelMessage<T>& m) noexcept {
   if (m.header.type_id != message_traits<T>::type_id) return codec_status::wrong_message_type;
-  if (!is_valid(m.header.type) || m.header.flags != 0 || m.header.reserved != 0) {
+  if (m.header.receiver_id < broadcast_receiver || !is_valid(m.header.type) || m.header.flags != 0 ||
+      m.header.reserved != 0) {
     return codec_status::value_out_of_range;
   }
   return codec_status::ok;
@@ -118,7 +121,9 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_envelo
   out.header.type_id = start.type_id;
   if (start.type_id != type_id) return r.fail_at(start.type_id_at, codec_status::wrong_message_type);
   if (const codec_status s = r.read_int(out.header.sender_id); s != codec_status::ok) return s;
+  const msgpack_reader::mark receiver_at = r.position();
   if (const codec_status s = r.read_int(out.header.receiver_id); s != codec_status::ok) return s;
+  if (out.header.receiver_id < broadcast_receiver) return r.fail_at(receiver_at, codec_status::value_out_of_range);
   const msgpack_reader::mark type_at = r.position();
   std::uint8_t type = 0;
   if (const codec_status s = r.read_int(type); s != codec_status::ok) return s;
@@ -160,6 +165,8 @@ RINGKERNEL_HOST_DEVICE codec_status decode_envelope_from(msgpack_reader& r, Kern
 template <class T>
 RINGKERNEL_HOST_DEVICE inline codec_result encode_envelope(const KernelMessage<T>& m, std::uint8_t* out,
                                                            std::size_t capacity) noexcept {
+  static_assert(!envelope_header_layout_ok || kernel_message_layout_ok<T>,
+                "KernelMessage<T> layout differs from the documented one");
   if (const codec_status s = detail::envelope_encodable(m); s != codec_status::ok) return {s, 0};
   if (capacity >= max_envelope_encoded_size<T>) {
     detail::msgpack_writer<false> w(out, capacity);
@@ -193,6 +200,9 @@ namespace detail {
 template <class T>
 RINGKERNEL_HOST_DEVICE inline codec_result decode_envelope_into_scratch(const std::uint8_t* in, std::size_t size,
                                                                         KernelMessage<T>& scratch) noexcept {
+  // (Also decode_envelope's and the registry's dispatch_envelope's check.)
+  static_assert(!envelope_header_layout_ok || kernel_message_layout_ok<T>,
+                "KernelMessage<T> layout differs from the documented one");
   static_assert(message_depth<T>() + 1 <= max_decode_depth,
                 "payload nests too deep to be decoded inside an envelope: raise RINGKERNEL_CODEC_MAX_DEPTH");
   msgpack_reader r(in, size);

@@ -64,7 +64,9 @@ struct hlc_timestamp {
   /// for local carries, so no remote stamp brings a clock near the end of its word.
   static constexpr std::uint64_t max_remote_physical_us = max_physical_us - (std::uint64_t{1} << 32);
 
-  std::uint64_t bits = 0;  // 0: "no stamp" (never issued: it would need a wall time of 0)
+  // 0: "no stamp", never issued whatever the wall time: every stamp is above the clock's previous
+  // one, which starts at 0.
+  std::uint64_t bits = 0;
 
   /// The stamp of (physical_us, logical), each taken modulo its field (2^52 us, 4096): a part too
   /// large for its field loses its high bits. Check foreign values against max_physical_us and

@@ -19,7 +19,9 @@ enum class codec_status : std::uint8_t {
   nesting_too_deep = 6,     // decode: arrays/maps nested deeper than ringkernel::max_decode_depth
   duplicate_field = 7,      // decode: a map names the same field twice
   missing_field = 8,        // decode: an array with fewer elements than fields, a map without a field
-  invalid_input = 9,        // decode: bytes that are not MessagePack (the never-used byte 0xc1)
+  invalid_input = 9,        // decode: bytes that are not MessagePack (the never-used byte 0xc1);
+                            // a registry's dispatch_kernel_message: a raw message not aligned
+                            // for its KernelMessage<T>
   wrong_message_type = 10,  // envelope: a valid type id of another message type (decode: try another
                             // decoder, ringkernel::peek_envelope_type_id names it); encode: a header
                             // type_id other than T's
@@ -36,7 +38,7 @@ RINGKERNEL_HOST_DEVICE constexpr const char* to_string(codec_status s) noexcept 
     case codec_status::nesting_too_deep: return "nesting too deep";
     case codec_status::duplicate_field: return "duplicate field";
     case codec_status::missing_field: return "missing field";
-    case codec_status::invalid_input: return "invalid MessagePack";
+    case codec_status::invalid_input: return "invalid input (the byte 0xc1, or a misaligned raw message)";
     case codec_status::wrong_message_type: return "wrong message type";
   }
   return "unknown status";

@@ -31,6 +31,7 @@
 namespace {
 
 using namespace registry_device_support;
+using messaging_test::Aligned16;
 using messaging_test::Blob64;
 using messaging_test::Reading;
 using messaging_test::Tagged;
@@ -42,9 +43,10 @@ using registry_device_test::Route;
 using registry_device_test::RouteDone;
 using bytes = std::vector<std::uint8_t>;
 
-static_assert(reg::message_count == 8 && reg::kernel_count == 7,
+static_assert(reg::message_count == 9 && reg::kernel_count == 7,
               "the tests below send one message of each type of the registry (samples())");
 static_assert(reg::contains_v<Tagged> && reg::contains_v<Tick> && reg::contains_v<Reading> && reg::contains_v<Blob64> &&
+              reg::contains_v<Aligned16> &&
               reg::contains_v<Route> && reg::contains_v<RouteDone> && reg::contains_v<Hop> && reg::contains_v<Drain>);
 
 // ---------------------------------------------------------------------------------------------
@@ -117,6 +119,7 @@ auto samples() {
       with_header(KernelMessage<Reading>::create_control(4, ringkernel::broadcast_receiver,
                                                          Reading{Tagged{1, 0, 2}, {0.5, 1.0, -2.0}})),
       with_header(KernelMessage<Blob64>::create_data(5, 6, Blob64{{1, 2, 3, 4, 5, 6, 7, ~0ull}})),
+      with_header(KernelMessage<Aligned16>::create_data(13, 14, Aligned16{0x89abcdefu, -0.75})),
       with_header(KernelMessage<Route>::create_data(7, 8, route)),
       with_header(KernelMessage<RouteDone>::create_data(8, 7, RouteDone{-0x0123456789abcdefll, 0.125})),
       with_header(KernelMessage<Hop>::create(9, 10, ringkernel::MessageType::ack,

@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // libFuzzer target: decodes arbitrary bytes as the envelope of each messaging payload (array,
-// causal and map payloads: KernelMessage<Tagged>, <Tick>, <Reading>) and peeks their type id.
+// causal, map and over-aligned payloads: KernelMessage<Tagged>, <Tick>, <Reading>, <Aligned16>) and
+// peeks their type id.
 // Sanitizers catch any out-of-bounds access; the checks below catch wrong results: a failed decode
 // leaves the message untouched and reports an offset inside the input; a decoded envelope
 // re-encodes to bytes that decode again and re-encode to the same bytes (the canonical form is a
@@ -128,6 +129,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_envelope<messaging_test::Tagged>(data, size, p);
   check_envelope<messaging_test::Tick>(data, size, p);
   check_envelope<messaging_test::Reading>(data, size, p);
+  check_envelope<messaging_test::Aligned16>(data, size, p);
   check_dispatch(data, size, p);
   return 0;
 }

@@ -26,6 +26,13 @@ struct [[ringkernel::message(format = map)]] Reading {
   double samples[3];
 };
 
+/// A causal payload aligned to 16, more than the header's 8: in KernelMessage<Aligned16> the
+/// payload starts at 48 (the 40-byte causal header rounded up to 16) and the whole is 64 bytes.
+struct [[ringkernel::message(kernel = "Causal", causal)]] alignas(16) Aligned16 {
+  std::uint32_t lane;
+  double value;
+};
+
 /// 64 bytes: the benchmark payload.
 struct [[ringkernel::message(kernel = "Bench")]] Blob64 {
   std::uint64_t words[8];
