@@ -19,14 +19,42 @@
 #include <cuda/atomic>
 #endif
 
-// ThreadSanitizer does not model std::atomic_thread_fence: relaxed operations ordered by a fence
-// look unsynchronised to it. Host builds under ThreadSanitizer therefore tell it what a fence
-// does, approximately (it may see slightly more order than the program has, and so miss a race,
-// never less, so it reports no false one):
-// - an acquire fence acquires the words this thread loaded since its previous acquire fence (the
-//   last 64), as if those loads had been acquire loads;
-// - after a release fence, every store or read-modify-write of this thread also releases, as if it
-//   were a release store (the fence orders everything before it before every later store).
+// ThreadSanitizer and fences. Why this exists: a GPU honours a release fence only for what comes
+// before it, so a payload written (or read) after the fence, before the relaxed store that
+// publishes (or frees) the slot, is a real race there: torn, stale or overwritten messages. The
+// host tests run the device algorithms on host threads (tests/messaging/simulated_warp.h), and x86
+// never lets a store overtake an older one, so every such run passes: without a GPU, only
+// ThreadSanitizer, which judges happens-before and not timing, can see a misplaced fence. But it
+// does not model std::atomic_thread_fence (relaxed operations ordered by a fence look
+// unsynchronised to it), so host builds under ThreadSanitizer tell it what a fence does, as C++
+// ([atomics.fences]) and PTX define it:
+// - a release fence is a token of its own: __tsan_release on a fresh token address records this
+//   thread's clock AT THE FENCE (not at the later store), and the token becomes the thread's last
+//   release fence;
+// - every later store or read-modify-write of that thread leaves that token on the word it writes
+//   (a side table: word -> token of the store that wrote its current value);
+// - a load or read-modify-write that acquires acquires the token of the value it read (fence to
+//   atomic); one that does not remembers the word and the token, and the thread's next acquire
+//   fence acquires both (the last 64 loads): the token (fence to fence) and the word's own
+//   ThreadSanitizer clock (a release store read before an acquire fence).
+// So what a thread does between a release fence and the store after it is not published, as on a
+// GPU: tests/messaging/tsan_fence_model_test.cpp pins that (a payload written after the fence is a
+// reported race; written before it, nothing is reported), and mutants of warp_enqueue.h with the
+// fence moved above the payload accesses are reported by the warp tests.
+// The table is ThreadSanitizer-blind (Annotate*Ignore*: it neither orders nor is checked) and is
+// locked per word around the operation itself, so the token found is exactly that of the store
+// read. Memory is bounded (a fixed table and token pool). Approximations: the first two give more
+// order than the program has (a missed race, never a false report), the last two less (a false
+// report is possible in principle; RingKernel's code has neither case):
+// - a token is reused after token_count fences (it then also carries the newer fence's clock);
+// - a word whose entry was evicted from a full table set makes a reader acquire `any_fence`, which
+//   every release fence releases (the join of all fences so far);
+// - more than 64 loads before an acquire fence: only the last 64 are acquired (the batch claims
+//   load, in the claim that succeeds, at most warp_batch_per_lane slots and the index);
+// - a read-modify-write after a release fence leaves its own thread's token and drops that of the
+//   store it continues (C++'s release sequence would keep both; a read-modify-write of a thread
+//   without a release fence keeps it). Nothing in RingKernel publishes through such a chain: the
+//   fenced stores are the seq words of warp_push_batch / warp_pop_batch, never read-modify-written.
 #if !defined(__CUDACC__)
 #if defined(__SANITIZE_THREAD__)
 #define RINGKERNEL_TSAN_FENCE_MODEL 1
@@ -38,25 +66,152 @@
 #endif
 #if defined(RINGKERNEL_TSAN_FENCE_MODEL)
 #include <sanitizer/tsan_interface.h>
+
+#include <cstddef>
+#include <mutex>
+extern "C" void AnnotateIgnoreSyncBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreSyncEnd(const char* file, int line);
+extern "C" void AnnotateIgnoreReadsBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreReadsEnd(const char* file, int line);
+extern "C" void AnnotateIgnoreWritesBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreWritesEnd(const char* file, int line);
 namespace ringkernel::detail::tsan_fence_model {
+// Fence tokens: one byte each (ThreadSanitizer keeps one clock per address), taken in turn.
+inline constexpr std::size_t token_count = std::size_t{1} << 14;
+inline unsigned char tokens[token_count];
+inline std::atomic<std::size_t> next_token{0};
+inline unsigned char any_fence;  // every release fence releases here too (see above)
+
+// The side table: 2^14 sets of 4 words, each set with its lock (about 1.5 MiB).
+inline constexpr std::size_t set_count = std::size_t{1} << 14;
+inline constexpr unsigned ways = 4;
+struct table_set {
+  std::mutex mutex;
+  const void* words[ways] = {};
+  void* tokens[ways] = {};
+  std::uint64_t lost = 0;  // lost_bit() of each word evicted from this set
+  unsigned next = 0;       // the next way to evict
+};
+inline table_set table[set_count];
+inline std::size_t hash_of(const void* word) noexcept {
+  return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(word) >> 3) * 0x9E3779B97F4A7C15ull >> 20);
+}
+inline table_set& set_of(const void* word) noexcept { return table[hash_of(word) % set_count]; }
+inline std::uint64_t lost_bit(const void* word) noexcept { return std::uint64_t{1} << (hash_of(word) / set_count % 64); }
+
 struct thread_state {
   static constexpr unsigned remembered = 64;
-  void* loaded[remembered] = {};
+  const void* loaded[remembered] = {};
+  void* tokens[remembered] = {};  // the token of the value each load read (nullptr: none)
   unsigned loads = 0;
-  bool released = false;
+  void* fence = nullptr;  // the token of this thread's last release fence
 };
 inline thread_local thread_state state;
-inline void loaded(void* word) noexcept { state.loaded[state.loads++ % thread_state::remembered] = word; }
-inline void storing(void* word) noexcept {
-  if (state.released) __tsan_release(word);
-}
+
+/// What ThreadSanitizer must neither check nor count as synchronisation (the table and its locks).
+struct hidden {
+  hidden() noexcept {
+    AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  }
+  ~hidden() {
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+    AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+  }
+  hidden(const hidden&) = delete;
+  hidden& operator=(const hidden&) = delete;
+};
+
+/// One atomic operation on `word`, done while its table set is locked: construct, do the
+/// operation (visible to ThreadSanitizer as usual), report read() and/or wrote(), destroy.
+class access {
+ public:
+  explicit access(const void* word) noexcept
+      : word_(word), bit_(lost_bit(word)), set_(set_of(word)) {
+    hidden h;
+    set_.mutex.lock();
+  }
+  ~access() {
+    {
+      hidden h;
+      set_.mutex.unlock();
+    }
+    if (acquire_ && read_ != nullptr) __tsan_acquire(read_);  // outside `hidden`: this one counts
+  }
+  access(const access&) = delete;
+  access& operator=(const access&) = delete;
+
+  /// The operation read the word's value; `acquire`: with acquire order.
+  void read(bool acquire) noexcept {
+    hidden h;
+    const unsigned way = find();
+    read_ = way < ways ? set_.tokens[way] : (set_.lost & bit_) != 0 ? static_cast<void*>(&any_fence) : nullptr;
+    acquire_ = acquire;
+    const unsigned i = state.loads++ % thread_state::remembered;
+    state.loaded[i] = word_;
+    state.tokens[i] = read_;
+  }
+  /// The operation wrote the word; `rmw`: a read-modify-write (see the top of this file).
+  void wrote(bool rmw) noexcept {
+    hidden h;
+    void* token = state.fence;
+    const unsigned way = find();
+    if (token == nullptr) {
+      if (rmw) return;  // continues the store it read: keeps its token
+      if (way < ways) {
+        if ((set_.lost & bit_) != 0) {
+          set_.tokens[way] = nullptr;  // kept, so that this word is not taken for an evicted one
+        } else {
+          set_.words[way] = nullptr;
+          set_.tokens[way] = nullptr;
+        }
+      }
+      if (way < ways || (set_.lost & bit_) == 0) return;
+    }
+    unsigned into = way;
+    for (unsigned w = 0; w < ways && into == ways; ++w) {
+      if (set_.words[w] == nullptr) into = w;
+    }
+    if (into == ways) {  // the set is full: evict one word, whose readers then acquire any_fence
+      into = set_.next++ % ways;
+      set_.lost |= lost_bit(set_.words[into]);
+    }
+    set_.words[into] = word_;
+    set_.tokens[into] = token;
+  }
+
+ private:
+  unsigned find() const noexcept {
+    for (unsigned w = 0; w < ways; ++w) {
+      if (set_.words[w] == word_) return w;
+    }
+    return ways;
+  }
+
+  const void* word_;
+  std::uint64_t bit_;
+  table_set& set_;
+  void* read_ = nullptr;
+  bool acquire_ = false;
+};
+
 inline void fence(bool acquire, bool release) noexcept {
   if (acquire) {
     const unsigned n = state.loads < thread_state::remembered ? state.loads : thread_state::remembered;
-    for (unsigned i = 0; i < n; ++i) __tsan_acquire(state.loaded[i]);
+    for (unsigned i = 0; i < n; ++i) {
+      __tsan_acquire(const_cast<void*>(state.loaded[i]));  // release stores: the word's own clock
+      if (state.tokens[i] != nullptr) __tsan_acquire(state.tokens[i]);  // a release fence before the store read
+    }
     state.loads = 0;
   }
-  if (release) state.released = true;
+  if (release) {
+    void* token = &tokens[next_token.fetch_add(1, std::memory_order_relaxed) % token_count];
+    __tsan_release(token);
+    __tsan_release(&any_fence);
+    state.fence = token;
+  }
 }
 }  // namespace ringkernel::detail::tsan_fence_model
 #endif
@@ -64,8 +219,16 @@ inline void fence(bool acquire, bool release) noexcept {
 namespace ringkernel {
 
 /// Which threads an atomic operation must be coherent with (CUDA thread scopes). Choose the
-/// narrowest correct one: `device` for memory only one GPU touches, `system` for mapped host
-/// memory or peer memory that the host or another GPU touches too.
+/// narrowest correct one: `device` for memory only one GPU touches, and only by kernels that all
+/// run in the same memory synchronization domain (the default: no cudaLaunchAttributeMemSyncDomain
+/// or cudaLaunchAttributeMemSyncDomainMap that puts one of them in another); `system` for mapped
+/// host memory or peer memory that the host or another GPU touches too, and for kernels of one GPU
+/// in different domains. Domains exist from Hopper (sm_90) and CUDA 12.0 on: "Memory operations
+/// done in kernels launched in different domains are considered system-scope distanced" and "a GPU
+/// scoped memory synchronization is not sufficient" between them (CUDA runtime API,
+/// cudaLaunchMemSyncDomain); libcu++'s thread_scope_device relates GPU threads "in the same CUDA
+/// device and within the same memory synchronization domain" (nvidia.github.io/cccl/libcudacxx/
+/// extended_api/memory_model.html; CUDA Programming Guide, "Memory Synchronization Domains").
 enum class atomic_scope : std::uint8_t { block, device, system };
 
 }  // namespace ringkernel
@@ -137,8 +300,9 @@ class atomic_word {
 #if defined(__CUDA_ARCH__)
     return device_ref().load(to_cuda_order(o));
 #else
+    tsan_access a(word_);
     const std::uint64_t v = host_ref().load(to_std_order(o));
-    tsan_loaded();
+    a.read(acquires(o));
     return v;
 #endif
   }
@@ -146,17 +310,19 @@ class atomic_word {
 #if defined(__CUDA_ARCH__)
     device_ref().store(v, to_cuda_order(o));
 #else
-    tsan_storing();
+    tsan_access a(word_);
     host_ref().store(v, to_std_order(o));
+    a.wrote(false);
 #endif
   }
   RINGKERNEL_HOST_DEVICE std::uint64_t fetch_add(std::uint64_t v, order o) const noexcept {
 #if defined(__CUDA_ARCH__)
     return device_ref().fetch_add(v, to_cuda_order(o));
 #else
-    tsan_storing();
+    tsan_access a(word_);
     const std::uint64_t before = host_ref().fetch_add(v, to_std_order(o));
-    tsan_loaded();
+    a.read(acquires(o));
+    a.wrote(true);
     return before;
 #endif
   }
@@ -165,9 +331,10 @@ class atomic_word {
 #if defined(__CUDA_ARCH__)
     return device_ref().compare_exchange_weak(expected, desired, to_cuda_order(o), to_cuda_order(failure_order(o)));
 #else
-    tsan_storing();
+    tsan_access a(word_);
     const bool done = host_ref().compare_exchange_weak(expected, desired, to_std_order(o), to_std_order(failure_order(o)));
-    tsan_loaded();
+    a.read(acquires(done ? o : failure_order(o)));
+    if (done) a.wrote(true);
     return done;
 #endif
   }
@@ -175,10 +342,11 @@ class atomic_word {
 #if defined(__CUDA_ARCH__)
     return device_ref().compare_exchange_strong(expected, desired, to_cuda_order(o), to_cuda_order(failure_order(o)));
 #else
-    tsan_storing();
+    tsan_access a(word_);
     const bool done =
         host_ref().compare_exchange_strong(expected, desired, to_std_order(o), to_std_order(failure_order(o)));
-    tsan_loaded();
+    a.read(acquires(done ? o : failure_order(o)));
+    if (done) a.wrote(true);
     return done;
 #endif
   }
@@ -199,12 +367,17 @@ class atomic_word {
   std::atomic_ref<std::uint64_t> host_ref() const noexcept { return std::atomic_ref<std::uint64_t>(*word_); }
   // The fence model for ThreadSanitizer (top of this file); nothing in other builds.
 #if defined(RINGKERNEL_TSAN_FENCE_MODEL)
-  void tsan_loaded() const noexcept { tsan_fence_model::loaded(word_); }
-  void tsan_storing() const noexcept { tsan_fence_model::storing(word_); }
+  using tsan_access = tsan_fence_model::access;
 #else
-  void tsan_loaded() const noexcept {}
-  void tsan_storing() const noexcept {}
+  struct tsan_access {
+    explicit tsan_access(const void*) noexcept {}
+    void read(bool) const noexcept {}
+    void wrote(bool) const noexcept {}
+  };
 #endif
+  static constexpr bool acquires(order o) noexcept {
+    return o == order::acquire || o == order::acq_rel || o == order::seq_cst;
+  }
 
   std::uint64_t* word_;
 };

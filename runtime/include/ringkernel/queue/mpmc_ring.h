@@ -19,7 +19,9 @@
 // pulling each line away from the producer mid-batch: 2x slower, measured). Consumers free a batch
 // last to first too, for producers waiting on a full ring.
 // Thread scope: `Scope` is the narrowest scope that contains every party (device for rings only
-// one GPU touches, system for mapped host memory or peer memory); host-only code ignores it.
+// one GPU's kernels touch, all in the same memory synchronization domain; system for mapped host
+// memory or peer memory, and for kernels in different domains: atomic_scope in atomic_word.h);
+// host-only code ignores it.
 #pragma once
 
 #include <cstddef>

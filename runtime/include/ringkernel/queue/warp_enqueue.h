@@ -5,8 +5,10 @@
 //   loads its own slot's sequence word (acquire; the lanes' loads go out together), a ballot finds
 //   how many lanes, in lane order, have a ready slot, and the lowest active lane claims that many
 //   positions with one CAS on the index and broadcasts the outcome with __shfl_sync. Then each
-//   lane writes or reads its own slot and publishes it with its own release store. A lane whose
-//   slot was not ready (queue full / empty at its position) gets false; lanes keep their order by
+//   lane writes or reads its own slot and publishes it with its own release store. A lane that got
+//   no position in this claim gets false: the ring was full / empty at its position or at a
+//   lower-ranked lane's (a claim covers the lanes below the first one whose slot was not ready, so
+//   a later lane whose own slot was ready also gets false; call again); lanes keep their order by
 //   lane id. The per-lane acquire is what orders each lane's payload access after the party that
 //   freed or published its slot (a shuffle is not a memory operation, so one lane's acquire would
 //   not order the others'), and it costs one load latency per claim instead of one per lane.
@@ -29,7 +31,9 @@
 // which use the CUDA warp; the tests run the same code on host threads playing the lanes
 // (detail::warp_push_on & co. with a simulated warp).
 // Scope: use mpmc_ring<T, atomic_scope::device> for a ring in device memory that only kernels of
-// that GPU touch, atomic_scope::system for pinned host memory or peer memory.
+// that GPU touch, all in the same memory synchronization domain (kernels launched into different
+// domains, e.g. with cudaLaunchAttributeMemSyncDomain, need system: see atomic_scope in
+// atomic_word.h); atomic_scope::system for pinned host memory or peer memory.
 #pragma once
 
 #include <cstdint>
@@ -277,16 +281,20 @@ namespace ringkernel {
 /// Called by any lanes of a warp, converged or not, each with its own message and ring: the lanes
 /// that execute the call together (__activemask()) and pass the same ring share one claim (lanes
 /// with different rings: one claim per ring). Returns whether this lane's message was pushed
-/// (false: the ring was full at its position; lanes are served in lane order). No mask is needed,
-/// because no lane's outcome depends on which other lanes took part; it orders no memory between
-/// lanes.
+/// (false: this lane got no position in this claim: the ring was full at its position or at a
+/// lower-ranked lane's; call again; lanes are served in lane order). No mask is needed, because
+/// whichever other lanes took part, each lane's message is pushed once or not at all; it orders no
+/// memory between lanes.
 template <class T, atomic_scope Scope>
 __device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
   return detail::warp_push_on(detail::cuda_warp{}, ring, value);
 }
 
 /// Every lane that executes the call asks for one message from its ring (grouped as for
-/// warp_push); lanes ranked below the number available in their ring get one, in lane order.
+/// warp_push); lanes ranked below the number available in their ring get one, in lane order
+/// (false: this lane got none in this claim: the ring was empty at its position or at a
+/// lower-ranked lane's, which includes a slot claimed by a producer that has not published it yet,
+/// even with messages published behind it; call again).
 template <class T, atomic_scope Scope>
 __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
   return detail::warp_pop_on(detail::cuda_warp{}, ring, out);
