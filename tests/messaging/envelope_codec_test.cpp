@@ -26,7 +26,7 @@ using ringkernel::KernelMessage;
 
 KernelMessage<Tick> stamped_tick() {
   return stamped(KernelMessage<Tick>::create_control(0, ringkernel::broadcast_receiver, Tick{-7, 2.5f, "causal"}),
-                 -5);
+                 5);
 }
 
 TEST(EnvelopeCodec, RoundTripsCausalPlainAndMapPayloads) {
@@ -193,7 +193,7 @@ TEST(EnvelopeCodec, RejectsAnotherMessageTypeUnknownTypesAndStrayHlc) {
 // A receiver id is -1 (broadcast) or an id >= 0: below -1, in any int width, decode says
 // value_out_of_range at element 2 (offset 7 after a uint 32 type id) without writing the message,
 // and encode refuses the header (nothing written). Sender ids are any int32.
-TEST(EnvelopeCodec, ReceiverIdsBelowBroadcastAreRefusedSenderIdsAreNot) {
+TEST(EnvelopeCodec, SenderIdsBelowZeroAndReceiverIdsBelowBroadcastAreRefused) {
   constexpr std::uint32_t id = ringkernel::message_traits<Tagged>::type_id;
   const auto envelope = [](std::vector<std::uint8_t> sender, std::vector<std::uint8_t> receiver) {
     std::vector<std::uint8_t> bytes{0x98, 0xce, static_cast<std::uint8_t>(id >> 24), static_cast<std::uint8_t>(id >> 16),
@@ -203,45 +203,55 @@ TEST(EnvelopeCodec, ReceiverIdsBelowBroadcastAreRefusedSenderIdsAreNot) {
     for (const std::uint8_t b : {0x00, 0x05, 0x06, 0x00, 0x93, 0x03, 0x00, 0x2a}) bytes.push_back(b);
     return bytes;
   };
+  // Every int width of a negative value: negative fixint, int 8, 16, 32 and 64.
   const struct {
-    std::vector<std::uint8_t> receiver;
+    std::vector<std::uint8_t> bytes;
     std::int32_t value;
-  } refused[] = {{{0xfe}, -2},
-                 {{0xe0}, -32},
-                 {{0xd0, 0x80}, -128},
-                 {{0xd1, 0xff, 0xfe}, -2},
-                 {{0xd2, 0x80, 0x00, 0x00, 0x00}, std::numeric_limits<std::int32_t>::min()},
-                 {{0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, -2}};
-  for (const auto& c : refused) {
-    const auto bytes = envelope({0x01}, c.receiver);
+  } below_zero[] = {{{0xff}, -1},
+                    {{0xe0}, -32},
+                    {{0xd0, 0x80}, -128},
+                    {{0xd1, 0xff, 0xfe}, -2},
+                    {{0xd2, 0x80, 0x00, 0x00, 0x00}, std::numeric_limits<std::int32_t>::min()},
+                    {{0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, -1}};
+  const auto refused = [](const std::vector<std::uint8_t>& bytes, std::size_t at, std::int32_t sender_id,
+                          std::int32_t receiver_id) {
+    SCOPED_TRACE(::testing::Message() << "sender " << sender_id << ", receiver " << receiver_id);
     KernelMessage<Tagged> out = KernelMessage<Tagged>::create_data(99, 99, Tagged{});
     const auto before = out;
     const auto r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
-    EXPECT_EQ(r.status, codec_status::value_out_of_range) << c.value;
-    EXPECT_EQ(r.size, 7u) << c.value;
-    EXPECT_EQ(out, before) << c.value << ": output written on failure";
+    EXPECT_EQ(r.status, codec_status::value_out_of_range);
+    EXPECT_EQ(r.size, at);
+    EXPECT_EQ(out, before) << "output written on failure";
 
-    auto m = KernelMessage<Tagged>::create_data(1, c.value, Tagged{3, 0, 42});
+    auto m = KernelMessage<Tagged>::create_data(sender_id, receiver_id, Tagged{3, 0, 42});
     std::vector<std::uint8_t> written(ringkernel::max_envelope_encoded_size<Tagged>, 0xee);
     const auto e = ringkernel::encode_envelope(m, written.data(), written.size());
-    EXPECT_EQ(e.status, codec_status::value_out_of_range) << c.value;
-    EXPECT_EQ(e.size, 0u) << c.value;
-    EXPECT_EQ(written, std::vector<std::uint8_t>(written.size(), 0xee)) << c.value << ": output written";
+    EXPECT_EQ(e.status, codec_status::value_out_of_range);
+    EXPECT_EQ(e.size, 0u);
+    EXPECT_EQ(written, std::vector<std::uint8_t>(written.size(), 0xee)) << "output written";
+  };
+  for (const auto& c : below_zero) {
+    // A negative sender: refused at element 1 (offset 6), whatever the receiver.
+    refused(envelope(c.bytes, {0x01}), 6, c.value, 1);
+    refused(envelope(c.bytes, {0xff}), 6, c.value, -1);
+    // A receiver below -1 (broadcast_receiver): refused at element 2 (offset 7).
+    if (c.value < -1) refused(envelope({0x01}, c.bytes), 7, 1, c.value);
   }
+  refused(envelope({0x01}, {0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}), 7, 1, -2);
 
-  // -1, 0 and the largest receiver; any sender, INT32_MIN and -1 included: they come back.
+  // Senders 0 and INT32_MAX; receivers -1 (broadcast), 0 and INT32_MAX: they come back.
   const struct {
     std::vector<std::uint8_t> sender, receiver;
     std::int32_t sender_id, receiver_id;
-  } accepted[] = {{{0x01}, {0xff}, 1, -1},
-                  {{0xff}, {0x00}, -1, 0},
-                  {{0xd2, 0x80, 0x00, 0x00, 0x00}, {0xce, 0x7f, 0xff, 0xff, 0xff}, std::numeric_limits<std::int32_t>::min(),
+  } accepted[] = {{{0x00}, {0xff}, 0, -1},
+                  {{0x01}, {0x00}, 1, 0},
+                  {{0xce, 0x7f, 0xff, 0xff, 0xff}, {0xce, 0x7f, 0xff, 0xff, 0xff}, std::numeric_limits<std::int32_t>::max(),
                    std::numeric_limits<std::int32_t>::max()}};
   for (const auto& c : accepted) {
     const auto bytes = envelope(c.sender, c.receiver);
     KernelMessage<Tagged> out{};
     const auto r = ringkernel::decode_envelope(bytes.data(), bytes.size(), out);
-    ASSERT_EQ(r.status, codec_status::ok) << c.receiver_id;
+    ASSERT_EQ(r.status, codec_status::ok) << c.sender_id << " -> " << c.receiver_id;
     EXPECT_EQ(r.size, bytes.size());
     EXPECT_EQ(out.header.sender_id, c.sender_id);
     EXPECT_EQ(out.header.receiver_id, c.receiver_id);

@@ -43,6 +43,9 @@ def seeds():
         yield name + "_type_id_uint64", b"\x98\xcf" + envelope[0].to_bytes(8, "big") + tail
         yield name + "_type_id_beyond_32_bits", b"\x98\xcf" + (envelope[0] | 1 << 32).to_bytes(8, "big") + tail
         yield name + "_bad_message_type", msgpack.packb(envelope[:3] + [9] + envelope[4:], use_bin_type=True)
+        assert tail[:2] == b"\x03\xff", "sender 3, receiver -1: one byte each"
+        yield name + "_negative_sender", packed[:6] + b"\xff" + packed[7:]  # sender -1: value_out_of_range
+        yield name + "_receiver_below_broadcast", packed[:7] + b"\xfe" + packed[8:]  # receiver -2
 
 
 def main():

@@ -12,19 +12,21 @@
 //                    the bytes needed; nothing beyond `capacity` written). Only the header is
 //                    checked: a header whose values would not come back from the wire is refused
 //                    with nothing written (size 0): wrong_message_type for a header type_id other
-//                    than T's, value_out_of_range for a receiver_id below -1 (broadcast_receiver),
-//                    an unknown MessageType or non-zero flags/reserved (not on the wire). The
-//                    payload is encoded unchecked, as ringkernel::encode does: one that will not
-//                    compare equal after a round trip is still encoded with ok (a char[N] with
-//                    bytes after its NUL, a NaN field, an enum on bool whose byte is 2).
+//                    than T's, value_out_of_range for a negative sender_id, a receiver_id below -1
+//                    (broadcast_receiver), an unknown MessageType or non-zero flags/reserved (not
+//                    on the wire). The payload is encoded unchecked, as ringkernel::encode does:
+//                    one that will not compare equal after a round trip is still encoded with ok
+//                    (a char[N] with bytes after its NUL, a NaN field, an enum on bool whose byte
+//                    is 2).
 //   decode_envelope: as ringkernel::decode; additionally wrong_message_type at the type_id when the
 //                    bytes carry another message type (a valid id: try the decoder of that type;
 //                    type_mismatch there means a type id that is no int), value_out_of_range for
-//                    a receiver_id below -1, an unknown MessageType or a non-zero hlc for a
-//                    non-causal type. `msg` is written only on success. Extra trailing array
-//                    elements are skipped (forward compatibility). The sender_id is any int32:
-//                    receivers that index tables with it (or with a receiver_id >= 0) range-check
-//                    it themselves.
+//                    a negative sender_id (at element 1), a receiver_id below -1 (at element 2),
+//                    an unknown MessageType or a non-zero hlc for a non-causal type. `msg` is
+//                    written only on success. Extra trailing array elements are skipped (forward
+//                    compatibility). So a decoded sender_id is always >= 0: a reply addressed to
+//                    it encodes and is never a broadcast. Ids are not checked against the ids
+//                    that exist: receivers that index tables with them range-check them.
 //   peek_envelope_type_id: the type id alone, without knowing T (to route an envelope to its
 //                    decoder); decode_envelope's statuses up to and including element 0.
 #pragma once
@@ -52,8 +54,8 @@ namespace detail {
 template <class T>
 RINGKERNEL_HOST_DEVICE constexpr codec_status envelope_encodable(const KernelMessage<T>& m) noexcept {
   if (m.header.type_id != message_traits<T>::type_id) return codec_status::wrong_message_type;
-  if (m.header.receiver_id < broadcast_receiver || !is_valid(m.header.type) || m.header.flags != 0 ||
-      m.header.reserved != 0) {
+  if (m.header.sender_id < 0 || m.header.receiver_id < broadcast_receiver || !is_valid(m.header.type) ||
+      m.header.flags != 0 || m.header.reserved != 0) {
     return codec_status::value_out_of_range;
   }
   return codec_status::ok;
@@ -103,7 +105,7 @@ RINGKERNEL_HOST_DEVICE inline codec_status read_envelope_start(msgpack_reader& r
 }
 
 /// Elements 0..6 of an envelope, the same for every payload type: the array header, the type id
-/// (wrong_message_type unless it is `type_id`), sender, receiver, message type, sequence, timestamp,
+/// (wrong_message_type unless it is `type_id`), sender (>= 0), receiver (>= -1), message type, sequence, timestamp,
 /// and the raw hlc element with where it starts (the caller applies the payload type's rule to it).
 /// Out of line in device code, where each payload type's decoder had its own inlined copy.
 struct envelope_elements {
@@ -120,7 +122,9 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_DEVICE_OUTLINED codec_status read_envelo
   out.count = start.count;
   out.header.type_id = start.type_id;
   if (start.type_id != type_id) return r.fail_at(start.type_id_at, codec_status::wrong_message_type);
+  const msgpack_reader::mark sender_at = r.position();
   if (const codec_status s = r.read_int(out.header.sender_id); s != codec_status::ok) return s;
+  if (out.header.sender_id < 0) return r.fail_at(sender_at, codec_status::value_out_of_range);
   const msgpack_reader::mark receiver_at = r.position();
   if (const codec_status s = r.read_int(out.header.receiver_id); s != codec_status::ok) return s;
   if (out.header.receiver_id < broadcast_receiver) return r.fail_at(receiver_at, codec_status::value_out_of_range);

@@ -7,7 +7,7 @@
 //    0  sequence      u64  per sender, assigned when the message is stamped for sending
 //    8  timestamp_us  i64  microseconds since the Unix epoch (host system_clock, device %globaltimer)
 //   16  type_id       u32  message_traits<T>::type_id (receivers can check what they got)
-//   20  sender_id     i32  kernel instance / endpoint that sent it
+//   20  sender_id     i32  kernel instance / endpoint that sent it (>= 0)
 //   24  receiver_id   i32  destination, or broadcast (-1)
 //   28  type          u8   MessageType
 //   29  flags         u8   reserved, 0
@@ -15,10 +15,12 @@
 //   32  hlc           u64  hybrid logical clock stamp (only when message_traits<T>::causal)
 //    H  payload       T    at H rounded up to alignof(T)
 //
-// Ids: receiver_id is -1 (broadcast_receiver) or an id >= 0; encode_envelope refuses, and
-// decode_envelope rejects, one below -1 (value_out_of_range). sender_id is any int32. Neither is
-// checked against the ids that exist: a receiver that indexes a table with an id range-checks it
-// itself (and a raw KernelMessage from dispatch_kernel_message is not checked at all).
+// Ids: sender_id is an id >= 0 (a sender is always an identified endpoint); receiver_id is -1
+// (broadcast_receiver) or an id >= 0. encode_envelope refuses, and decode_envelope rejects, a
+// negative sender_id or a receiver_id below -1 (value_out_of_range), so a reply addressed to a
+// decoded message's sender_id always encodes and is never a broadcast. Neither id is checked
+// against the ids that exist: a receiver that indexes a table with an id range-checks it itself
+// (and a raw KernelMessage from dispatch_kernel_message is not checked at all).
 #pragma once
 
 #include <cstddef>

@@ -25,6 +25,8 @@ class MessageStamper {
   /// HybridLogicalClock's (`constinit` works). In device code it lives in global or shared memory
   /// (ringkernel/hlc.h): cudaMalloc'd memory or storage it is placement-new'd into (nvcc's host-side
   /// copy of a `__device__` variable needs a default constructor, which a stamper has not).
+  /// `sender_id` must be >= 0: encode_envelope refuses a message of a negative sender (and decoders
+  /// refuse one), and it is not checked here (constexpr and noexcept, on host and device alike).
   RINGKERNEL_HOST_DEVICE constexpr explicit MessageStamper(std::int32_t sender_id, HybridLogicalClock* clock = nullptr) noexcept
       : sender_id_(sender_id), clock_(clock) {}
   MessageStamper(const MessageStamper&) = delete;

@@ -3,14 +3,19 @@
 // on the device gives the host's bytes, and into a buffer too small the host's buffer_too_small and
 // needed size with nothing written past the buffer (the checked writer); decode_envelope on the
 // device gives the host's status, size and values for host bytes, for envelopes with an extra
-// trailing element (skipped), cut by one byte, and read as another message type. In device code
-// these paths are device functions of their own (docs/wire-format.md §1). Skips without a device.
+// trailing element (skipped), cut by one byte, and read as another message type. Random ids lie in
+// the valid ranges (sender >= 0, receiver >= -1); a few headers with a negative sender or a receiver
+// below -1 check that encode and decode refuse them (value_out_of_range) on the device as on the
+// host. In device code these paths are device functions of their own (docs/wire-format.md §1).
+// Skips without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "codec_test_support.h"
@@ -53,6 +58,10 @@ std::vector<envelope<T>> random_envelopes(int count) {
     std::int32_t receiver = 0;
     random.fill(sender);
     random.fill(receiver);
+    // Into the valid ranges without overflow: [INT32_MIN, -1] onto [0, INT32_MAX] for the sender,
+    // [INT32_MIN, -2] onto [0, INT32_MAX - 1] for the receiver (-1, broadcast, stays).
+    if (sender < 0) sender = -1 - sender;
+    if (receiver < ringkernel::broadcast_receiver) receiver = -2 - receiver;
     envelope<T> m = envelope<T>::create(sender, receiver,
                                         static_cast<ringkernel::MessageType>(i % ringkernel::message_type_count), payload);
     random.fill(m.header.sequence);
@@ -153,19 +162,59 @@ bytes with_extra_element(bytes b) {
   return b;
 }
 
+/// Headers encode_envelope refuses with value_out_of_range: a negative sender, a receiver below -1.
+template <class T>
+std::vector<envelope<T>> refused_envelopes(const envelope<T>& valid) {
+  constexpr std::int32_t min = std::numeric_limits<std::int32_t>::min();
+  const std::int32_t ids[][2] = {{-1, 0}, {min, 1}, {-1, -1}, {0, -2}, {1, min}};
+  std::vector<envelope<T>> msgs;
+  for (const auto& id : ids) {
+    envelope<T> m = valid;
+    m.header.sender_id = id[0];
+    m.header.receiver_id = id[1];
+    bytes out(ringkernel::max_envelope_encoded_size<T>);
+    const ringkernel::codec_result r = ringkernel::encode_envelope(m, out.data(), out.size());
+    EXPECT_EQ(r.status, ringkernel::codec_status::value_out_of_range) << "sender " << id[0] << ", receiver " << id[1];
+    EXPECT_EQ(r.size, 0u) << "sender " << id[0] << ", receiver " << id[1];
+    msgs.push_back(m);
+  }
+  return msgs;
+}
+
 template <class T, class Other>
 void envelopes_on_the_device(int count) {
   SCOPED_TRACE(::testing::Message() << "RINGKERNEL_TEST_SEED=" << random_test_seed());
   const std::vector<envelope<T>> msgs = random_envelopes<T>(count);
-  encode_on_device(msgs, ringkernel::max_envelope_encoded_size<T>);
-  encode_on_device(msgs, 12);  // inside the header: the checked writer runs out
+  // The device must refuse what the host refuses (encode_on_device compares status and size).
+  std::vector<envelope<T>> with_refused = msgs;
+  for (const envelope<T>& m : refused_envelopes(msgs.front())) with_refused.push_back(m);
+  encode_on_device(with_refused, ringkernel::max_envelope_encoded_size<T>);
+  encode_on_device(with_refused, 12);  // inside the header: the checked writer runs out
   std::vector<bytes> inputs;
   for (const envelope<T>& m : msgs) {
     const bytes b = host_envelope(m);
+    ASSERT_FALSE(b.empty()) << "random envelope refused: sender " << m.header.sender_id << ", receiver "
+                            << m.header.receiver_id;
     ASSERT_EQ(b[0], 0x98) << "an envelope is a fixarray of 8 elements";
     inputs.push_back(b);
     inputs.push_back(with_extra_element(b));
     inputs.push_back(bytes(b.begin(), b.end() - 1));
+  }
+  // Sender 1 and receiver 2 are one byte each (offsets 6 and 7): as -1 and -2 they are refused on
+  // decode at that byte (value_out_of_range), on the device as on the host.
+  envelope<T> small_ids = msgs.front();
+  small_ids.header.sender_id = 1;
+  small_ids.header.receiver_id = 2;
+  const bytes valid = host_envelope(small_ids);
+  ASSERT_TRUE(valid.size() > 7 && valid[6] == 0x01 && valid[7] == 0x02) << hex(valid);
+  for (const auto& [at, value] : {std::pair<std::size_t, std::uint8_t>{6, 0xff}, {7, 0xfe}}) {
+    bytes b = valid;
+    b[at] = value;
+    envelope<T> host{};
+    const ringkernel::codec_result r = ringkernel::decode_envelope(b.data(), b.size(), host);
+    EXPECT_EQ(r.status, ringkernel::codec_status::value_out_of_range) << hex(b);
+    EXPECT_EQ(r.size, at) << hex(b);
+    inputs.push_back(b);
   }
   decode_on_device<T>(inputs);
   decode_on_device<Other>(inputs);  // wrong_message_type at the type id
