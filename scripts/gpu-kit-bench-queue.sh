@@ -172,7 +172,7 @@ bench_row() {
 #     beside it);
 #   REF (the raw-CUDA peers, BM_Raw_*): their figures, no goal;
 #   RATIO (each RingKernel row against its peer): ours / raw per run, each run against the peer run
-#     nearest to it in the run order (the one right before or after it: they alternate), and the
+#     nearest to it in the run order (by run number NN; the one right before or after it: they alternate), and the
 #     median of those per-pair ratios. Latency: > 1 means ours takes longer; throughput: the rates,
 #     < 1 means ours moves fewer messages per second. A pair more than one run apart is marked.
 # Each names the device (the rows' JSON context where it names one, else nvidia-smi's GPU 0). A goal
@@ -197,7 +197,10 @@ report_queue_goals() {
       if (!(name in seen)) { seen[name] = 1; names[++nnames] = name }
       add(name, v1); if (v2 != "") add(name SUBSEP 2, v2); if (v3 != "") add(name SUBSEP 3, v3)
     }
-    FNR == 1 { flush(); name = ""; kind = ""; context = 0; file++ }
+    # The run number NN of bench_queue_device.NN.json, not a count of the files read: a run skipped,
+    # not run, killed before writing or left empty has no file (or one awk never sees), and counting
+    # would make runs several apart look adjacent.
+    FNR == 1 { flush(); name = ""; kind = ""; context = 0; file = FILENAME; sub(/\.json$/, "", file); sub(/.*\./, "", file); file += 0 }
     /"context": *\{/ { context = 1 }
     /"benchmarks": *\[/ { context = 0 }
     context && ctx_name == "" && tolower($1) ~ /(gpu|device|cuda).*name|name.*(gpu|device)/ && $2 ~ /^"/ {
