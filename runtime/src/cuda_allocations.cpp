@@ -6,6 +6,10 @@
 
 #include <string>
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>  // sysconf
+#endif
+
 #include "pointer_text.h"
 #include "ringkernel/error.h"
 
@@ -67,25 +71,49 @@ int driver_device_of(const void* p) noexcept {
   return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
 }
 
-// `address` is one past the end of [start, end) and another block starts there. cudaMalloc places
-// blocks back to back, 256-byte aligned (CUDA Best Practices Guide), so an aligned end may also
-// start a block of the program's own: the driver's allocation table says which (an overrun into the
-// allocation's padding stays an error). Other ends are not asked about here; check_range refuses a
-// range that starts in a block's padding.
-bool starts_another_block(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal) noexcept {
-  return address == end && address != start && address % 256 == 0 &&
-         driver_block_start(reinterpret_cast<const void*>(address), ordinal) == address;
-}
-
-// `address` lies past the end of [start, end) in the rest of its block: before the next 256-byte
-// boundary (no other block can start or lie there), or where the driver says the block still runs.
-bool in_padding_of(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal) noexcept {
-  if (address <= end) return false;
-  return address < (end + 255) / 256 * 256 ||
-         driver_block_start(reinterpret_cast<const void*>(address), ordinal) == start;
+// The host's page size: the unit in which addresses are mapped in the process, device memory's too
+// (UVA keeps them out of the host's reach by reserving them in the process's address space). 4 KiB,
+// the smallest in use, where the system cannot say.
+std::size_t host_page_bytes() noexcept {
+#if defined(__unix__) || defined(__APPLE__)
+  const long page = sysconf(_SC_PAGESIZE);
+  if (page > 0) return static_cast<std::size_t>(page);
+#endif
+  return 4096;
 }
 
 }  // namespace
+
+CudaAllocations::CudaAllocations() : driver_{driver_device_of, driver_block_start, host_page_bytes()} {}
+
+// cudaMalloc places blocks back to back, 256-byte aligned (CUDA Best Practices Guide), so an aligned
+// end may also start a block of the program's own: the driver's allocation table says which (an
+// overrun into the allocation's padding stays an error). Other ends are not asked about here;
+// owner_of and check_range take an address that starts in a block's padding for an overrun.
+bool CudaAllocations::starts_another_block(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address,
+                                           int ordinal) const noexcept {
+  return address == end && address != start && address % 256 == 0 &&
+         driver_.block_start(reinterpret_cast<const void*>(address), ordinal) == address;
+}
+
+// `device`: what cudaPointerGetAttributes says of `address` (driver_.device_of). Before the next
+// 256-byte boundary, always (no other block can start or lie there). Further on, where the driver
+// calls it device memory, where cuMemGetAddressRange says the block still runs there (and not where
+// another block holds it); where it calls it no device memory, in the host page of the block's last
+// byte: no host memory can lie in a page that holds device memory, so that is an address of the
+// device that nothing was allocated at. cuMemGetAddressRange is asked only of device memory: asking
+// it of host memory fails, which compute-sanitizer reports as an API error, and would on each copy
+// from host memory that happens to lie above one of the table's buffers.
+bool CudaAllocations::in_padding_of(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal,
+                                    int device) const noexcept {
+  if (address <= end) return false;
+  if (address < (end + 255) / 256 * 256) return true;
+  if (device < 0) {
+    const std::uintptr_t page = driver_.host_page_bytes;
+    return page != 0 && address < (end + page - 1) / page * page;
+  }
+  return driver_.block_start(reinterpret_cast<const void*>(address), ordinal) == start;
+}
 
 void CudaAllocations::add(const void* p, int ordinal, std::size_t bytes) {
   std::lock_guard lock(mutex_);
@@ -115,9 +143,32 @@ std::optional<CudaAllocations::Found> CudaAllocations::find(const void* p) const
   return a;
 }
 
+// Padding comes before the driver's answer, which may know nothing of the bytes past the size asked
+// for: on an H200 with driver 13.0, cuMemGetAddressRange gave a block of 100 bytes its 100 bytes, and
+// for every byte past them (also of a block of 2 MiB + 100 bytes, up to 4 MiB) it returned
+// CUDA_ERROR_NOT_FOUND and cudaPointerGetAttributes cudaMemoryTypeUnregistered, as for host memory.
+// An address taken for host memory is checked no further, and cudaMemcpyAsync (cudaMemcpyDefault)
+// copies it as pageable memory, on the host: a segmentation fault. Owned by the block's device
+// instead, it reaches check_range, which refuses it as an overrun. An address past a buffer's end is
+// its block's (in_padding_of):
+//   - before the next 256-byte boundary, whatever cudaPointerGetAttributes says of it (an error,
+//     cudaMemoryTypeUnregistered, Device, Host, Managed);
+//   - further on, where cudaPointerGetAttributes says Device: where cuMemGetAddressRange says the
+//     block still runs there (not where it names another block, nor where it fails);
+//   - further on, where cudaPointerGetAttributes says anything else: in the host page of the block's
+//     last byte.
+// Elsewhere the driver decides as for any foreign pointer: cudaMemoryTypeDevice, that device; any
+// other answer, -1. What no answer tells apart is an address past that page that the driver calls no
+// device memory (the rest of a large block's rounding, as above): to CUDA that is host memory, as it
+// is here.
 int CudaAllocations::owner_of(const void* p) const noexcept {
   if (const auto a = find(p)) return a->ordinal;
-  return driver_device_of(p);  // not RingKernel's
+  const int device = driver_.device_of(p);
+  if (const auto below = nearest_below(p);
+      below && in_padding_of(below->start, below->start + below->bytes, reinterpret_cast<std::uintptr_t>(p),
+                             below->ordinal, device))
+    return below->ordinal;  // an overrun: check_range refuses it
+  return device;  // not RingKernel's
 }
 
 void CudaAllocations::check_range(int ordinal, const void* p, std::size_t bytes, const char* call,
@@ -136,16 +187,17 @@ void CudaAllocations::check_range(int ordinal, const void* p, std::size_t bytes,
                       std::to_string(bytes) + ") exceeds its allocation of " + std::to_string(a->bytes) + " bytes");
     return;
   }
-  // Past the end of one of ours, in its block's padding: an overrun, which the driver would take
-  // for valid memory of the device.
+  // Past the end of one of ours, in its block's padding: an overrun, whatever the driver takes it
+  // for (valid memory of the device, or host memory: owner_of).
+  const int device = driver_.device_of(p);
   if (const auto below = nearest_below(p);
-      below && in_padding_of(below->start, below->start + below->bytes, address, below->ordinal)) {
+      below && in_padding_of(below->start, below->start + below->bytes, address, below->ordinal, device)) {
     throw Error(errc::out_of_range, call, device_id,
                 std::string(what) + " " + hex(p) + " starts " + std::to_string(address - below->start - below->bytes) +
                     " bytes past the end of its allocation of " + std::to_string(below->bytes) + " bytes");
   }
   // Memory not allocated through RingKernel: the driver can say where it lives, not its size.
-  if (driver_device_of(p) != ordinal)
+  if (device != ordinal)
     throw Error(errc::invalid_argument, call, device_id,
                 std::string(what) + " " + hex(p) + " is not memory of device " + std::to_string(device_id));
 }

@@ -1,9 +1,10 @@
 // Copyright RingKernel authors.
 // The CUDA backend's table of the device memory it allocated, and what it says of an address: the
 // device that owns it, and whether a range of bytes at it lies inside one allocation of a given
-// device. The driver knows where memory lives but not the size the program asked for (cudaMalloc
-// rounds blocks up to 256 bytes and places them back to back), so an overrun into a block's
-// padding or into the next block looks valid to it; this table catches both.
+// device. cudaMalloc rounds blocks up to 256 bytes and may place them back to back: an overrun into
+// the next block looks valid to the driver, and one into a block's padding looks valid to some
+// drivers and like host memory to others (which cudaMemcpyAsync then copies on the host, faulting);
+// this table catches both, whatever the driver says of the padding.
 #pragma once
 
 #include <cstddef>
@@ -16,10 +17,25 @@ namespace ringkernel::detail {
 
 class CudaAllocations {
  public:
+  /// What the driver and the system say of an address; theirs by default, a test's own else.
+  struct Driver {
+    /// cudaPointerGetAttributes: the device whose memory `p` is, -1 for any other answer (an error,
+    /// cudaMemoryTypeUnregistered, Host, Managed).
+    int (*device_of)(const void* p) noexcept;
+    /// cuMemGetAddressRange, with device `ordinal` current: the start of the driver's block that
+    /// holds `p`, 0 where it knows none (or the call fails).
+    std::uintptr_t (*block_start)(const void* p, int ordinal) noexcept;
+    /// The host's page size (sysconf): no host memory lies in a page that holds device memory.
+    std::size_t host_page_bytes;
+  };
+  CudaAllocations();
+  explicit CudaAllocations(Driver driver) noexcept : driver_(driver) {}
+
   void add(const void* p, int ordinal, std::size_t bytes);
   void remove(const void* p) noexcept;
 
-  /// The device that owns `p`: the table's, else the driver's answer (-1: host memory, or unknown).
+  /// The device that owns `p`: the table's, also for an address in the padding of one of its blocks
+  /// (which check_range refuses), else the driver's answer (-1: host memory, or unknown).
   int owner_of(const void* p) const noexcept;
 
   /// Throws ringkernel::Error (invalid_argument, out_of_range) naming `call`, `what` and `device_id`
@@ -45,6 +61,14 @@ class CudaAllocations {
   // The allocation holding `p`, where one past its end counts as its own (an empty range at the end
   // is valid) unless another block of the driver's starts there.
   std::optional<Found> find(const void* p) const;
+  // `address` is one past the end of [start, end) and another block of the driver's starts there.
+  bool starts_another_block(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal) const noexcept;
+  // `address` lies past the end of [start, end) in the rest of its block; `device`: the driver's
+  // device of `address` (Driver::device_of).
+  bool in_padding_of(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal,
+                     int device) const noexcept;
+
+  Driver driver_;
 
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, Allocation> allocations_;

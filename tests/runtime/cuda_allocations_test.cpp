@@ -3,12 +3,14 @@
 // which are never dereferenced: so it runs without a GPU (label unit), where the driver, asked about
 // them, knows none, as it knows none of these low addresses on a GPU machine. What the driver adds
 // there (the device of memory RingKernel did not allocate, blocks that start at an aligned end) is
-// the gpu-labelled CudaBackend tests' part, on real allocations.
+// the gpu-labelled CudaBackend tests' part, on real allocations, and the part of the tests below that
+// give the table their own driver answers (FakeDriver).
 #include "cuda_allocations.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "expect_error.h"
 
@@ -17,8 +19,9 @@ namespace {
 using ringkernel::errc;
 using ringkernel::detail::CudaAllocations;
 
-// Every address used lies below 0x1400, far below vm.mmap_min_addr's defaults (64 KiB on x86-64,
-// 32 KiB on arm64), where nothing can be mapped: neither host nor device memory.
+// Every address the real driver is asked about lies below 0x1400, far below vm.mmap_min_addr's
+// defaults (64 KiB on x86-64, 32 KiB on arm64), where nothing can be mapped: neither host nor device
+// memory. Host pages are 4 KiB at least: all of them lie in the page of `block`.
 const void* at(std::uintptr_t address) { return reinterpret_cast<const void*>(address); }
 constexpr std::uintptr_t block = 0x1000;  // 256-byte aligned, as cudaMalloc's blocks are
 
@@ -29,7 +32,9 @@ TEST(CudaAllocations, OwnerIsTheTablesUntilRemovedThenTheDriversAnswer) {
   EXPECT_EQ(table.owner_of(at(block)), 1);
   EXPECT_EQ(table.owner_of(at(block + 99)), 1);
   EXPECT_EQ(table.owner_of(at(block + 100)), 1) << "one past the end is the allocation's (an empty range there)";
-  EXPECT_EQ(table.owner_of(at(block + 101)), -1) << "padding is nobody's";
+  EXPECT_EQ(table.owner_of(at(block + 101)), 1) << "padding: the block's device, for check_range to refuse";
+  EXPECT_EQ(table.owner_of(at(block + 255)), 1);
+  EXPECT_EQ(table.owner_of(at(block + 256)), 1) << "in the block's host page, where the driver knows no block";
   EXPECT_EQ(table.owner_of(at(block - 1)), -1);
   table.remove(at(block));
   EXPECT_EQ(table.owner_of(at(block)), -1);
@@ -65,9 +70,9 @@ TEST(CudaAllocations, ARangeStartingInTheBlocksPaddingIsAnOverrun) {
   EXPECT_RK_ERROR(table.check_range(0, at(block + 255), 0, "copy", "destination", 0), errc::out_of_range,
                   "starts 155 bytes past the end of its allocation of 100 bytes");
   // From the next 256-byte boundary on, another block may lie: the driver's to say, and it knows
-  // none here.
-  EXPECT_RK_ERROR(table.check_range(0, at(block + 256), 8, "copy", "destination", 0), errc::invalid_argument,
-                  "is not memory of device 0");
+  // none here, in the host page of the block, where no host memory can lie either.
+  EXPECT_RK_ERROR(table.check_range(0, at(block + 256), 8, "copy", "destination", 0), errc::out_of_range,
+                  "starts 156 bytes past the end of its allocation of 100 bytes");
 }
 
 TEST(CudaAllocations, BlocksBackToBackEachKeepTheirOwnBytes) {
@@ -81,6 +86,96 @@ TEST(CudaAllocations, BlocksBackToBackEachKeepTheirOwnBytes) {
                   "source range [128, 128 + 256) exceeds its allocation of 256 bytes");
   table.remove(at(block + 256));
   EXPECT_EQ(table.owner_of(at(block + 256)), 0) << "the end of the first, once the second is gone";
+}
+
+// The driver's answers, given by the test: what cudaPointerGetAttributes says (the device of the
+// memory, -1 for an error or a memory type other than device) and what cuMemGetAddressRange says
+// (the start of the block holding the address, 0 for none).
+struct FakeDriver {
+  int device = -1;
+  std::uintptr_t block_start = 0;
+};
+constexpr std::size_t page = 4096;
+FakeDriver fake;
+
+CudaAllocations table_with_fake_driver(FakeDriver answers) {
+  fake = answers;
+  return CudaAllocations(CudaAllocations::Driver{[](const void*) noexcept { return fake.device; },
+                                                 [](const void*, int) noexcept { return fake.block_start; }, page});
+}
+
+// What Stream::copy_async does with a pointer: the range check of the owner's device, none for
+// host memory (owner -1), which the CUDA copy then reads or writes on the host.
+void expect_overrun(const CudaAllocations& table, std::uintptr_t address, const char* message) {
+  const int owner = table.owner_of(at(address));
+  ASSERT_EQ(owner, 0) << "taken for host memory: the copy would touch device memory on the host";
+  EXPECT_RK_ERROR(table.check_range(owner, at(address), 8, "copy", "destination", 0), errc::out_of_range, message);
+}
+
+// On an H200 (driver 13.0) cudaPointerGetAttributes took 150 and 200 bytes past a buffer of 100
+// for host memory, and the copy faulted on the host. Whatever the driver says of a padding byte,
+// it is the block's and an overrun.
+TEST(CudaAllocations, PaddingIsTheBlocksWhateverTheDriverSaysOfIt) {
+  for (const int device : {-1, 0})
+    for (const std::uintptr_t start : {std::uintptr_t{0}, block, block + 128}) {
+      SCOPED_TRACE("driver: device " + std::to_string(device) + ", block start " + std::to_string(start));
+      auto table = table_with_fake_driver({device, start});
+      table.add(at(block), 0, 100);
+      expect_overrun(table, block + 101, "starts 1 bytes past the end of its allocation of 100 bytes");
+      expect_overrun(table, block + 150, "starts 50 bytes past the end of its allocation of 100 bytes");
+      expect_overrun(table, block + 200, "starts 100 bytes past the end of its allocation of 100 bytes");
+      expect_overrun(table, block + 255, "starts 155 bytes past the end of its allocation of 100 bytes");
+    }
+}
+
+// Past the next 256-byte boundary the driver decides: where it calls the address device memory and
+// says the block still runs there (a block it rounded further), an overrun, also past the block's
+// host page; where it calls it no device memory, an overrun in that page, host memory past it.
+TEST(CudaAllocations, PaddingPastTheBoundaryIsTheBlocksWhereTheDriverSaysItRuns) {
+  auto runs = table_with_fake_driver({0, block});
+  runs.add(at(block), 0, 100);
+  expect_overrun(runs, block + 0x300, "starts 668 bytes past the end of its allocation of 100 bytes");
+  expect_overrun(runs, block + 2 * page, "starts 8092 bytes past the end of its allocation of 100 bytes");
+  auto host = table_with_fake_driver({-1, block});
+  host.add(at(block), 0, 100);
+  expect_overrun(host, block + 0x300, "starts 668 bytes past the end of its allocation of 100 bytes");
+  EXPECT_EQ(host.owner_of(at(block + 2 * page)), -1) << "what no answer tells from host memory";
+}
+
+// In the host page of the block's last byte, where the driver knows no device memory, there is no
+// host memory either: an address of the device that nothing was allocated at, refused. (An H200 with
+// driver 13.0 placed blocks of 100 bytes 512 bytes apart and knew nothing of the bytes between.)
+TEST(CudaAllocations, InTheBlocksHostPageAnAddressNoBlockHoldsIsAnOverrun) {
+  auto table = table_with_fake_driver({-1, 0});
+  table.add(at(block), 0, 100);
+  expect_overrun(table, block + 300, "starts 200 bytes past the end of its allocation of 100 bytes");
+  expect_overrun(table, block + page - 1, "starts 3995 bytes past the end of its allocation of 100 bytes");
+  EXPECT_EQ(table.owner_of(at(block + page)), -1) << "the next page may be host memory: the driver's answer";
+}
+
+// Where the driver says another block holds it (either call), the address is that block's device's.
+TEST(CudaAllocations, PastTheBoundaryAnotherBlockIsTheDriversToName) {
+  for (const std::uintptr_t start : {std::uintptr_t{0}, block + 0x200}) {
+    SCOPED_TRACE("cuMemGetAddressRange: block start " + std::to_string(start));
+    auto table = table_with_fake_driver({0, start});
+    table.add(at(block), 0, 100);
+    EXPECT_EQ(table.owner_of(at(block + 0x300)), 0);
+    table.check_range(0, at(block + 0x300), 8, "copy", "destination", 0);
+  }
+}
+
+// A block the driver says starts right at an aligned end is its own (another device's here); where
+// it says none does, the end is the buffer's and a range there overruns it.
+TEST(CudaAllocations, AnAlignedEndIsTheNextBlocksOnlyWhereTheDriverSaysOneStartsThere) {
+  auto next = table_with_fake_driver({1, block + 256});
+  next.add(at(block), 0, 256);
+  EXPECT_EQ(next.owner_of(at(block + 256)), 1);
+  next.check_range(1, at(block + 256), 8, "copy", "source", 1);
+  auto none = table_with_fake_driver({-1, 0});
+  none.add(at(block), 0, 256);
+  EXPECT_EQ(none.owner_of(at(block + 256)), 0);
+  EXPECT_RK_ERROR(none.check_range(0, at(block + 256), 8, "copy", "source", 0), errc::out_of_range,
+                  "source range [256, 256 + 8) exceeds its allocation of 256 bytes");
 }
 
 TEST(CudaAllocations, NullAndUnknownAddressesAreRefused) {

@@ -183,6 +183,24 @@ TEST(CudaBackend, ARangeStartingInABuffersPaddingOverrunsIt) {
   s.synchronize();
 }
 
+// Past the next 256-byte boundary, in the host page of the buffer, where the driver knows no block
+// (an H200 with driver 13.0 knew nothing of any byte past the 100 asked for, and placed the next
+// block 512 bytes on): no host memory either, so an overrun, never a copy on the host.
+TEST(CudaBackend, ARangeStartingPastTheBoundaryWhereNoBlockLiesOverrunsIt) {
+  REQUIRE_CUDA_DEVICES(1u);
+  DeviceBuffer buffer(ids[0], 100);
+  auto data = pattern(8, 4);
+  Stream s(ids[0]);
+  cudaPointerAttributes attr{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attr, buffer.bytes() + 300), cudaSuccess);
+  if (attr.type == cudaMemoryTypeDevice) GTEST_SKIP() << "the driver placed a block 300 bytes into the buffer's";
+  EXPECT_RK_ERROR(s.copy_async(buffer.bytes() + 300, data.data(), data.size()), errc::out_of_range,
+                  "starts 200 bytes past the end of its allocation of 100 bytes");
+  EXPECT_RK_ERROR(s.copy_async(data.data(), buffer.bytes() + 300, data.size()), errc::out_of_range,
+                  "starts 200 bytes past the end of its allocation of 100 bytes");
+  s.synchronize();
+}
+
 TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
   REQUIRE_CUDA_DEVICES(1u);
   try {
