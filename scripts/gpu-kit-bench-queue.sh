@@ -1,13 +1,15 @@
 # Sourced by gpu-kit/run.sh (scripts/gpu-kit-run.sh; copied into the kit as gpu-kit/bench_queue.sh):
 # bench_queue_device, the GPU queue goals of issue 6, row by row. Uses run.sh's globals: kit, out,
-# scratch, bench_limit, row_limit, pin, rt_cpu, gpu_name, failed, within_budget, limit_now and gpu_state.
+# scratch, rows_dir, bench_limit, row_limit, pin, rt_cpu, gpu_name, failed, within_budget, limit_now,
+# log_cap, log_rest, keep_output, pack_outputs and gpu_state.
 # shellcheck shell=bash disable=SC2154,SC2034
 
 # The GPU queue goals (round trip, kernel to kernel, batched throughput), row by row: each row of
 # bench_queue_device is its own process (--benchmark_filter='^ROW$', ROW from
-# --benchmark_list_tests) with its own time limit and JSON ($out/bench_queue_device.NN.json, NN in
-# the order run), so a row that faults (poisoning its CUDA context), crashes or hangs is reported as
-# such and the others still run. The order:
+# --benchmark_list_tests) with its own time limit and JSON ($rows_dir/bench_queue_device.NN.json, NN
+# in the order run; run.sh packs them into $OUT/gpu-kit.outputs.tar.gz as rows/, and merges them
+# into $OUT/bench_queue_device.json), so a row that faults (poisoning its CUDA context), crashes or
+# hangs is reported as such and the others still run. The order:
 #   1. round 1 of the latency pairs: SPSC round trip, its raw peer, SPSC kernel-to-kernel, its raw
 #      peer, MPMC kernel-to-kernel (its neighbour is the same raw peer);
 #   2. each throughput row B right before its raw peer BM_Raw_DeviceThroughput/B;
@@ -30,7 +32,7 @@ run_bench_queue() {
   local deadline=$((SECONDS + bench_limit))
   local rt=() rt_raw=() k2k=() k2k_raw=() k2k_other=() tp=() tp_raw=() rest=() last=() schedule=()
   local -A bad=()  # rows that did not pass: not repeated
-  rm -f "$out/bench_queue_device.json" "$out"/bench_queue_device.[0-9]*.json  # an earlier run's
+  rm -f "$out/bench_queue_device.json" "$rows_dir"/bench_queue_device.[0-9]*.json  # an earlier run's
   list=$(timeout -k 5 30 "$bin" --benchmark_list_tests 2>&1) || list_status=$?
   mapfile -t rows < <(grep '^BM_' <<< "$list")
   for row in "${rows[@]}"; do
@@ -68,7 +70,9 @@ run_bench_queue() {
   if [ "$list_status" -ne 0 ] || [ "${#rows[@]}" -eq 0 ]; then
     echo "FAIL bench_queue_device --benchmark_list_tests: exit $list_status, ${#rows[@]} rows ($(head -3 <<< "$list" | tr '\n' ' ')); all rows run in one process"
     failed=1
-    bench_row "bench_queue_device (all rows)" "" "$out/bench_queue_device.00.json" "$bench_limit"
+    printf '%s\n' "$list" > "$scratch/output"
+    keep_output "bench_queue_device --benchmark_list_tests" "$list_status" FAIL
+    bench_row "bench_queue_device (all rows)" "" "$rows_dir/bench_queue_device.00.json" "$bench_limit"
   else
     echo "bench_queue_device: ${#rows[@]} rows, ${#schedule[@]} runs (the latency pairs $pairs times, RK_BENCH_PAIRS), each its own process, in this order: $(printf '%s; ' "${schedule[@]}")"
     for row in "${schedule[@]}"; do
@@ -87,7 +91,7 @@ run_bench_queue() {
       # shellcheck disable=SC2001
       filter="^$(sed 's/[]\\.*+?(){}|^$[]/\\&/g' <<< "$row")\$"
       row_passed=0
-      bench_row "bench_queue_device $row" "$filter" "$(printf '%s/bench_queue_device.%02d.json' "$out" "$i")" \
+      bench_row "bench_queue_device $row" "$filter" "$(printf '%s/bench_queue_device.%02d.json' "$rows_dir" "$i")" \
         "$((row_limit < left ? row_limit : left))"
       if [ "$row_passed" != 1 ]; then bad[$row]=1; fi
     done
@@ -95,8 +99,10 @@ run_bench_queue() {
   gpu_state "after the bench_queue_device rows"
   # One file with every row, as Google Benchmark would have written it (context: the first row's;
   # each entry's kit_run names the run, NN of its bench_queue_device.NN.json).
-  if command -v python3 > /dev/null; then
-    python3 - "$out/bench_queue_device.json" "$out"/bench_queue_device.[0-9]*.json <<'PY' ||
+  if ! compgen -G "$rows_dir/bench_queue_device.[0-9]*.json" > /dev/null; then
+    echo "bench_queue_device.json: no row wrote a JSON file"
+  elif command -v python3 > /dev/null; then
+    python3 - "$out/bench_queue_device.json" "$rows_dir"/bench_queue_device.[0-9]*.json <<'PY' ||
 import json, os, re, sys
 merged = None
 for path in sys.argv[2:]:
@@ -113,10 +119,11 @@ for path in sys.argv[2:]:
 if merged is not None:
     json.dump(merged, open(sys.argv[1], "w"), indent=2)
 PY
-      echo "bench_queue_device.json: merging the rows' files failed; they are in bench_queue_device.NN.json"
+      echo "bench_queue_device.json: merging the rows' files failed; they are in $archive, rows/bench_queue_device.NN.json"
   else
-    echo "bench_queue_device.json: no python3 here to merge the rows' files; they are in bench_queue_device.NN.json"
+    echo "bench_queue_device.json: no python3 here to merge the rows' files; they are in $archive, rows/bench_queue_device.NN.json"
   fi
+  pack_outputs
   report_queue_goals
 }
 
@@ -127,7 +134,7 @@ PY
 # (SkipWithError), SKIP where every error only says the machine lacks something ("needs 2 CUDA
 # devices", "no peer access").
 bench_row() {
-  local label=$1 filter=$2 json=$3 t0=$SECONDS limit rc errors took core=()
+  local label=$1 filter=$2 json=$3 t0=$SECONDS limit rc errors took core=() verdict
   within_budget "$label" "$4" || return 0
   limit=$limit_now
   # The round-trip rows: the host thread (the whole process) on one core, rt_cpu (platform()).
@@ -136,11 +143,13 @@ bench_row() {
   echo "=== $label (limit $limit s): ${pin[*]:+${pin[*]} }${core[*]:+${core[*]} }bench_queue_device${filter:+ --benchmark_filter='$filter'}"
   timeout -k 10 "$limit" env CUDA_MODULE_LOADING=EAGER CUDA_DEVICE_ORDER=PCI_BUS_ID ${pin[@]+"${pin[@]}"} \
     ${core[@]+"${core[@]}"} "$kit/bin/bench_queue_device" ${filter:+"--benchmark_filter=$filter"} \
-    --benchmark_out="$json" --benchmark_out_format=json 2>&1 | tee "$scratch/output"
+    --benchmark_out="$json" --benchmark_out_format=json 2>&1 | tee "$scratch/output" | log_cap
   rc=${PIPESTATUS[0]}
+  log_rest
   took=$((SECONDS - t0))
   errors=$(grep -o '"error_message": "[^"]*"' "$json" 2>/dev/null | cut -d'"' -f4 | sort -u | tr '\n' ';')
   errors=${errors%;}
+  verdict=FAIL
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     echo "FAIL $label: timed out after $limit s${errors:+ ($errors)} ($took s)"
   elif [ "$rc" -gt 128 ]; then
@@ -155,16 +164,18 @@ bench_row() {
     echo "FAIL $label: row error: $errors ($took s)"
   elif [ -n "$errors" ]; then
     echo "SKIP $label: $errors ($took s)"
-    return 0
+    verdict=SKIP
   else
     echo "PASS $label ($took s)"
+    verdict=PASS
     row_passed=1
-    return 0
   fi
-  failed=1
+  if [ "$verdict" = FAIL ]; then failed=1; fi
+  # The MANIFEST line (its JSON named), the whole output where it failed, the archive rewritten.
+  keep_output "$label" "$rc" "$verdict" "rows/${json##*/}"
 }
 
-# The figures of the bench_queue_device.NN.json files against issue 6's goals, one line per row
+# The figures of the bench_queue_device.NN.json files ($rows_dir) against issue 6's goals, one line per row
 # name, over all its runs (their median; every run's figure listed):
 #   GOAL met / NOT MET (RingKernel rows): round trip median <= 2000 ns, kernel-to-kernel one way
 #     (ping-pong / 2, the event-timed mean; its clock64 per-round median and p99 beside it) <= 1000 ns,
@@ -179,7 +190,7 @@ bench_row() {
 # without any figure (its rows failed or were not run) says so. A goal not met is reported, not
 # failed: the kit checks that things work; the figures go to bench/RESULTS.md either way.
 report_queue_goals() {
-  local files=("$out"/bench_queue_device.[0-9]*.json)
+  local files=("$rows_dir"/bench_queue_device.[0-9]*.json)
   [ -f "${files[0]}" ] || files=()
   awk -F': ' -v smi_name="$gpu_name" '
     function device() { return ctx_name != "" ? ctx_name : smi_name != "" ? smi_name : "an unnamed GPU (no nvidia-smi, no device in the JSON)" }

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # The GPU machine's half of scripts/gpu-kit.sh (copied to gpu-kit/run.sh): runs the packed GPU
-# checks and writes gpu-kit.log (everything printed), bench_queue_device.NN.json (one per row) and
-# bench_queue_device.json (those merged, where python3 exists), and bench_peer_copy.json into $OUT
-# (or gpu-kit/out). Usage: run.sh [check|tests|sanitize|bench|all] [REGEX] (REGEX: only the test
-# binaries whose names match, e.g. to split `sanitize` over calls).
+# checks and writes at most 5 files into $OUT (or gpu-kit/out), as the device tool brings back 8 at
+# most: gpu-kit.log (everything printed; each program's output up to RK_LOG_LINES (3000) lines, then
+# its last 500), gpu-kit.outputs.tar.gz (MANIFEST.txt: one line per program run, its exit status and
+# verdict; rows/bench_queue_device.NN.json: one per row of bench_queue_device, NN in the order run;
+# outputs/NN-NAME.txt: the whole stdout and stderr of every program that failed, crashed, timed out
+# or printed more than the log shows, NN its MANIFEST number; gpu-kit.full.log where the log passed
+# 15 MiB and was cut), bench_queue_device.json (the rows merged, where python3 exists) and
+# bench_peer_copy.json. The archive is rewritten after every program (so a run killed outright
+# still leaves the last one) and at the exit, whatever ends the run (a budget, a signal); without
+# gzip it is gpu-kit.outputs.tar, without tar gpu-kit.outputs.txt (the files one after the other).
+# Unpack: tar -xzf gpu-kit.outputs.tar.gz. Usage: run.sh [check|tests|sanitize|bench|all] [REGEX]
+# (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over calls).
 #
 # Every step first checks that the kit was packed from the sources of the tree it runs in
 # (gpu-kit/sources.sha256, written by scripts/gpu-kit.sh: every file of runtime/ bench/ tests/
@@ -77,8 +85,18 @@ P2PQueueDevice.KernelToKernel*:CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefa
 CudaBackend.CudaErrorsNameTheCallAndTheDevice"}
 failed=0
 log="$out/gpu-kit.log"
+log_lines=${RK_LOG_LINES:-3000}
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+trap 'rm -rf "$scratch"' EXIT  # until finish (below) takes over
+# What goes into the archive: pack/MANIFEST.txt, pack/rows/ (bench_queue.sh), pack/outputs/.
+pack="$scratch/pack" rows_dir="$scratch/pack/rows" prog_n=0
+mkdir -p "$rows_dir" "$pack/outputs"
+if command -v tar > /dev/null && command -v gzip > /dev/null; then archive=gpu-kit.outputs.tar.gz
+elif command -v tar > /dev/null; then archive=gpu-kit.outputs.tar
+else archive=gpu-kit.outputs.txt; fi
+# An earlier run's files where $OUT is reused (gpu-kit/out): the per-row files of older kits, the
+# archive of another kind.
+rm -f "$out"/bench_queue_device.[0-9]*.json "$out"/gpu-kit.outputs.* "$out"/.gpu-kit.outputs.partial
 
 # Libraries: the kit's own (libbenchmark) always; the libstdc++ / libgcc_s of the build machine
 # only when this machine's are older than the programs need. Prepending them unconditionally would
@@ -96,8 +114,77 @@ for candidate in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" /usr/loca
   if [ -z "$sanitizer" ] && [ -x "$candidate" ]; then sanitizer=$candidate; fi
 done
 
+# pack_outputs: (re)writes $OUT/$archive from $pack, through a partial file renamed into place (a
+# run killed while it writes keeps the previous one). Says so when it fails.
+pack_outputs() {
+  local tmp="$out/.gpu-kit.outputs.partial" f
+  case $archive in
+    *.tar.gz) tar -czf "$tmp" -C "$pack" . 2>&1 ;;
+    *.tar) tar -cf "$tmp" -C "$pack" . 2>&1 ;;
+    *) (cd "$pack" && find . -type f | LC_ALL=C sort | while IFS= read -r f; do echo "==> ${f#./} <=="; cat "$f"; done) > "$tmp" ;;
+  esac
+  if [ -s "$tmp" ] && mv -f "$tmp" "$out/$archive"; then return 0; fi
+  rm -f "$tmp"
+  echo "WARN $archive: writing it failed (rows and failed programs' outputs are not kept)"
+  return 1
+}
+
+# log_cap: the log's copy of a program's output (stdin, which it drains): its first $log_lines
+# lines as they come (a shell loop: head and mawk would hold them back in a buffer, and a run
+# killed meanwhile would lose them). log_rest, once the program ended: of the lines after those
+# ($scratch/output), how many were cut and the last 500.
+log_cap() {
+  local line n=0
+  while [ "$n" -lt "$log_lines" ]; do
+    if ! IFS= read -r line; then
+      if [ -n "$line" ]; then printf '%s\n' "$line"; fi  # a last line without its newline
+      return 0
+    fi
+    printf '%s\n' "$line"
+    n=$((n + 1))
+  done
+  cat > /dev/null
+}
+log_rest() {
+  local n rest keep
+  n=$(wc -l < "$scratch/output")
+  [ "$n" -gt "$log_lines" ] || return 0
+  rest=$((n - log_lines)) keep=500
+  if [ "$rest" -lt "$keep" ]; then keep=$rest; fi
+  if [ "$rest" -gt "$keep" ]; then
+    echo "[... $((rest - keep)) lines cut from the log (RK_LOG_LINES $log_lines); the whole output is in the archive, see below ...]"
+  fi
+  tail -n "$keep" "$scratch/output"
+}
+
+# keep_output NAME RC VERDICT [NOTE]: numbers the program run just now (NN) in the archive's
+# MANIFEST.txt (NOTE beside it: a row's JSON);
+# its whole output ($scratch/output) goes into the archive as outputs/NN-NAME.txt where it did not
+# pass or skip, or was cut from the log (at most 12 MiB of it: the first 8 and the last 4); then
+# rewrites the archive.
+keep_output() {
+  local name=$1 rc=$2 verdict=$3 note=${4:-} file="" slug
+  prog_n=$((prog_n + 1))
+  slug=${name//[^A-Za-z0-9._-]/_}
+  slug=${slug:0:80}
+  if { [ "$verdict" != PASS ] && [ "$verdict" != SKIP ]; } || [ "$(wc -l < "$scratch/output")" -gt "$log_lines" ]; then
+    file=$(printf 'outputs/%03d-%s.txt' "$prog_n" "$slug")
+    if [ "$(wc -c < "$scratch/output")" -le $((12 * 1048576)) ]; then
+      cp "$scratch/output" "$pack/$file"
+    else
+      { head -c $((8 * 1048576)) "$scratch/output"; printf '\n[... cut: the first 8 MiB and the last 4 MiB of %s bytes kept ...]\n' "$(wc -c < "$scratch/output")"
+        tail -c $((4 * 1048576)) "$scratch/output"; } > "$pack/$file"
+    fi
+    echo "(its whole output: $archive, $file)"
+  fi
+  printf '%03d %s exit %s %s%s%s\n' "$prog_n" "$verdict" "$rc" "$name" "${note:+ -> $note}" "${file:+ -> $file}" >> "$pack/MANIFEST.txt"
+  pack_outputs
+}
+
 # run NAME LIMIT_SECONDS COMMAND...: one PASS/FAIL line with the exit status and the wall time;
 # a gtest program whose tests all skipped is a SKIP line, one that skipped some says how many.
+# A crash names its signal. The output streams into the log (log_cap, log_rest); keep_output
+# files it.
 # within_budget NAME LIMIT: sets limit_now to LIMIT, or to what is left of the run's budget when
 # that is less; when too little is left, a FAIL line saying NAME was not run, and status 1.
 within_budget() {
@@ -118,21 +205,32 @@ run() {
   within_budget "$name" "$limit" || return 0
   limit=$limit_now
   echo "=== $name: $*"
-  timeout -k 10 "$limit" "$@" 2>&1 | tee "$scratch/output"
+  timeout -k 10 "$limit" "$@" 2>&1 | tee "$scratch/output" | log_cap
   local rc=${PIPESTATUS[0]}
-  local skipped ran
+  log_rest
+  local skipped ran verdict=FAIL
   skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9][0-9]*\) tests\{0,1\}, listed below:.*/\1/p' "$scratch/output" | tail -1)
   ran=$(sed -n 's/^\[==========\] \([0-9][0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$scratch/output" | tail -1)
   if [ "$rc" -eq 0 ] && [ -n "$skipped" ] && [ "$skipped" = "$ran" ]; then
+    verdict=SKIP
     echo "SKIP $name: all $ran tests skipped ($((SECONDS - t0)) s)"
   elif [ "$rc" -eq 77 ]; then  # a program's "skipped" (CTest's SKIP_RETURN_CODE), e.g. adder --gpu without a GPU
+    verdict=SKIP
     echo "SKIP $name: exit 77, it found nothing to run on ($((SECONDS - t0)) s)"
   elif [ "$rc" -eq 0 ]; then
+    verdict=PASS
     echo "PASS $name${skipped:+ ($skipped of $ran tests skipped)} ($((SECONDS - t0)) s)"
+  elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "FAIL $name: exit $rc, timed out after $limit s ($((SECONDS - t0)) s)"
+    failed=1
+  elif [ "$rc" -gt 128 ]; then
+    echo "FAIL $name: crashed, exit $rc (signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))) ($((SECONDS - t0)) s)"
+    failed=1
   else
-    echo "FAIL $name: exit $rc$([ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && echo ", timed out after $limit s") ($((SECONDS - t0)) s)"
+    echo "FAIL $name: exit $rc ($((SECONDS - t0)) s)"
     failed=1
   fi
+  keep_output "$name" "$rc" "$verdict"
 }
 
 # The test suites of gtest program $1, one per line: the unindented lines of --gtest_list_tests whose
@@ -298,6 +396,11 @@ main() {
   local info
   local info_status=0
   info=$(timeout -k 5 60 "$kit/bin/ringkernel-info" 2>&1) || info_status=$?
+  if [ "$info_status" -ne 0 ]; then  # its whole output into the archive (only parts are logged below)
+    printf '%s\n' "$info" > "$scratch/output"
+    echo "preflight: ringkernel-info exit $info_status"
+    keep_output "ringkernel-info (preflight)" "$info_status" FAIL
+  fi
   if [ "$info_status" -eq 124 ] || [ "$info_status" -eq 137 ]; then
     echo "FAIL preflight: ringkernel-info did not finish within 60 s (it launches a kernel per GPU to measure its clock)"
     failed=1
@@ -329,8 +432,44 @@ main() {
   return $failed
 }
 
+# finish: once, at the exit, whatever ends the run: a log over 15 MiB (the device tool brings back
+# files of 16 MiB at most) goes whole into the archive and is cut to its first 8 and last 4 MiB and
+# its summary lines; the archive is written a last time; the scratch folder removed.
+summary_lines() { grep -E '^(kit (commit|sources): |(PASS|FAIL|SKIP|GOAL|REF|RATIO|WARN) )' "$1"; }
+finish() {
+  [ -z "${finished:-}" ] || return 0
+  finished=1
+  local size
+  size=$(wc -c < "$log" 2>/dev/null || echo 0)
+  if [ "$size" -gt $((15 * 1048576)) ]; then
+    cp "$log" "$pack/gpu-kit.full.log"
+    { head -c $((8 * 1048576)) "$pack/gpu-kit.full.log"
+      printf '\n[... gpu-kit.log cut: %s bytes; the whole log is gpu-kit.full.log in %s ...]\n' "$size" "$archive"
+      tail -c $((4 * 1048576)) "$pack/gpu-kit.full.log"
+      echo "=== summary lines of the whole log"
+      summary_lines "$pack/gpu-kit.full.log"; } > "$log"
+  fi
+  echo "archive: $out/$archive: MANIFEST.txt ($(wc -l < "$pack/MANIFEST.txt" 2>/dev/null || echo 0) programs), $(find "$pack/rows" -type f | wc -l) rows/, $(find "$pack/outputs" -type f | wc -l) outputs/$(case $archive in *.tar.gz) echo " (tar -xzf unpacks it)" ;; *.tar) echo " (tar -xf unpacks it)" ;; esac)" >> "$log"
+  pack_outputs >> "$log"
+  rm -rf "$scratch"
+}
+trap finish EXIT
+# A signal (the device tool's limit, ^C) ends main's pipeline (its subshell keeps no trap); this
+# shell then notes it in the log, and writes the archive and the summary.
+interrupted=""
+trap 'interrupted=TERM' TERM
+trap 'interrupted=INT' INT
+trap 'interrupted=HUP' HUP
+
 gpu_name="" pin=() rt_cpu=""
 main 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-grep -E '^(kit (commit|sources): |(PASS|FAIL|SKIP|GOAL|REF|RATIO|WARN) )' "$log"
+if [ -n "$interrupted" ]; then
+  echo "FAIL run: stopped by SIG$interrupted (exit $status of the steps); what ran is above, its files in $archive" | tee -a "$log"
+  if [ "$status" -eq 0 ]; then status=1; fi
+fi
+finish
+summary_lines "$log"
+echo "gpu-kit: files in $out (the device tool brings back 8 at most):"
+ls -lA "$out"
 exit "$status"

@@ -11,8 +11,10 @@
 # run when any differs or is missing: pack right before the GPU call.
 #
 #   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
-#   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; logs and JSON
-#            into $OUT; REGEX picks test binaries, to split a step over calls of a time-limited machine)
+#   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; at most 5 files
+#            into $OUT: gpu-kit.log, gpu-kit.outputs.tar.gz (the per-row JSONs, failed programs'
+#            whole output), bench_queue_device.json, bench_peer_copy.json; REGEX picks test
+#            binaries, to split a step over calls of a time-limited machine)
 #
 # run.sh steps: `tests` runs each gpu test binary (gtest output in the log; SKIP if all tests skipped)
 # and the adder example on the GPU (`adder --gpu`); `sanitize` runs each test binary under
