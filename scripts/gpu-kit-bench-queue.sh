@@ -1,7 +1,7 @@
 # Sourced by gpu-kit/run.sh (scripts/gpu-kit-run.sh; copied into the kit as gpu-kit/bench_queue.sh):
 # bench_queue_device, the GPU queue goals of issue 6, row by row. Uses run.sh's globals: kit, out,
 # scratch, rows_dir, bench_limit, row_limit, pin, rt_cpu, gpu_name, failed, within_budget, limit_now,
-# log_cap, log_rest, keep_output, pack_outputs and gpu_state.
+# gpu_state, and log_cap, log_rest, keep_output, pack_outputs (from outputs.sh, which run.sh sources).
 # shellcheck shell=bash disable=SC2154,SC2034
 
 # The GPU queue goals (round trip, kernel to kernel, batched throughput), row by row: each row of

@@ -84,19 +84,13 @@ sanitize_filter=${RK_SANITIZE_GTEST_FILTER-"-KernelToKernelDevice.WarpBatches:Ke
 P2PQueueDevice.KernelToKernel*:CudaBackend.BufferCopiesDoNotWaitForTheLegacyDefaultStream:\
 CudaBackend.CudaErrorsNameTheCallAndTheDevice"}
 failed=0
-log="$out/gpu-kit.log"
-log_lines=${RK_LOG_LINES:-3000}
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT  # until finish (below) takes over
-# What goes into the archive: pack/MANIFEST.txt, pack/rows/ (bench_queue.sh), pack/outputs/.
-pack="$scratch/pack" rows_dir="$scratch/pack/rows" prog_n=0
-mkdir -p "$rows_dir" "$pack/outputs"
-if command -v tar > /dev/null && command -v gzip > /dev/null; then archive=gpu-kit.outputs.tar.gz
-elif command -v tar > /dev/null; then archive=gpu-kit.outputs.tar
-else archive=gpu-kit.outputs.txt; fi
-# An earlier run's files where $OUT is reused (gpu-kit/out): the per-row files of older kits, the
-# archive of another kind.
-rm -f "$out"/bench_queue_device.[0-9]*.json "$out"/gpu-kit.outputs.* "$out"/.gpu-kit.outputs.partial
+trap 'rm -rf "$scratch"' EXIT  # until trap_outputs (outputs.sh) takes over
+# The log and the archive (gpu-kit/outputs.sh): log, log_cap and log_rest (a program's output in
+# the log), keep_output (its MANIFEST line and whole output in the archive), rows_dir, archive,
+# trap_outputs and close_outputs (the exit and signal traps that write the archive a last time).
+# shellcheck source-path=SCRIPTDIR source=gpu-kit-outputs.sh
+source "$kit/outputs.sh"
 
 # Libraries: the kit's own (libbenchmark) always; the libstdc++ / libgcc_s of the build machine
 # only when this machine's are older than the programs need. Prepending them unconditionally would
@@ -113,73 +107,6 @@ for candidate in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" /usr/loca
     /opt/nvidia/*/compute-sanitizer /opt/nvidia/*/*/compute-sanitizer; do
   if [ -z "$sanitizer" ] && [ -x "$candidate" ]; then sanitizer=$candidate; fi
 done
-
-# pack_outputs: (re)writes $OUT/$archive from $pack, through a partial file renamed into place (a
-# run killed while it writes keeps the previous one). Says so when it fails.
-pack_outputs() {
-  local tmp="$out/.gpu-kit.outputs.partial" f
-  case $archive in
-    *.tar.gz) tar -czf "$tmp" -C "$pack" . 2>&1 ;;
-    *.tar) tar -cf "$tmp" -C "$pack" . 2>&1 ;;
-    *) (cd "$pack" && find . -type f | LC_ALL=C sort | while IFS= read -r f; do echo "==> ${f#./} <=="; cat "$f"; done) > "$tmp" ;;
-  esac
-  if [ -s "$tmp" ] && mv -f "$tmp" "$out/$archive"; then return 0; fi
-  rm -f "$tmp"
-  echo "WARN $archive: writing it failed (rows and failed programs' outputs are not kept)"
-  return 1
-}
-
-# log_cap: the log's copy of a program's output (stdin, which it drains): its first $log_lines
-# lines as they come (a shell loop: head and mawk would hold them back in a buffer, and a run
-# killed meanwhile would lose them). log_rest, once the program ended: of the lines after those
-# ($scratch/output), how many were cut and the last 500.
-log_cap() {
-  local line n=0
-  while [ "$n" -lt "$log_lines" ]; do
-    if ! IFS= read -r line; then
-      if [ -n "$line" ]; then printf '%s\n' "$line"; fi  # a last line without its newline
-      return 0
-    fi
-    printf '%s\n' "$line"
-    n=$((n + 1))
-  done
-  cat > /dev/null
-}
-log_rest() {
-  local n rest keep
-  n=$(wc -l < "$scratch/output")
-  [ "$n" -gt "$log_lines" ] || return 0
-  rest=$((n - log_lines)) keep=500
-  if [ "$rest" -lt "$keep" ]; then keep=$rest; fi
-  if [ "$rest" -gt "$keep" ]; then
-    echo "[... $((rest - keep)) lines cut from the log (RK_LOG_LINES $log_lines); the whole output is in the archive, see below ...]"
-  fi
-  tail -n "$keep" "$scratch/output"
-}
-
-# keep_output NAME RC VERDICT [NOTE]: numbers the program run just now (NN) in the archive's
-# MANIFEST.txt (NOTE beside it: a row's JSON);
-# its whole output ($scratch/output) goes into the archive as outputs/NN-NAME.txt where it did not
-# pass or skip, or was cut from the log (at most 12 MiB of it: the first 8 and the last 4); then
-# rewrites the archive.
-keep_output() {
-  local name=$1 rc=$2 verdict=$3 note=${4:-} file="" slug
-  prog_n=$((prog_n + 1))
-  slug=${name//[^A-Za-z0-9._-]/_}
-  slug=${slug:0:80}
-  if { [ "$verdict" != PASS ] && [ "$verdict" != SKIP ]; } || [ "$(wc -l < "$scratch/output")" -gt "$log_lines" ]; then
-    file=$(printf 'outputs/%03d-%s.txt' "$prog_n" "$slug")
-    if [ "$(wc -c < "$scratch/output")" -le $((12 * 1048576)) ]; then
-      cp "$scratch/output" "$pack/$file"
-    else
-      { head -c $((8 * 1048576)) "$scratch/output"; printf '\n[... cut: the first 8 MiB and the last 4 MiB of %s bytes kept ...]\n' "$(wc -c < "$scratch/output")"
-        tail -c $((4 * 1048576)) "$scratch/output"; } > "$pack/$file"
-    fi
-    echo "(its whole output: $archive, $file)"
-  fi
-  printf '%03d %s exit %s %s%s%s\n' "$prog_n" "$verdict" "$rc" "$name" "${note:+ -> $note}" "${file:+ -> $file}" >> "$pack/MANIFEST.txt"
-  pack_outputs
-}
 
 # run NAME LIMIT_SECONDS COMMAND...: one PASS/FAIL line with the exit status and the wall time;
 # a gtest program whose tests all skipped is a SKIP line, one that skipped some says how many.
@@ -432,44 +359,9 @@ main() {
   return $failed
 }
 
-# finish: once, at the exit, whatever ends the run: a log over 15 MiB (the device tool brings back
-# files of 16 MiB at most) goes whole into the archive and is cut to its first 8 and last 4 MiB and
-# its summary lines; the archive is written a last time; the scratch folder removed.
-summary_lines() { grep -E '^(kit (commit|sources): |(PASS|FAIL|SKIP|GOAL|REF|RATIO|WARN) )' "$1"; }
-finish() {
-  [ -z "${finished:-}" ] || return 0
-  finished=1
-  local size
-  size=$(wc -c < "$log" 2>/dev/null || echo 0)
-  if [ "$size" -gt $((15 * 1048576)) ]; then
-    cp "$log" "$pack/gpu-kit.full.log"
-    { head -c $((8 * 1048576)) "$pack/gpu-kit.full.log"
-      printf '\n[... gpu-kit.log cut: %s bytes; the whole log is gpu-kit.full.log in %s ...]\n' "$size" "$archive"
-      tail -c $((4 * 1048576)) "$pack/gpu-kit.full.log"
-      echo "=== summary lines of the whole log"
-      summary_lines "$pack/gpu-kit.full.log"; } > "$log"
-  fi
-  echo "archive: $out/$archive: MANIFEST.txt ($(wc -l < "$pack/MANIFEST.txt" 2>/dev/null || echo 0) programs), $(find "$pack/rows" -type f | wc -l) rows/, $(find "$pack/outputs" -type f | wc -l) outputs/$(case $archive in *.tar.gz) echo " (tar -xzf unpacks it)" ;; *.tar) echo " (tar -xf unpacks it)" ;; esac)" >> "$log"
-  pack_outputs >> "$log"
-  rm -rf "$scratch"
-}
-trap finish EXIT
-# A signal (the device tool's limit, ^C) ends main's pipeline (its subshell keeps no trap); this
-# shell then notes it in the log, and writes the archive and the summary.
-interrupted=""
-trap 'interrupted=TERM' TERM
-trap 'interrupted=INT' INT
-trap 'interrupted=HUP' HUP
-
+# The archive is written at the exit whatever ends the run; a signal is noted in the log.
+trap_outputs
 gpu_name="" pin=() rt_cpu=""
 main 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-if [ -n "$interrupted" ]; then
-  echo "FAIL run: stopped by SIG$interrupted (exit $status of the steps); what ran is above, its files in $archive" | tee -a "$log"
-  if [ "$status" -eq 0 ]; then status=1; fi
-fi
-finish
-summary_lines "$log"
-echo "gpu-kit: files in $out (the device tool brings back 8 at most):"
-ls -lA "$out"
-exit "$status"
+close_outputs "${PIPESTATUS[0]}"
+exit $?

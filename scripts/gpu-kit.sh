@@ -101,6 +101,7 @@ printf '%s\n' "$sums_before" > "$kit/sources.sha256"
 cp scripts/gpu-kit-run.sh "$kit/run.sh"
 cp scripts/gpu-kit-bench-queue.sh "$kit/bench_queue.sh"
 cp scripts/gpu-kit-lib.sh "$kit/lib.sh"
+cp scripts/gpu-kit-outputs.sh "$kit/outputs.sh"
 chmod +x "$kit/run.sh"
 # What the kit was packed from, which run.sh prints first: a kit packed before the last change
 # shows as an old commit or time. The binaries are the working tree's build, so uncommitted
