@@ -3,7 +3,8 @@
 //   BM_HostGpuHostRoundTrip<Queue>: a persistent kernel echoes messages from one pinned-memory
 //       ring to another; time per host send -> host receive; counters median_ns and p99_ns from
 //       round_trip_samples round trips, each timed on its own (goal: median <= 2 us on H100/H200).
-//       MpmcQueue (the kernel claims with compare-and-swap on host memory) and SpscQueue (plain
+//       MpmcQueue (the kernel claims with compare-and-swap on host memory, at device scope:
+//       kernel_ring()) and SpscQueue (plain
 //       loads and stores; the kernel holds each side as an endpoint, spsc_ring::consumer() /
 //       producer()). Peer: BM_Raw_HostGpuHostFlagPingPong (raw_ping_pong.cu).
 //   BM_KernelToKernelPingPong<Ring>: two persistent kernels bounce a message through two
@@ -52,10 +53,25 @@ namespace {
 using namespace bench_queue_device;
 using std::chrono::steady_clock;
 
+// The view the echo kernel works on: MpmcQueue's kernel_ring() (claims at device scope: this
+// GPU's kernels are each side's only claimers, and a system-scope claim on pinned memory is not
+// atomic at system scope without host-native atomics, which compute-sanitizer memcheck rejects),
+// SpscQueue's ring() (no claims).
+template <class Queue>
+auto kernel_view(const Queue& q) {
+  if constexpr (requires { q.kernel_ring(); }) {
+    return q.kernel_ring();
+  } else {
+    return q.ring();
+  }
+}
+template <class Queue>
+using kernel_view_t = decltype(kernel_view(std::declval<const Queue&>()));
+
 template <class Queue>
 void BM_HostGpuHostRoundTrip(benchmark::State& state) {
   const auto target = target_device(state);
-  if (!target || !preloaded(state, echo<typename Queue::ring_type>)) return;
+  if (!target || !preloaded(state, echo<kernel_view_t<Queue>>)) return;
   using ringkernel::QueueUsers;
   const kept_unless_wedged<Queue> in(ringkernel::QueueOptions{.capacity = 64,
                                                               .memory = ringkernel::QueueMemory::pinned,
@@ -69,7 +85,7 @@ void BM_HostGpuHostRoundTrip(benchmark::State& state) {
                                                                .consumers = QueueUsers::host});
   cudaEvent_t echo_done = nullptr;
   if (!ok(state, cudaEventCreateWithFlags(&echo_done, cudaEventDisableTiming), "cudaEventCreateWithFlags")) return;
-  echo<typename Queue::ring_type><<<1, 1>>>(in->ring(), out->ring());
+  echo<kernel_view_t<Queue>><<<1, 1>>>(kernel_view(*in), kernel_view(*out));
   if (ok(state, cudaSuccess, "echo<<<1, 1>>>") && ok(state, cudaEventRecord(echo_done, 0), "cudaEventRecord")) {
     Msg64 m{};
     const auto exchange = [&](std::uint64_t k, steady_clock::time_point give_up, std::string& error) {

@@ -52,6 +52,28 @@ void check_ring_side(const char* call, const ring_side& side, QueueMemory memory
                   side.name + " = QueueUsers::host or QueueUsers::kernels");
 }
 
+void check_kernel_ring(const char* call, QueueUsers producers, QueueUsers consumers, int producer_device,
+                       int consumer_device) {
+  const ring_side sides[] = {{"producers", producers, true, producer_device},
+                             {"consumers", consumers, true, consumer_device}};
+  for (const ring_side& side : sides) {
+    if (side.users != QueueUsers::host_and_kernels) continue;
+    throw Error(errc::unsupported, call, side.device,
+                side_text(side) + ": host threads and kernels claim positions of that side's index together, so "
+                                  "its claims must be system scope (ring(), accepted on pinned memory only where "
+                                  "the device has host-native atomics); kernel_ring() claims at device scope, "
+                                  "atomic among one GPU's threads only. Declare " +
+                    side.name + " = QueueUsers::kernels (or host) to use kernel_ring(), or use ring()");
+  }
+  if (!has_kernels(producers) && !has_kernels(consumers)) {
+    throw Error(errc::invalid_argument, call, producer_device,
+                "producers = QueueUsers::" + std::string(to_string(producers)) +
+                    " and consumers = QueueUsers::" + to_string(consumers) +
+                    ": no side is declared for kernels, and kernel_ring() is the ring kernels use; declare the "
+                    "side they work QueueUsers::kernels");
+  }
+}
+
 void throw_host_not_a_user(const char* call, const char* side, int device) {
   throw Error(errc::unsupported, call, device,
               std::string("a host thread called it, but this queue's ") + side +

@@ -4,6 +4,7 @@
 // Latency statistics and the deadline: queue_statistics_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,8 @@
 
 #include "messaging_messages.rk.h"
 #include "ringkernel/queue/message_queue.h"
+#include "ringkernel/queue/warp_enqueue.h"
+#include "simulated_warp.h"
 
 namespace {
 
@@ -240,6 +243,66 @@ TEST(QueueStorage, InitializeRingWritesAnEmptyWorkingRing) {
     ASSERT_TRUE(ring.try_pop(v));
     EXPECT_EQ(v, i);
   }
+}
+
+// mpmc_ring<T, system, device> (claims at device scope; what MpmcQueue::kernel_ring() returns) is
+// the same ring on the host, which ignores scope: a view of the same memory as the default ring,
+// interchangeable with it, across the wrap.
+TEST(MpmcRing, DeviceScopeClaimsAreTheSameRingOnTheHost) {
+  using Mixed = ringkernel::mpmc_ring<std::uint64_t, ringkernel::atomic_scope::system, ringkernel::atomic_scope::device>;
+  using Plain = ringkernel::mpmc_ring<std::uint64_t>;
+  static_assert(!Mixed::ticketed && Mixed::index_scope == ringkernel::atomic_scope::device);
+  static_assert(Plain::index_scope == ringkernel::atomic_scope::system);
+  static_assert(Mixed::bytes_for(8) == Plain::bytes_for(8));
+  ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, Mixed::bytes_for(8));
+  Mixed mixed = ringkernel::initialize_ring<Mixed>(storage, 8, near_wrap);
+  Plain plain(storage.data());
+  for (std::uint64_t round = 0; round < 3; ++round) {  // crosses 2^64
+    std::uint64_t in[5] = {1, 2, 3, 4, 5};
+    ASSERT_EQ(mixed.try_push_batch(in, 5), 5u);
+    ASSERT_TRUE(plain.try_push(6));
+    EXPECT_EQ(mixed.size(), 6u);
+    std::uint64_t v = 0;
+    ASSERT_TRUE(plain.try_pop(v));
+    EXPECT_EQ(v, 1u);
+    std::uint64_t out[8] = {};
+    ASSERT_EQ(mixed.try_pop_batch(out, 8), 5u);
+    EXPECT_EQ(out[4], 6u);
+    EXPECT_FALSE(mixed.try_pop(v));
+  }
+  EXPECT_EQ(mixed.head_position(), near_wrap + 18);
+}
+
+// The warp calls take the three-parameter ring too (the same algorithm: not ticketed).
+TEST(MpmcRing, WarpCallsOnDeviceScopeClaims) {
+  using Mixed = ringkernel::mpmc_ring<std::uint64_t, ringkernel::atomic_scope::system, ringkernel::atomic_scope::device>;
+  ringkernel::QueueStorage storage(ringkernel::QueueMemory::host, -1, Mixed::bytes_for(64));
+  const Mixed ring = ringkernel::initialize_ring<Mixed>(storage, 64, near_wrap);
+  std::vector<std::uint64_t> values(40);
+  for (std::uint64_t i = 0; i < values.size(); ++i) values[i] = i;
+  std::vector<std::uint64_t> out(48, 0);
+  unsigned pushed = 0, popped = 0;
+  std::vector<char> single(32, 0);
+  std::vector<std::uint64_t> got(8, 0);
+  ringkernel::test::run_warp(0xffu, [&](const ringkernel::test::simulated_warp& warp) {
+    const unsigned p = ringkernel::detail::warp_push_batch_on(warp, 0xffu, ring, values.data(), 40);
+    const bool one = ringkernel::detail::warp_push_on(warp, ring, std::uint64_t{100 + warp.lane()});
+    const unsigned q = ringkernel::detail::warp_pop_batch_on(warp, 0xffu, ring, out.data(), 40);
+    std::uint64_t v = 0;
+    single[warp.lane()] = one && ringkernel::detail::warp_pop_on(warp, ring, v) ? 1 : 0;
+    got[warp.lane()] = v;
+    if (warp.lane() == 0) {
+      pushed = p;
+      popped = q;
+    }
+  });
+  EXPECT_EQ(pushed, 40u);
+  EXPECT_EQ(popped, 40u);
+  for (std::uint64_t i = 0; i < 40; ++i) ASSERT_EQ(out[i], i);
+  for (unsigned l = 0; l < 8; ++l) EXPECT_EQ(single[l], 1) << "lane " << l;
+  std::sort(got.begin(), got.end());
+  for (unsigned l = 0; l < 8; ++l) EXPECT_EQ(got[l], 100u + l);
+  EXPECT_EQ(ring.size(), 0u);
 }
 
 TEST(MpmcQueue, DropOldestEvictsInOrderAndReportsEachEviction) {

@@ -36,7 +36,15 @@ inline bool intact(const Msg& m) {
   return true;
 }
 
+// Built twice: as is (system scope: CAS claims) and with RINGKERNEL_TICKETED_RING (device scope:
+// credits and fetch_add claims, mpmc_ring.h), the test names then prefixed messaging.ticketed.
+#if defined(RINGKERNEL_TICKETED_RING)
+using Ring = ringkernel::mpmc_ring<Msg, ringkernel::atomic_scope::device>;
+static_assert(Ring::ticketed);
+#else
 using Ring = ringkernel::mpmc_ring<Msg, ringkernel::atomic_scope::system>;
+static_assert(!Ring::ticketed);
+#endif
 
 /// An mpmc_ring in its own line-aligned host memory.
 class OwnedRing {

@@ -10,7 +10,11 @@
 //                p2p_queue_options.h) and enabling peer access succeeds, else host_staged.
 // The decision uses the backend's real capabilities (the host backend: its configured topology
 // and atomics); transfer_mode() reports the mode in force. Host threads use send/receive; kernels
-// use source_ring() / destination_ring() (the same ring seen from each device's address space).
+// use source_ring() / destination_ring() (the same ring seen from each device's address space),
+// or in host_staged mode kernel_ring(): claims at device scope (each index is claimed by one GPU's
+// kernels: head by the source's, tail by the destination's), which a device without host-native
+// atomics needs on pinned memory (mpmc_ring.h, top; source_ring()'s system-scope claims there are
+// what compute-sanitizer memcheck rejects). direct_p2p keeps system scope (peer native atomics).
 // Every mode but CUDA direct_p2p is an MpmcQueue over that ring (§4's policies, handler and
 // statistics); CUDA direct_p2p is a bare ring in GPU memory (below).
 // P2PQueueOptions::producers / consumers declare who works each side (queue_users.h): with the
@@ -57,6 +61,7 @@ template <class T>
 class P2PMessageQueue {
  public:
   using ring_type = mpmc_ring<T, atomic_scope::system>;
+  using kernel_ring_type = typename MpmcQueue<T>::kernel_ring_type;  // mpmc_ring<T, system, device>
   using duration = std::chrono::nanoseconds;
 
   /// `peers` decides the mode and enables peer access, during construction only: it need not
@@ -173,6 +178,24 @@ class P2PMessageQueue {
   }
   /// The ring as kernels on the destination device (and host threads) address it.
   ring_type destination_ring() const noexcept { return ring_; }
+  /// host_staged: the ring for kernels on either device (pinned memory: one address for both), with
+  /// claims at device scope (see top). Throws Error: unsupported in direct_p2p mode (use
+  /// source_ring() / destination_ring()) or when a side is host_and_kernels; invalid_argument when
+  /// no side is declared for kernels (MpmcQueue::kernel_ring).
+  kernel_ring_type kernel_ring() const {
+    if (mode_ != P2PTransferMode::host_staged) {
+      throw Error(errc::unsupported, "P2PMessageQueue::kernel_ring", source_,
+                  "the queue is in direct_p2p mode: its ring is in device " + std::to_string(destination_) +
+                      "'s memory and the source's kernels claim over the peer link, which needs system-scope "
+                      "claims (native peer atomics): use source_ring() / destination_ring(); kernel_ring() is "
+                      "for host_staged mode (transfer_mode())");
+    }
+    try {
+      return queue_->kernel_ring();
+    } catch (const Error& e) {
+      throw Error(e.code(), "P2PMessageQueue::kernel_ring", e.device(), "P2PQueueOptions: " + e.detail());
+    }
+  }
 
  private:
   // Device ids and options are checked before the mode is resolved, which may enable peer access,

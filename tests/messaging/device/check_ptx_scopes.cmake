@@ -7,9 +7,15 @@
 #    (or an atom/red without a scope, which is .gpu) is not coherent with the host or a peer GPU;
 #  - dev_* kernels (device memory of one GPU): all of them .gpu (the narrowest correct scope; .sys
 #    fences cost a flush across the bus for nothing);
-#  - no ld/st.volatile in either (not an acquire or a release: it orders nothing);
+#  - mix_* kernels (mpmc_ring<T, system, device>: pinned memory whose index only one GPU's
+#    threads claim on, MpmcQueue::kernel_ring()): every atom/red (the claims on head / tail) .gpu,
+#    every other ordered load or store and every fence .sys (slot sequence words, closed flag),
+#    except relaxed loads (of the index .gpu, of the slot words in the batch calls .sys) and, in
+#    mix_mpmc_peek_close, acquire loads (size() reads the index); both scopes must appear there;
+#  - no ld/st.volatile in any (not an acquire or a release: it orders nothing);
 #  - the operations the protocols rely on are there: acquire loads and release stores (fences and
-#    relaxed stores in the batch calls), the claim's compare-and-swap.
+#    relaxed stores in the batch calls), the claim: a compare-and-swap on sys_ rings, a fetch_add
+#    (credits, then positions) on dev_ rings, which are ticketed (mpmc_ring.h).
 # Usage: cmake -DNVCC=... -DSOURCE=ptx_scopes.cu -DINCLUDE=<runtime/include> -DWORK=<dir>
 #        [-DARCHS=90,75] [-DCCBIN=<host compiler>] -P check_ptx_scopes.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -24,9 +30,10 @@ set(failures "")
 # Operations that must appear at least once in a kernel: "<kernel>|<regex>;..." with @ for the
 # kernel's scope (sys or gpu).
 set(required
-  "mpmc_push$|ld\\.acquire\\.@" "mpmc_push$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "mpmc_push$|st\\.release\\.@"
-  "mpmc_pop$|ld\\.acquire\\.@" "mpmc_pop$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "mpmc_pop$|st\\.release\\.@"
-  "mpmc_p[a-z]+_batch$|ld\\.acquire\\.@" "mpmc_p[a-z]+_batch$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas"
+  "mpmc_push$|ld\\.acquire\\.@" "sys_mpmc_push$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "dev_mpmc_push$|atom\\.[a-z.]*add[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*add" "mpmc_push$|st\\.release\\.@"
+  "mpmc_pop$|ld\\.acquire\\.@" "sys_mpmc_pop$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "dev_mpmc_pop$|atom\\.[a-z.]*add[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*add" "mpmc_pop$|st\\.release\\.@"
+  "mpmc_p[a-z]+_batch$|ld\\.acquire\\.@" "sys_mpmc_p[a-z]+_batch$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas"
+  "dev_mpmc_p[a-z]+_batch$|atom\\.[a-z.]*add[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*add"
   "mpmc_p[a-z]+_batch$|st\\.release\\.@" "mpmc_peek_close|ld\\.acquire\\.@" "mpmc_peek_close|st\\.release\\.@"
   "spsc_push$|ld\\.acquire\\.@" "spsc_push$|st\\.release\\.@"
   "spsc_pop$|ld\\.acquire\\.@" "spsc_pop$|st\\.release\\.@"
@@ -34,8 +41,13 @@ set(required
   "spsc_consumer_endpoint|ld\\.acquire\\.@" "spsc_consumer_endpoint|st\\.release\\.@"
   "spsc_producer_endpoint|ld\\.acquire\\.@" "spsc_producer_endpoint|st\\.release\\.@"
   "warp_push$|ld\\.acquire\\.@" "warp_push$|st\\.release\\.@" "warp_pop$|ld\\.acquire\\.@" "warp_pop$|st\\.release\\.@"
-  "warp_p[a-z]+_batch$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas" "warp_p[a-z]+_batch$|st\\.relaxed\\.@"
-  "sys_hlc|atom\\.[a-z.]*\\.sys" "sys_stamper|ld\\.relaxed\\.sys")
+  "sys_warp_p[a-z]+_batch$|atom\\.[a-z.]*cas[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*cas"
+  "dev_warp_p[a-z]+(_batch)?$|atom\\.[a-z.]*add[a-z.]*\\.@|atom\\.[a-z.]*\\.@[a-z.]*add" "warp_p[a-z]+_batch$|st\\.relaxed\\.@"
+  "sys_hlc|atom\\.[a-z.]*\\.sys" "sys_stamper|ld\\.relaxed\\.sys"
+  # mix_* (scope sys for the rules above): the claims are a compare-and-swap at .gpu.
+  "mix_[a-z]+_p[a-z]+(_batch)?$|atom\\.[a-z.]*cas[a-z.]*\\.gpu|atom\\.[a-z.]*\\.gpu[a-z.]*cas"
+  "mix_[a-z]+_p[a-z]+(_batch)?$|ld\\.relaxed\\.gpu" "mix_warp_p[a-z]+_batch$|ld\\.relaxed\\.sys"
+  "mix_mpmc_peek_close|ld\\.acquire\\.gpu" "mix_mpmc_peek_close|ld\\.relaxed\\.gpu")
 
 foreach(arch IN LISTS ARCHS)
   set(ptx_file "${WORK}/ptx_scopes_sm${arch}.ptx")
@@ -65,10 +77,14 @@ foreach(arch IN LISTS ARCHS)
     if(next GREATER_EQUAL 0)
       string(SUBSTRING "${body}" 0 ${next} body)
     endif()
+    set(mixed FALSE)
     if(kernel MATCHES "^sys_")
       set(scope sys)
     elseif(kernel MATCHES "^dev_")
       set(scope gpu)
+    elseif(kernel MATCHES "^mix_")
+      set(scope sys)  # the slot words' scope; the claims' is .gpu (below)
+      set(mixed TRUE)
     else()
       continue()
     endif()
@@ -83,8 +99,14 @@ foreach(arch IN LISTS ARCHS)
       if(NOT op MATCHES "^(atom|red|fence|membar)\\." AND NOT op MATCHES "\\.(relaxed|acquire|release|acq_rel|sc|mmio)\\.")
         continue()  # a plain (weak) load or store: payloads and per-side words, ordered by the operations checked here
       endif()
-      if(NOT op MATCHES "\\.${scope}(\\.|$)")
-        list(APPEND failures "sm_${arch} ${kernel}: ${op} is not .${scope}")
+      set(op_scope ${scope})
+      if(mixed AND op MATCHES "^(atom|red)\\.")
+        set(op_scope gpu)  # claims on head / tail
+      elseif(mixed AND (op MATCHES "^ld\\.relaxed\\." OR (kernel MATCHES "peek_close" AND op MATCHES "^ld\\.acquire\\.")))
+        set(op_scope "(gpu|sys)")  # index or slot word: the required rules ask for each
+      endif()
+      if(NOT op MATCHES "\\.${op_scope}(\\.|$)")
+        list(APPEND failures "sm_${arch} ${kernel}: ${op} is not .${op_scope}")
       endif()
     endforeach()
     foreach(rule IN LISTS required)

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // P2PMessageQueue between two CUDA devices with kernels at both ends (label gpu): a kernel on the
 // source device pushes through source_ring(), a kernel on the destination pops from
-// destination_ring(), in each transfer mode the pair allows; then a kernel on the source sends to a
+// destination_ring() (host_staged: both through kernel_ring(), claims at device scope), in each
+// transfer mode the pair allows; then a kernel on the source sends to a
 // host thread. Every message arrives once and in per-thread order. The ring lives where the mode
 // says (cudaPointerGetAttributes), and the host-side count / is_full / statistics / shutdown read
 // the ring the kernels worked (in direct_p2p mode: copies of the GPU's control words); a kernel on
@@ -30,7 +31,9 @@ using ringkernel::P2PMessageQueue;
 using ringkernel::P2PQueueOptions;
 using ringkernel::P2PTransferMode;
 using ringkernel::QueueUsers;
-using Ring = P2PMessageQueue<Tagged>::ring_type;
+using Ring = P2PMessageQueue<Tagged>::ring_type;              // direct_p2p: system-scope claims
+using StagedRing = P2PMessageQueue<Tagged>::kernel_ring_type;  // host_staged: device-scope claims
+static_assert(StagedRing::index_scope == ringkernel::atomic_scope::device && StagedRing::scope == Ring::scope);
 
 constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
 
@@ -45,7 +48,8 @@ constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
 
 using queue_device_test::kernel_budget_us;  // the host waits up to 10 s per message
 
-__global__ void send_all(Ring ring) {
+template <class R>
+__global__ void send_all(R ring) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t k = 0; k < per_thread; ++k) {
@@ -58,7 +62,8 @@ __global__ void send_all(Ring ring) {
 // One receiving thread (launched <<<1, 1>>>), so that arrival order is the queue's order: producer
 // p's k-th message must find next[p] == k; anything else (out of order, duplicated, unknown
 // producer) is counted in `errors`.
-__global__ void receive_all(Ring ring, std::uint32_t* next, unsigned* received, unsigned* errors) {
+template <class R>
+__global__ void receive_all(R ring, std::uint32_t* next, unsigned* received, unsigned* errors) {
   const unsigned total = threads * per_thread;
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   while (*received < total && !give_up.passed()) {
@@ -73,10 +78,12 @@ __global__ void receive_all(Ring ring, std::uint32_t* next, unsigned* received, 
   }
 }
 
-__global__ void read_closed(Ring ring, unsigned* closed) { *closed = ring.closed() ? 1u : 0u; }
+template <class R>
+__global__ void read_closed(R ring, unsigned* closed) { *closed = ring.closed() ? 1u : 0u; }
 
 // One message per thread into a ring with room for all of them (launched with capacity threads).
-__global__ void fill(Ring ring, unsigned* refused) {
+template <class R>
+__global__ void fill(R ring, unsigned* refused) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
   if (!ring.try_push(Tagged{id, 1, 0})) atomicAdd(refused, 1u);
 }
@@ -96,6 +103,10 @@ void expect_placement(const P2PMessageQueue<Tagged>& q, const ringkernel::Device
   }
 }
 
+template <class R>
+void kernel_to_kernel_on(P2PMessageQueue<Tagged>& q, const ringkernel::DeviceInfo& src,
+                         const ringkernel::DeviceInfo& dst, R source_ring, R destination_ring);
+
 void kernel_to_kernel(P2PTransferMode mode) {
   REQUIRE_TWO_CUDA_DEVICES(src, dst);
   ringkernel::PeerMemory peers;
@@ -110,6 +121,18 @@ void kernel_to_kernel(P2PTransferMode mode) {
                             P2PQueueOptions{.capacity = capacity, .mode = mode, .producers = QueueUsers::kernels,
                                             .consumers = QueueUsers::kernels});
   ASSERT_EQ(q.transfer_mode(), mode);
+  if (mode == P2PTransferMode::host_staged) {
+    kernel_to_kernel_on(q, src, dst, q.kernel_ring(), q.kernel_ring());
+  } else {
+    kernel_to_kernel_on(q, src, dst, q.source_ring(), q.destination_ring());
+  }
+}
+
+// The kernels of kernel_to_kernel on the views of the mode (R: Ring or StagedRing).
+template <class R>
+void kernel_to_kernel_on(P2PMessageQueue<Tagged>& q, const ringkernel::DeviceInfo& src,
+                         const ringkernel::DeviceInfo& dst, R source_ring, R destination_ring) {
+  const P2PTransferMode mode = q.transfer_mode();
   expect_placement(q, dst);
   // direct_p2p: the ring is the destination GPU's memory, which host threads cannot reach.
   EXPECT_EQ(q.host_endpoints(), mode != P2PTransferMode::direct_p2p);
@@ -123,20 +146,20 @@ void kernel_to_kernel(P2PTransferMode mode) {
   // The receiver spins until the sender runs: both are loaded before either starts (CUDA_PRELOAD,
   // cuda_check.h), each on its own device, so no lazy load waits for a running kernel.
   CUDA_CHECK(cudaSetDevice(src.ordinal));
-  CUDA_PRELOAD(send_all);
+  CUDA_PRELOAD(send_all<R>);
   CUDA_CHECK(cudaSetDevice(dst.ordinal));
-  CUDA_PRELOAD(receive_all);
+  CUDA_PRELOAD(receive_all<R>);
   std::uint32_t* next = nullptr;
   unsigned* counters = nullptr;  // [0] received, [1] errors
   CUDA_CHECK(cudaMalloc(&next, threads * sizeof *next));
   CUDA_CHECK(cudaMalloc(&counters, 2 * sizeof *counters));
   CUDA_CHECK(cudaMemset(next, 0, threads * sizeof *next));
   CUDA_CHECK(cudaMemset(counters, 0, 2 * sizeof *counters));
-  receive_all<<<1, 1>>>(q.destination_ring(), next, counters, counters + 1);
+  receive_all<<<1, 1>>>(destination_ring, next, counters, counters + 1);
   CUDA_CHECK(cudaGetLastError());
 
   CUDA_CHECK(cudaSetDevice(src.ordinal));
-  send_all<<<threads / 256, 256>>>(q.source_ring());
+  send_all<<<threads / 256, 256>>>(source_ring);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaSetDevice(dst.ordinal));
@@ -161,7 +184,7 @@ void kernel_to_kernel(P2PTransferMode mode) {
   unsigned* refused = nullptr;
   CUDA_CHECK(cudaMalloc(&refused, sizeof *refused));
   CUDA_CHECK(cudaMemset(refused, 0, sizeof *refused));
-  fill<<<capacity / 256, 256>>>(q.source_ring(), refused);
+  fill<<<capacity / 256, 256>>>(source_ring, refused);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   unsigned refused_count = 0;
@@ -178,14 +201,14 @@ void kernel_to_kernel(P2PTransferMode mode) {
   q.shutdown();  // kernels see the queue closed (in direct_p2p mode: a copy into the GPU's memory)
   EXPECT_TRUE(q.is_shut_down());
   CUDA_CHECK(cudaSetDevice(dst.ordinal));
-  read_closed<<<1, 1>>>(q.destination_ring(), counters);
+  read_closed<<<1, 1>>>(destination_ring, counters);
   CUDA_CHECK(cudaGetLastError());
   unsigned closed = 0;
   CUDA_CHECK(cudaMemcpy(&closed, counters, sizeof closed, cudaMemcpyDeviceToHost));
   EXPECT_EQ(closed, 1u);
   // ... and so do the source's kernels, through their own view (the peer mapping in direct_p2p).
   CUDA_CHECK(cudaSetDevice(src.ordinal));
-  read_closed<<<1, 1>>>(q.source_ring(), refused);
+  read_closed<<<1, 1>>>(source_ring, refused);
   CUDA_CHECK(cudaGetLastError());
   closed = 0;
   CUDA_CHECK(cudaMemcpy(&closed, refused, sizeof closed, cudaMemcpyDeviceToHost));
@@ -234,7 +257,7 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
                                             .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   expect_placement(q, dst);
   CUDA_CHECK(cudaSetDevice(src.ordinal));
-  send_all<<<threads / 256, 256>>>(q.source_ring());
+  send_all<<<threads / 256, 256>>>(q.kernel_ring());
   CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(threads, 0);
   for (std::uint32_t n = 0; n < threads * per_thread; ++n) {

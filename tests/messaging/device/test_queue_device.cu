@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "messaging_messages.rk.h"
@@ -31,7 +32,13 @@ using ringkernel::QueueOptions;
 using ringkernel::QueueUsers;
 using ringkernel::ReceiveStatus;
 
-using SystemRing = mpmc_ring<Tagged, atomic_scope::system>;
+// What MpmcQueue::kernel_ring() hands kernels: claims at device scope (each side's index is
+// claimed by this GPU's kernels only), slot words and fences at system scope. A system-scope claim
+// on pinned memory is what compute-sanitizer memcheck rejects where the device has no host-native
+// atomics (PCIe).
+using KernelRing = ringkernel::MpmcQueue<Tagged>::kernel_ring_type;
+static_assert(std::is_same_v<KernelRing, mpmc_ring<Tagged, atomic_scope::system, atomic_scope::device>>);
+static_assert(!KernelRing::ticketed, "the host is a party: Vyukov claims, never the ticketed ones");
 using SpscRing = ringkernel::spsc_ring<Tagged, atomic_scope::system>;
 
 using queue_device_test::full_warp;
@@ -43,7 +50,7 @@ using queue_device_test::warp_gives_up;
 // Each thread echoes per_thread messages. Few threads, many messages each: every claim is a
 // compare-and-swap on a word in host memory, over PCIe, by every thread that saw the slot ready, so
 // 4096 threads with one message each would make ~16 M of them (seconds; far more under memcheck).
-__global__ void echo(SystemRing in, SystemRing out, std::uint32_t per_thread) {
+__global__ void echo(KernelRing in, KernelRing out, std::uint32_t per_thread) {
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t k = 0; k < per_thread; ++k) {
     Tagged t{};
@@ -57,7 +64,7 @@ __global__ void echo(SystemRing in, SystemRing out, std::uint32_t per_thread) {
   }
 }
 
-__global__ void produce(SystemRing out, std::uint32_t per_thread) {
+__global__ void produce(KernelRing out, std::uint32_t per_thread) {
   const std::uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
   for (std::uint32_t k = 0; k < per_thread; ++k) {
@@ -69,7 +76,7 @@ __global__ void produce(SystemRing out, std::uint32_t per_thread) {
 }
 
 // A warp's batches arrive at a host consumer in order (the ring is pinned host memory).
-__global__ void batch_to_host(SystemRing ring, std::uint32_t batch, std::uint32_t batches) {
+__global__ void batch_to_host(KernelRing ring, std::uint32_t batch, std::uint32_t batches) {
   __shared__ Tagged staged[128];
   const std::uint32_t lane = threadIdx.x;
   const auto give_up = ringkernel::deadline::after_us(kernel_budget_us);
@@ -88,7 +95,7 @@ TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
   constexpr std::uint32_t producers = 64, batch = 100, batches = 16;
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 512, .memory = QueueMemory::pinned, .device = dev,
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
-  batch_to_host<<<producers, 32>>>(q.ring(), batch, batches);  // one warp per block
+  batch_to_host<<<producers, 32>>>(q.kernel_ring(), batch, batches);  // one warp per block
   CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(producers, 0);
   Tagged in[64];
@@ -161,7 +168,7 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
   // 2 warps: contended claims, ~0.25 M compare-and-swaps over PCIe in all (256 threads made ~1 M,
   // about a second on the bus and far more under memcheck, against the kernels' budget).
   constexpr std::uint32_t threads = 64;
-  echo<<<1, threads>>>(in.ring(), out.ring(), count / threads);
+  echo<<<1, threads>>>(in.kernel_ring(), out.kernel_ring(), count / threads);
   CUDA_CHECK(cudaGetLastError());
   std::vector<bool> seen(count, false);
   std::uint32_t sent = 0, received = 0;
@@ -188,7 +195,7 @@ TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev,
                                                .start_position = start_before_wrap(threads * per_thread / 2),
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
-  produce<<<threads / 256, 256>>>(q.ring(), per_thread);
+  produce<<<threads / 256, 256>>>(q.kernel_ring(), per_thread);
   CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(threads, 0);
   for (std::uint32_t n = 0; n < threads * per_thread; ++n) {

@@ -150,6 +150,13 @@ class access {
     const unsigned way = find();
     read_ = way < ways ? set_.tokens[way] : (set_.lost & bit_) != 0 ? static_cast<void*>(&any_fence) : nullptr;
     acquire_ = acquire;
+    // A load that read what this thread already remembers since its last acquire fence (a spin
+    // on one word) adds nothing: the fence acquires the same. Without this, a lane that spins on
+    // one slot word would push the loads of its other slots out of the remembered ones.
+    const unsigned n = state.loads < thread_state::remembered ? state.loads : thread_state::remembered;
+    for (unsigned k = 0; k < n; ++k) {
+      if (state.loaded[k] == word_ && state.tokens[k] == read_) return;
+    }
     const unsigned i = state.loads++ % thread_state::remembered;
     state.loaded[i] = word_;
     state.tokens[i] = read_;

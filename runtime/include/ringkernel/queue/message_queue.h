@@ -3,7 +3,8 @@
 // spsc_ring) with a full-queue policy, blocking calls (timeout + std::stop_token), shutdown and
 // statistics. Aliases: MpmcQueue<T> (any number of producers and consumers) and SpscQueue<T> (one
 // producer thread and one consumer thread; cheaper). The ring itself can be handed to kernels
-// (ring()) when the storage is device-accessible (QueueMemory::pinned or device).
+// (ring()) when the storage is device-accessible (QueueMemory::pinned or device); MpmcQueue's
+// kernel_ring() is the view to hand them on pinned memory (claims at device scope, see below).
 //
 // Semantics (docs/messaging.md):
 //  - send: per the policy when full (block: wait; reject: SendStatus::full; drop_newest: the message
@@ -194,8 +195,31 @@ class BasicMessageQueue {
   FullPolicy policy() const noexcept { return options_.policy; }
   const QueueOptions& options() const noexcept { return options_; }
   const QueueStorage& storage() const noexcept { return storage_; }
-  /// The ring, for device code or direct lock-free use (same memory, same rules).
+  /// The ring, for device code or direct lock-free use (same memory, same rules). Its claims are
+  /// system scope: for kernels of an MpmcQueue in pinned memory use kernel_ring() instead, unless
+  /// a side is host_and_kernels (then the device has host-native atomics: construction checked).
   Ring ring() const noexcept { return ring_; }
+
+  /// MpmcQueue: the ring over the same memory as kernels should use it when each side is worked
+  /// by host threads OR kernels (QueueUsers::host / kernels): claims (head / tail read-modify-writes)
+  /// at device scope, slot sequence words, the closed flag and fences at system scope
+  /// (mpmc_ring.h, top). On pinned memory of a device without host-native atomics (PCIe), a
+  /// system-scope claim is not atomic at system scope and compute-sanitizer memcheck rejects it;
+  /// a device-scope one is atomic among that GPU's threads, which are the only claimers of a side
+  /// declared kernels (the kernels of producer_device_of / consumer_device_of: one GPU per side).
+  /// Host threads keep using the queue's calls (the host ignores scope). Throws Error: unsupported
+  /// when a side is host_and_kernels (host threads and kernels claim one index: only ring()'s
+  /// system scope, with host-native atomics, is right), invalid_argument when no side is declared
+  /// for kernels (there is nothing to hand them). Memory that kernels cannot reach (QueueMemory::host
+  /// with a kernels side) is refused at construction already.
+  using kernel_ring_type = mpmc_ring<T, atomic_scope::system, atomic_scope::device>;
+  kernel_ring_type kernel_ring() const
+    requires(Ring::multi_producer && Ring::scope == atomic_scope::system)
+  {
+    detail::check_kernel_ring("BasicMessageQueue::kernel_ring", options_.producers, options_.consumers,
+                              producer_device_of(options_), consumer_device_of(options_));
+    return kernel_ring_type(storage_.data(), options_.capacity);
+  }
 
   QueueStatistics statistics() const {
     QueueStatistics s = stats_.snapshot(ring_, options_.start_position, sizeof(T));

@@ -18,10 +18,33 @@
 // CAS, instead of taking the batch one slot at a time while the producer is still writing it (and
 // pulling each line away from the producer mid-batch: 2x slower, measured). Consumers free a batch
 // last to first too, for producers waiting on a full ring.
+// Ticketed rings (Scope device or block: every party is a thread of one GPU) claim differently,
+// because a CAS admits one claimer per round trip to the index: 0.7 M claims/s shared by every warp
+// of an H200, 40-400x below a raw hand-off (bench/RESULTS.md). A party first takes credits with
+// one fetch_add on a count (free_slots for producers, published for consumers; none: full /
+// empty), then takes that many positions with one fetch_add on the index, waits for each slot to
+// be ready (a slot taken this way belongs to a party already in flight: the consumer of the
+// previous lap, or the producer of this position, because the credits bound every index by what
+// the other side has claimed), and after publishing / freeing gives the other side its credits.
+// No party ever waits for a future event, only for one already under way, and a GPU thread under
+// way is resident and runs (independent thread scheduling). Host threads may use such rings (the
+// tests do) but system-scope rings never wait: a host thread can be descheduled mid-operation.
 // Thread scope: `Scope` is the narrowest scope that contains every party (device for rings only
 // one GPU's kernels touch, all in the same memory synchronization domain; system for mapped host
 // memory or peer memory, and for kernels in different domains: atomic_scope in atomic_word.h);
 // host-only code ignores it.
+// IndexScope (default: Scope) is the scope of every access to head and tail; the slot sequence
+// words, the closed flag, the credits (ticketed rings: both sides add to them) and the fences keep
+// Scope. mpmc_ring<T, system, device> is for pinned host memory where each index is claimed
+// (read-modify-written) only by threads of ONE GPU (or only by host threads): a system-scope RMW on mapped host memory is atomic at system scope only with host
+// native atomics (cudaDevAttrHostNativeAtomicSupported, 0 on PCIe machines; compute-sanitizer
+// memcheck rejects it there), while a device-scope RMW is atomic among that GPU's threads on any
+// memory, and the slot words the other side (host or another GPU) reads stay system scope. Never
+// use it when host threads and a GPU, or two GPUs, read-modify-write the same index (an MPMC side
+// declared host_and_kernels): that needs system scope and host-native atomics. (P2P direct_p2p
+// rings, in GPU memory, keep system scope throughout: claims over a link with native atomics.) A word keeps one scope in device code (libcu++: no two atomic_refs of
+// different scopes on one object), hence the split by word, not by operation. Queues hand kernels
+// this type through kernel_ring() (message_queue.h) and host_staged P2P rings (p2p_message_queue.h).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +57,13 @@
 #include "ringkernel/detail/to_size.h"
 #include "ringkernel/queue/ring_control.h"
 
+#if !defined(__CUDA_ARCH__)
+#include <thread>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+#endif
+
 namespace ringkernel {
 
 template <class T>
@@ -42,19 +72,27 @@ struct mpmc_slot {
   T value;
 };
 
-template <class T, atomic_scope Scope = atomic_scope::system>
+template <class T, atomic_scope Scope = atomic_scope::system, atomic_scope IndexScope = Scope>
 class mpmc_ring {
   static_assert(std::is_trivially_copyable_v<T>, "queue elements are copied as bytes between host and device");
   static_assert(alignof(T) <= detail::queue_line_bytes,
                 "queue elements aligned to more than 128 bytes are not supported: a ring's slots start "
                 "at a multiple of 128 bytes into storage that is itself 128-byte aligned");
+  static_assert(static_cast<int>(IndexScope) <= static_cast<int>(Scope),
+                "IndexScope must not be wider than Scope (block < device < system): the index is claimed by a "
+                "subset of the parties that read the slot words");
 
  public:
   using value_type = T;
   using slot_type = mpmc_slot<T>;
-  static constexpr atomic_scope scope = Scope;
+  static constexpr atomic_scope scope = Scope;              // slot sequence words, closed flag, fences
+  static constexpr atomic_scope index_scope = IndexScope;  // head and tail (claims)
   static constexpr bool multi_producer = true;
   static constexpr bool multi_consumer = true;
+  /// Claims with credits and fetch_add (see top): every party is a thread of one GPU. From the
+  /// slot Scope only: a ring whose slots are system scope (some party is the host or another GPU)
+  /// is never ticketed, whatever its IndexScope.
+  static constexpr bool ticketed = Scope != atomic_scope::system;
 
   /// The most slots whose memory a std::size_t can count (queues refuse more: bytes_for would wrap).
   static constexpr std::uint64_t max_capacity = (SIZE_MAX - sizeof(detail::ring_control)) / sizeof(slot_type);
@@ -73,6 +111,8 @@ class mpmc_ring {
     control.head = control.tail = control.cached_head = control.cached_tail = start;
     control.capacity = capacity;
     control.start = start;
+    control.free_slots = capacity;
+    control.published = 0;
     std::memcpy(memory, &control, sizeof control);
     auto* slots = static_cast<unsigned char*>(memory) + sizeof(detail::ring_control);
     std::memset(slots, 0, detail::to_size(capacity) * sizeof(slot_type));
@@ -103,37 +143,41 @@ class mpmc_ring {
   // inlined into a caller's loop once the batch path grew, and halved the single-message rate.
   RINGKERNEL_HOST_DEVICE bool try_push(const T& value) noexcept {
     std::uint64_t pos = 0;
-    if (claim(head(), pos, 1, 0) == 0) return false;
+    if (claim_any(head(), pos, 1, 0) == 0) return false;
     slot_type& slot = slots_[pos & mask_];
     slot.value = value;
     seq(slot).store(pos + 1, detail::order::release);
+    if constexpr (ticketed) credits(1).fetch_add(1, detail::order::relaxed);
     return true;
   }
   RINGKERNEL_HOST_DEVICE bool try_pop(T& out) noexcept {
     std::uint64_t pos = 0;
-    if (claim(tail(), pos, 1, 1) == 0) return false;
+    if (claim_any(tail(), pos, 1, 1) == 0) return false;
     slot_type& slot = slots_[pos & mask_];
     out = slot.value;
     seq(slot).store(pos + mask_ + 1, detail::order::release);
+    if constexpr (ticketed) credits(0).fetch_add(1, detail::order::relaxed);
     return true;
   }
 
   /// Enqueues the longest prefix of values[0, n) that fits now; returns its length (0: full).
   RINGKERNEL_HOST_DEVICE std::size_t try_push_batch(const T* values, std::size_t n) noexcept {
     std::uint64_t pos = 0;
-    const std::size_t claimed = claim(head(), pos, n, 0);
+    const std::size_t claimed = claim_any(head(), pos, n, 0);
     for (std::size_t i = 0; i < claimed; ++i) slots_[(pos + i) & mask_].value = values[i];
     // Last to first: the first slot, the one consumers wait on, is published last (see top).
     for (std::size_t i = claimed; i-- > 0;) seq(slots_[(pos + i) & mask_]).store(pos + i + 1, detail::order::release);
+    if (ticketed && claimed != 0) credits(1).fetch_add(claimed, detail::order::relaxed);
     return claimed;
   }
 
   /// Dequeues up to n messages in order into out[0, n); returns how many (0: empty).
   RINGKERNEL_HOST_DEVICE std::size_t try_pop_batch(T* out, std::size_t n) noexcept {
     std::uint64_t pos = 0;
-    const std::size_t claimed = claim(tail(), pos, n, 1);
+    const std::size_t claimed = claim_any(tail(), pos, n, 1);
     for (std::size_t i = 0; i < claimed; ++i) out[i] = slots_[(pos + i) & mask_].value;
     for (std::size_t i = claimed; i-- > 0;) seq(slots_[(pos + i) & mask_]).store(pos + i + mask_ + 1, detail::order::release);
+    if (ticketed && claimed != 0) credits(0).fetch_add(claimed, detail::order::relaxed);
     return claimed;
   }
 
@@ -159,9 +203,70 @@ class mpmc_ring {
   RINGKERNEL_HOST_DEVICE bool closed() const noexcept { return word(control_->closed).load(detail::order::acquire) != 0; }
   RINGKERNEL_HOST_DEVICE void close() const noexcept { word(control_->closed).store(1, detail::order::release); }
 
+  /// Claims up to n positions at `index` (head: ready offset 0, tail: ready offset 1), each slot
+  /// ready (acquire) when this returns: ticketed rings with claim_ticketed, others with claim.
+  RINGKERNEL_HOST_DEVICE std::size_t claim_any(detail::atomic_word<IndexScope> index, std::uint64_t& pos, std::size_t n,
+                                               std::uint64_t ready) const noexcept {
+    if constexpr (ticketed) {
+      const std::uint64_t got = claim_ticketed(index, credits(ready), pos, n);
+      for (std::uint64_t i = 0; i < got; ++i) await_slot(pos + i, pos + i + ready);
+      return detail::to_size(got);
+    } else {
+      return claim(index, pos, n, ready);
+    }
+  }
+
+  /// The credits a claim on the index of side `ready` takes (0, head: free_slots; 1, tail:
+  /// published); a party gives the other side's after publishing / freeing. Ticketed rings only.
+  RINGKERNEL_HOST_DEVICE detail::atomic_word<Scope> credits(std::uint64_t ready) const noexcept {
+    return word(ready == 0 ? control_->free_slots : control_->published);
+  }
+
+  /// Ticketed rings: takes up to n credits from `credit` (one fetch_add; what it overdrew, because
+  /// others took credits between its look and its take, it gives back), then as many positions
+  /// with one fetch_add on `index`; returns how many (0: full / empty, or credits others held for
+  /// a moment) and the first in `pos`. The slots are not yet ready: see await_slot.
+  RINGKERNEL_HOST_DEVICE static std::uint64_t claim_ticketed(detail::atomic_word<IndexScope> index,
+                                                             detail::atomic_word<Scope> credit, std::uint64_t& pos,
+                                                             std::uint64_t n) noexcept {
+    for (;;) {
+      const auto seen = static_cast<std::int64_t>(credit.load(detail::order::relaxed));
+      if (seen <= 0 || n == 0) return 0;
+      const std::uint64_t want = static_cast<std::uint64_t>(seen) < n ? static_cast<std::uint64_t>(seen) : n;
+      const auto before = static_cast<std::int64_t>(credit.fetch_add(0 - want, detail::order::relaxed));
+      const std::uint64_t got =
+          before <= 0 ? 0 : static_cast<std::uint64_t>(before) < want ? static_cast<std::uint64_t>(before) : want;
+      if (got < want) credit.fetch_add(want - got, detail::order::relaxed);
+      if (got == 0) continue;  // others took them first: look again (ends when the count shows none)
+      // Relaxed: the acquire in await_slot orders this party after whoever freed / published the slot.
+      pos = index.fetch_add(got, detail::order::relaxed);
+      return got;
+    }
+  }
+
+  /// Ticketed rings: waits until the slot of `pos` holds `want` (acquire). The party it waits for
+  /// is already in flight (see top): spins on a GPU; on the host pauses, then yields.
+  /// (`o` relaxed: the caller fences.)
+  RINGKERNEL_HOST_DEVICE void await_slot(std::uint64_t pos, std::uint64_t want,
+                                         detail::order o = detail::order::acquire) const noexcept {
+    const detail::atomic_word<Scope> s = seq(slots_[pos & mask_]);
+    for (unsigned rounds = 0; s.load(o) != want; ++rounds) {
+#if !defined(__CUDA_ARCH__)
+      if (rounds < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_pause();
+#endif
+      } else {
+        std::this_thread::yield();
+      }
+#endif
+    }
+  }
+
   /// Claims up to n positions at `index` (head: ready offset 0, tail: ready offset 1) with one
   /// CAS; returns how many and the first in `pos`. Public for the warp-aggregated device enqueue.
-  RINGKERNEL_HOST_DEVICE std::size_t claim(detail::atomic_word<Scope> index, std::uint64_t& pos, std::size_t n,
+  /// Rings that are not ticketed only.
+  RINGKERNEL_HOST_DEVICE std::size_t claim(detail::atomic_word<IndexScope> index, std::uint64_t& pos, std::size_t n,
                                            std::uint64_t ready) const noexcept {
     pos = index.load(detail::order::relaxed);
     if (n == 0) return 0;  // (would otherwise look again forever: nothing ready, nothing full)
@@ -186,13 +291,16 @@ class mpmc_ring {
       if (index.compare_exchange_weak(pos, pos + ready_count, detail::order::relaxed)) return ready_count;
     }
   }
-  RINGKERNEL_HOST_DEVICE detail::atomic_word<Scope> head() const noexcept { return word(control_->head); }
-  RINGKERNEL_HOST_DEVICE detail::atomic_word<Scope> tail() const noexcept { return word(control_->tail); }
+  RINGKERNEL_HOST_DEVICE detail::atomic_word<IndexScope> head() const noexcept { return index_word(control_->head); }
+  RINGKERNEL_HOST_DEVICE detail::atomic_word<IndexScope> tail() const noexcept { return index_word(control_->tail); }
   RINGKERNEL_HOST_DEVICE slot_type& slot_at(std::uint64_t pos) const noexcept { return slots_[pos & mask_]; }
   RINGKERNEL_HOST_DEVICE static detail::atomic_word<Scope> seq(slot_type& slot) noexcept { return word(slot.sequence); }
 
  private:
   RINGKERNEL_HOST_DEVICE static detail::atomic_word<Scope> word(std::uint64_t& w) noexcept { return detail::atomic_word<Scope>(w); }
+  RINGKERNEL_HOST_DEVICE static detail::atomic_word<IndexScope> index_word(std::uint64_t& w) noexcept {
+    return detail::atomic_word<IndexScope>(w);
+  }
 
   detail::ring_control* control_ = nullptr;
   slot_type* slots_ = nullptr;

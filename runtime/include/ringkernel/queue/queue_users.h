@@ -47,6 +47,12 @@ struct ring_side {
 /// `memory` can serve the side as declared (see the top of this file).
 void check_ring_side(const char* call, const ring_side& side, QueueMemory memory);
 
+/// Throws Error unless a ring whose claims are device scope (mpmc_ring<T, system, device>,
+/// BasicMessageQueue::kernel_ring) suits the sides: unsupported when a side is host_and_kernels
+/// (host threads and kernels claim one index), invalid_argument when neither side has kernels.
+void check_kernel_ring(const char* call, QueueUsers producers, QueueUsers consumers, int producer_device,
+                       int consumer_device);
+
 /// Throws Error(unsupported): a host thread called `call` on a side declared for kernels only.
 [[noreturn]] void throw_host_not_a_user(const char* call, const char* side, int device);
 

@@ -28,12 +28,20 @@ struct ring_control {
   // reads tail on every push (bench/RESULTS.md, "consumer at work"; mechanism not established).
   alignas(queue_line_bytes) std::uint64_t cached_tail;  // the producer's last look at tail
   alignas(queue_line_bytes) std::uint64_t cached_head;  // the consumer's last look at head
+  // Ticketed mpmc rings (device or block scope, mpmc_ring.h): credits, signed counts in two's
+  // complement. free_slots: positions producers may still claim (capacity at first); published:
+  // messages published and not yet claimed by a consumer. A party takes credits before it claims
+  // positions with fetch_add and gives the other side's credits after it published or freed them.
+  alignas(queue_line_bytes) std::uint64_t free_slots;
+  alignas(queue_line_bytes) std::uint64_t published;
 };
-static_assert(sizeof(ring_control) == 5 * queue_line_bytes);
+static_assert(sizeof(ring_control) == 7 * queue_line_bytes);
 static_assert(offsetof(ring_control, head) == 0 * queue_line_bytes && offsetof(ring_control, tail) == 1 * queue_line_bytes &&
                   offsetof(ring_control, closed) == 2 * queue_line_bytes &&
                   offsetof(ring_control, cached_tail) == 3 * queue_line_bytes &&
-                  offsetof(ring_control, cached_head) == 4 * queue_line_bytes,
+                  offsetof(ring_control, cached_head) == 4 * queue_line_bytes &&
+                  offsetof(ring_control, free_slots) == 5 * queue_line_bytes &&
+                  offsetof(ring_control, published) == 6 * queue_line_bytes,
               "each side's words on lines of their own; the same layout for every compiler, host and device");
 
 RINGKERNEL_HOST_DEVICE constexpr bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }

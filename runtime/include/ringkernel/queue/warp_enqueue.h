@@ -26,6 +26,10 @@
 //   (relaxed loads issued back to back, then one acquire fence per lane), one CAS claims the ready
 //   run, each lane copies its share and publishes it after one release fence. Fewer claims per
 //   message is what lets many warps share one ring without losing most CASes to each other.
+// Ticketed rings (device / block scope, mpmc_ring.h): the lowest lane takes credits and positions
+// for the group with two fetch_adds instead of the CAS above (a CAS admits one winner per round
+// trip whoever contends: with every warp of a GPU on one ring, the claim rate was the bottleneck),
+// and the lanes wait for their slots; the batch calls claim the whole array at once.
 // Single-thread device code uses the rings' own try_push / try_pop / batch calls directly.
 // The algorithms are written against a Warp (warp_collectives.h): kernels call warp_push & co.,
 // which use the CUDA warp; the tests run the same code on host threads playing the lanes
@@ -33,7 +37,10 @@
 // Scope: use mpmc_ring<T, atomic_scope::device> for a ring in device memory that only kernels of
 // that GPU touch, all in the same memory synchronization domain (kernels launched into different
 // domains, e.g. with cudaLaunchAttributeMemSyncDomain, need system: see atomic_scope in
-// atomic_word.h); atomic_scope::system for pinned host memory or peer memory.
+// atomic_word.h); atomic_scope::system for pinned host memory or peer memory, and
+// mpmc_ring<T, system, device> (claims at device scope, slot words and fences at system scope:
+// mpmc_ring.h, top) for pinned host memory whose index only this GPU's threads claim on, as
+// MpmcQueue::kernel_ring() hands out.
 #pragma once
 
 #include <cstdint>
@@ -80,6 +87,7 @@ namespace ringkernel::detail {
 struct warp_claim_result {
   unsigned long long position;  // this lane's ring position (valid when claimed)
   bool claimed;
+  unsigned active = 0;  // the lanes that took part (warp_claim's collectives were over these)
 };
 
 /// The lanes of `active` still `pending` that claim on the same counter word as the lowest pending
@@ -105,6 +113,21 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim_group(const Warp& warp, un
   const unsigned lane = g.lane;
   const bool member = ((group >> lane) & 1u) != 0;
   const int leader = g.leader;
+  if constexpr (Ring::ticketed) {
+    // The leader takes credits and positions for the group (two fetch_adds, never lost); the lanes
+    // ranked below what it got wait for their own slots in warp_claim, after every group's
+    // collectives (mpmc_ring.h, top).
+    unsigned long long first = 0, got = 0;
+    if (g.is_leader()) {
+      std::uint64_t pos = 0;
+      got = Ring::claim_ticketed(counter, ring.credits(lag), pos, g.lanes);
+      first = pos;
+    }
+    first = warp.shfl(active, first, leader);
+    got = warp.shfl(active, got, leader);
+    const unsigned long long pos = first + g.rank;
+    return {pos, member && g.rank < got};
+  }
   // The leader's view of the index: loaded once, then what a lost CAS found there (one round trip
   // fewer per lost attempt), reloaded only when a slot shows the index has moved on.
   unsigned long long first = 0;
@@ -147,7 +170,26 @@ RINGKERNEL_WARP_FUNCTION warp_claim_result warp_claim(const Warp& warp, const Ri
     if (((group >> lane) & 1u) != 0) mine = r;
     pending &= ~group;
   }
+  // Ticketed: the party each claimed lane waits for is already under way (never a lane of this
+  // warp waiting in a collective above: all of them are done).
+  if constexpr (Ring::ticketed) {
+    if (mine.claimed) ring.await_slot(mine.position, mine.position + lag);
+  }
+  mine.active = active;
   return mine;
+}
+
+/// Ticketed rings: adds one credit per lane of `active` whose `mine` is set to that lane's
+/// `credit` word, one fetch_add per distinct word (lanes may pass different rings). Every lane of
+/// `active` calls it.
+template <class Warp, atomic_scope Scope>
+RINGKERNEL_WARP_FUNCTION void warp_add_credits(const Warp& warp, unsigned active, bool mine,
+                                               atomic_word<Scope> credit) noexcept {
+  for (unsigned pending = warp.ballot(active, mine); pending != 0;) {
+    const unsigned group = same_counter_lanes(warp, active, pending, credit.address());
+    if (static_cast<int>(warp.lane()) == lowest_lane(group)) credit.fetch_add(lane_popcount(group), order::relaxed);
+    pending &= ~group;
+  }
 }
 
 /// A run of positions claimed by one warp for a batch: [first, first + count).
@@ -165,6 +207,22 @@ RINGKERNEL_WARP_FUNCTION warp_run warp_claim_run(const Warp& warp, const warp_gr
   const unsigned active = g.active, lanes = g.lanes, rank = g.rank;
   const int leader = g.leader;
   const unsigned span = want < lanes * warp_batch_per_lane ? want : lanes * warp_batch_per_lane;
+  if constexpr (Ring::ticketed) {
+    // One claim for up to 8 positions per lane (two fetch_adds whoever contends, mpmc_ring.h,
+    // top); each lane waits for its own slots with relaxed loads, then one acquire fence orders
+    // exactly the slots it will touch.
+    unsigned long long first = 0, got = 0;
+    if (g.is_leader()) {
+      std::uint64_t pos = 0;
+      got = Ring::claim_ticketed(counter, ring.credits(lag), pos, span);
+      first = pos;
+    }
+    first = warp.shfl(active, first, leader);
+    got = warp.shfl(active, got, leader);
+    for (unsigned i = rank; i < got; i += lanes) ring.await_slot(first + i, first + i + lag, order::relaxed);
+    atomic_fence<Ring::scope>(order::acquire);
+    return {first, static_cast<unsigned>(got)};
+  }
   unsigned long long first = 0;  // the leader's view of the index, as in warp_claim
   if (g.is_leader()) first = counter.load(order::relaxed);
   for (;;) {
@@ -199,32 +257,36 @@ RINGKERNEL_WARP_FUNCTION warp_run warp_claim_run(const Warp& warp, const warp_gr
 }
 
 /// warp_push on any Warp (see warp_push below).
-template <class Warp, class T, atomic_scope Scope>
-RINGKERNEL_WARP_FUNCTION bool warp_push_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
+template <class Warp, class T, atomic_scope Scope, atomic_scope IndexScope>
+RINGKERNEL_WARP_FUNCTION bool warp_push_on(const Warp& warp, const mpmc_ring<T, Scope, IndexScope>& ring, const T& value) noexcept {
   const warp_claim_result claim = warp_claim(warp, ring, ring.head(), 0);
-  if (!claim.claimed) return false;
-  const unsigned long long pos = claim.position;
-  auto& slot = ring.slot_at(pos);
-  slot.value = value;
-  mpmc_ring<T, Scope>::seq(slot).store(pos + 1, order::release);
-  return true;
+  if (claim.claimed) {
+    const unsigned long long pos = claim.position;
+    auto& slot = ring.slot_at(pos);
+    slot.value = value;
+    mpmc_ring<T, Scope, IndexScope>::seq(slot).store(pos + 1, order::release);
+  }
+  if constexpr (mpmc_ring<T, Scope, IndexScope>::ticketed) warp_add_credits(warp, claim.active, claim.claimed, ring.credits(1));
+  return claim.claimed;
 }
 
 /// warp_pop on any Warp (see warp_pop below).
-template <class Warp, class T, atomic_scope Scope>
-RINGKERNEL_WARP_FUNCTION bool warp_pop_on(const Warp& warp, const mpmc_ring<T, Scope>& ring, T& out) noexcept {
+template <class Warp, class T, atomic_scope Scope, atomic_scope IndexScope>
+RINGKERNEL_WARP_FUNCTION bool warp_pop_on(const Warp& warp, const mpmc_ring<T, Scope, IndexScope>& ring, T& out) noexcept {
   const warp_claim_result claim = warp_claim(warp, ring, ring.tail(), 1);
-  if (!claim.claimed) return false;
-  const unsigned long long pos = claim.position;
-  auto& slot = ring.slot_at(pos);
-  out = slot.value;
-  mpmc_ring<T, Scope>::seq(slot).store(pos + ring.capacity(), order::release);
-  return true;
+  if (claim.claimed) {
+    const unsigned long long pos = claim.position;
+    auto& slot = ring.slot_at(pos);
+    out = slot.value;
+    mpmc_ring<T, Scope, IndexScope>::seq(slot).store(pos + ring.capacity(), order::release);
+  }
+  if constexpr (mpmc_ring<T, Scope, IndexScope>::ticketed) warp_add_credits(warp, claim.active, claim.claimed, ring.credits(0));
+  return claim.claimed;
 }
 
 /// warp_push_batch on any Warp (see warp_push_batch below).
-template <class Warp, class T, atomic_scope Scope>
-RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope>& ring,
+template <class Warp, class T, atomic_scope Scope, atomic_scope IndexScope>
+RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring,
                                                      const T* values, unsigned n) noexcept {
   // Lanes of the mask that have exited (returned early, or past the end of a partial warp) are
   // left out: counted in, their share of each claim would be claimed for nobody to check, fill or
@@ -241,7 +303,11 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned 
     for (unsigned i = rank; i < run.count; i += lanes) ring.slot_at(run.first + i).value = values[done + i];
     atomic_fence<Scope>(order::release);  // this lane's payloads before its publications
     for (unsigned i = rank; i < run.count; i += lanes) {
-      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + 1, order::relaxed);
+      mpmc_ring<T, Scope, IndexScope>::seq(ring.slot_at(run.first + i)).store(run.first + i + 1, order::relaxed);
+    }
+    if constexpr (mpmc_ring<T, Scope, IndexScope>::ticketed) {
+      warp.sync(mask);  // every lane has published its share: the run is published
+      if (g.is_leader()) ring.credits(1).fetch_add(run.count, order::relaxed);
     }
     done += run.count;
   }
@@ -250,8 +316,8 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_push_batch_on(const Warp& warp, unsigned 
 }
 
 /// warp_pop_batch on any Warp (see warp_pop_batch below).
-template <class Warp, class T, atomic_scope Scope>
-RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope>& ring,
+template <class Warp, class T, atomic_scope Scope, atomic_scope IndexScope>
+RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring,
                                                     T* out, unsigned n) noexcept {
   mask = warp.running(mask);  // without the lanes of the mask that have exited (see warp_push_batch_on)
   warp.sync(mask);  // every lane of the mask is here (and done with `out`, if it read it before)
@@ -264,7 +330,11 @@ RINGKERNEL_WARP_FUNCTION unsigned warp_pop_batch_on(const Warp& warp, unsigned m
     for (unsigned i = rank; i < run.count; i += lanes) out[done + i] = ring.slot_at(run.first + i).value;
     atomic_fence<Scope>(order::release);  // this lane's payload reads before the slots are freed
     for (unsigned i = rank; i < run.count; i += lanes) {
-      mpmc_ring<T, Scope>::seq(ring.slot_at(run.first + i)).store(run.first + i + ring.capacity(), order::relaxed);
+      mpmc_ring<T, Scope, IndexScope>::seq(ring.slot_at(run.first + i)).store(run.first + i + ring.capacity(), order::relaxed);
+    }
+    if constexpr (mpmc_ring<T, Scope, IndexScope>::ticketed) {
+      warp.sync(mask);  // every lane has freed its share: the run is free
+      if (g.is_leader()) ring.credits(0).fetch_add(run.count, order::relaxed);
     }
     done += run.count;
   }
@@ -285,8 +355,8 @@ namespace ringkernel {
 /// lower-ranked lane's; call again; lanes are served in lane order). No mask is needed, because
 /// whichever other lanes took part, each lane's message is pushed once or not at all; it orders no
 /// memory between lanes.
-template <class T, atomic_scope Scope>
-__device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexcept {
+template <class T, atomic_scope Scope, atomic_scope IndexScope>
+__device__ bool warp_push(const mpmc_ring<T, Scope, IndexScope>& ring, const T& value) noexcept {
   return detail::warp_push_on(detail::cuda_warp{}, ring, value);
 }
 
@@ -295,8 +365,8 @@ __device__ bool warp_push(const mpmc_ring<T, Scope>& ring, const T& value) noexc
 /// (false: this lane got none in this claim: the ring was empty at its position or at a
 /// lower-ranked lane's, which includes a slot claimed by a producer that has not published it yet,
 /// even with messages published behind it; call again).
-template <class T, atomic_scope Scope>
-__device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
+template <class T, atomic_scope Scope, atomic_scope IndexScope>
+__device__ bool warp_pop(const mpmc_ring<T, Scope, IndexScope>& ring, T& out) noexcept {
   return detail::warp_pop_on(detail::cuda_warp{}, ring, out);
 }
 
@@ -319,8 +389,8 @@ __device__ bool warp_pop(const mpmc_ring<T, Scope>& ring, T& out) noexcept {
 
 /// Pushes values[0, n) in order (memory every lane of the mask can read). Returns how many were
 /// pushed, the same on every lane: n, or fewer when the ring filled up.
-template <class T, atomic_scope Scope>
-__device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope>& ring, const T* values,
+template <class T, atomic_scope Scope, atomic_scope IndexScope>
+__device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring, const T* values,
                                     unsigned n) noexcept {
   return detail::warp_push_batch_on(detail::cuda_warp{}, mask, ring, values, n);
 }
@@ -328,8 +398,8 @@ __device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope>& ri
 /// Pops up to n messages in order into out[0, ...) (memory every lane of the mask can write: global
 /// or shared; each lane writes its share). Returns how many, the same on every lane (0: the ring
 /// was empty).
-template <class T, atomic_scope Scope>
-__device__ unsigned warp_pop_batch(unsigned mask, const mpmc_ring<T, Scope>& ring, T* out, unsigned n) noexcept {
+template <class T, atomic_scope Scope, atomic_scope IndexScope>
+__device__ unsigned warp_pop_batch(unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring, T* out, unsigned n) noexcept {
   return detail::warp_pop_batch_on(detail::cuda_warp{}, mask, ring, out, n);
 }
 
