@@ -148,6 +148,17 @@ Stream consumer_warp(const Ring& ring, unsigned mask, std::atomic<std::uint64_t>
   return stream;
 }
 
+/// Ticketed rings, once every party has returned and the ring is drained: every credit is back
+/// (an overdraw not given back would leave fewer free slots; one handed out, other counts).
+void expect_credits_back(const Ring& ring) {
+  if constexpr (Ring::ticketed) {
+    EXPECT_EQ(static_cast<std::int64_t>(ring.credits(0).load(ringkernel::detail::order::relaxed)),
+              static_cast<std::int64_t>(ring.capacity()))
+        << "free_slots";
+    EXPECT_EQ(static_cast<std::int64_t>(ring.credits(1).load(ringkernel::detail::order::relaxed)), 0) << "published";
+  }
+}
+
 constexpr std::uint64_t near_wrap = std::numeric_limits<std::uint64_t>::max() - 100;
 constexpr std::uint32_t per_lane = 100 * RINGKERNEL_STRESS_SCALE;
 
@@ -171,6 +182,7 @@ TEST(WarpQueue, ProducerWarpsToOneConsumerWarpEveryMessageOnceInOrder) {
   }
   expect_exactly_once_in_order(streams, producers, per_lane);
   EXPECT_EQ(owned.ring().size(), 0u);
+  expect_credits_back(owned.ring());
 }
 
 TEST(WarpQueue, WarpsAndHostThreadsShareOneRing) {
@@ -217,6 +229,7 @@ TEST(WarpQueue, WarpsAndHostThreadsShareOneRing) {
     for (std::uint32_t id : ids_of(producer_masks[w], 32 * w)) producers.push_back(id);
   }
   expect_exactly_once_in_order(streams, producers, per_lane);
+  expect_credits_back(owned.ring());
 }
 
 
@@ -271,6 +284,7 @@ TEST(WarpQueue, BatchesSpanSeveralClaimsAndKeepOrder) {
     ASSERT_EQ(streams[0][q].seq, q);  // one producer, one consumer: the exact sequence
     ASSERT_TRUE(intact(streams[0][q])) << q;
   }
+  expect_credits_back(owned.ring());
 }
 
 TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
@@ -290,6 +304,7 @@ TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
   parties.emplace_back([&] { streams[2] = consumer_warp(owned.ring(), 0x0000'0300u, taken, total); });
   run_parties(parties);
   expect_exactly_once_in_order(streams, {0, 1, 2, 3, 4}, n);
+  expect_credits_back(owned.ring());
 }
 
 // Producer warps whose lanes route their messages to two rings (even lanes to one, odd lanes to
@@ -327,6 +342,8 @@ TEST(WarpQueue, LanesRoutingToTwoRingsDeliverEveryMessageOnceInOrder) {
   expect_exactly_once_in_order(odd_streams, odd_ids, per_lane);
   EXPECT_EQ(even.ring().size(), 0u);
   EXPECT_EQ(odd.ring().size(), 0u);
+  expect_credits_back(even.ring());
+  expect_credits_back(odd.ring());
 }
 
 }  // namespace

@@ -29,6 +29,14 @@
 // No party ever waits for a future event, only for one already under way, and a GPU thread under
 // way is resident and runs (independent thread scheduling). Host threads may use such rings (the
 // tests do) but system-scope rings never wait: a host thread can be descheduled mid-operation.
+// Ticketed waits need independent thread scheduling (sm_70 and later: a lane may wait for a lane
+// of its own warp); device code for older GPUs that instantiates them does not compile.
+// One memory, one kind of view: a ticketed and a CAS-claiming (system-scope) view of the same ring
+// memory break each other (only ticketed parties keep the credits: a system-scope push is invisible
+// to a ticketed pop, and a ticketed push can wait for a consumer that never comes). initialize()
+// records the kind in ring_control::kind; the constructor that reads the memory checks it in debug
+// host builds (an assert: nothing under NDEBUG). Views that differ in IndexScope only, e.g.
+// mpmc_ring<T, system> and mpmc_ring<T, system, device>, are of one kind.
 // Thread scope: `Scope` is the narrowest scope that contains every party (device for rings only
 // one GPU's kernels touch, all in the same memory synchronization domain; system for mapped host
 // memory or peer memory, and for kernels in different domains: atomic_scope in atomic_word.h);
@@ -58,10 +66,23 @@
 #include "ringkernel/queue/ring_control.h"
 
 #if !defined(__CUDA_ARCH__)
+#include <cassert>
 #include <thread>
+#if defined(RINGKERNEL_TEST_HOOKS)
+#include <atomic>
+#endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+#endif
+
+#if defined(RINGKERNEL_TEST_HOOKS) && !defined(__CUDA_ARCH__)
+namespace ringkernel::detail::test_hooks {
+/// Tests only (RINGKERNEL_TEST_HOOKS, defined for a whole test binary): called by host ticketed
+/// claims between their look at the credits and their take, to widen the window in which others
+/// take them (overdraws, given back). Not compiled in otherwise.
+inline std::atomic<void (*)()> ticketed_claim_window{nullptr};
+}  // namespace ringkernel::detail::test_hooks
 #endif
 
 namespace ringkernel {
@@ -93,6 +114,8 @@ class mpmc_ring {
   /// slot Scope only: a ring whose slots are system scope (some party is the host or another GPU)
   /// is never ticketed, whatever its IndexScope.
   static constexpr bool ticketed = Scope != atomic_scope::system;
+  /// What initialize() records in ring_control::kind (see top: one memory, one kind of view).
+  static constexpr std::uint64_t kind = ticketed ? detail::ring_kind_ticketed : detail::ring_kind_cas;
 
   /// The most slots whose memory a std::size_t can count (queues refuse more: bytes_for would wrap).
   static constexpr std::uint64_t max_capacity = (SIZE_MAX - sizeof(detail::ring_control)) / sizeof(slot_type);
@@ -113,6 +136,7 @@ class mpmc_ring {
     control.start = start;
     control.free_slots = capacity;
     control.published = 0;
+    control.kind = kind;
     std::memcpy(memory, &control, sizeof control);
     auto* slots = static_cast<unsigned char*>(memory) + sizeof(detail::ring_control);
     std::memset(slots, 0, detail::to_size(capacity) * sizeof(slot_type));
@@ -124,11 +148,17 @@ class mpmc_ring {
   }
 
   mpmc_ring() = default;
-  /// A view of a ring initialize() wrote at `memory` (any address space the caller can access).
+  /// A view of a ring initialize() wrote at `memory` (any address space the caller can access),
+  /// by an mpmc_ring of the same kind (debug host builds assert it: see top).
   RINGKERNEL_HOST_DEVICE explicit mpmc_ring(void* memory) noexcept
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
-        mask_(control_->capacity - 1) {}
+        mask_(control_->capacity - 1) {
+#if !defined(__CUDA_ARCH__)
+    assert(control_->kind == kind &&
+           "one memory, one kind of view: a ticketed and a CAS-claiming mpmc_ring view of the same memory");
+#endif
+  }
   /// A view whose capacity the caller states, without reading the memory (device memory seen
   /// from the host, to be passed to kernels).
   RINGKERNEL_HOST_DEVICE mpmc_ring(void* memory, std::uint64_t capacity) noexcept
@@ -141,6 +171,10 @@ class mpmc_ring {
 
   // Single messages have their own (smaller) paths: as a batch of one, try_push was no longer
   // inlined into a caller's loop once the batch path grew, and halved the single-message rate.
+  // try_push / try_pop / the batches on ticketed rings: false / 0 / fewer ("full", "empty") also
+  // when other parties hold credits for a moment, or freed / published slots whose credits they
+  // have not given back yet; and a call may wait, only for a party already under way: a pop whose
+  // position a producer claimed but has not published waits for it (a system ring answers false).
   RINGKERNEL_HOST_DEVICE bool try_push(const T& value) noexcept {
     std::uint64_t pos = 0;
     if (claim_any(head(), pos, 1, 0) == 0) return false;
@@ -183,6 +217,8 @@ class mpmc_ring {
 
   /// Copies the oldest message without removing it. Only valid while no other consumer runs
   /// (the single consumer of a P2P queue): a concurrent consumer could free and reuse the slot.
+  /// Ticketed rings: true, then an immediate try_pop false is possible (the message's producer
+  /// has published it but not yet given its credit).
   RINGKERNEL_HOST_DEVICE bool try_peek(T& out) const noexcept {
     const std::uint64_t pos = tail().load(detail::order::relaxed);
     slot_type& slot = slots_[pos & mask_];
@@ -230,17 +266,18 @@ class mpmc_ring {
                                                              detail::atomic_word<Scope> credit, std::uint64_t& pos,
                                                              std::uint64_t n) noexcept {
     for (;;) {
-      const auto seen = static_cast<std::int64_t>(credit.load(detail::order::relaxed));
-      if (seen <= 0 || n == 0) return 0;
-      const std::uint64_t want = static_cast<std::uint64_t>(seen) < n ? static_cast<std::uint64_t>(seen) : n;
-      const auto before = static_cast<std::int64_t>(credit.fetch_add(0 - want, detail::order::relaxed));
-      const std::uint64_t got =
-          before <= 0 ? 0 : static_cast<std::uint64_t>(before) < want ? static_cast<std::uint64_t>(before) : want;
-      if (got < want) credit.fetch_add(want - got, detail::order::relaxed);
-      if (got == 0) continue;  // others took them first: look again (ends when the count shows none)
+      const std::uint64_t want = detail::credits_to_take(static_cast<std::int64_t>(credit.load(detail::order::relaxed)), n);
+      if (want == 0) return 0;
+#if defined(RINGKERNEL_TEST_HOOKS) && !defined(__CUDA_ARCH__)
+      if (auto* hook = detail::test_hooks::ticketed_claim_window.load(std::memory_order_relaxed)) hook();
+#endif
+      const detail::credit_take take =
+          detail::credits_taken(static_cast<std::int64_t>(credit.fetch_add(0 - want, detail::order::relaxed)), want);
+      if (take.give_back != 0) credit.fetch_add(take.give_back, detail::order::relaxed);
+      if (take.got == 0) continue;  // others took them first: look again (ends when the count shows none)
       // Relaxed: the acquire in await_slot orders this party after whoever freed / published the slot.
-      pos = index.fetch_add(got, detail::order::relaxed);
-      return got;
+      pos = index.fetch_add(take.got, detail::order::relaxed);
+      return take.got;
     }
   }
 
@@ -249,6 +286,10 @@ class mpmc_ring {
   /// (`o` relaxed: the caller fences.)
   RINGKERNEL_HOST_DEVICE void await_slot(std::uint64_t pos, std::uint64_t want,
                                          detail::order o = detail::order::acquire) const noexcept {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+    static_assert(!ticketed, "ticketed mpmc_ring (device / block scope) waits need independent thread scheduling "
+                             "(sm_70 and later): a lane may wait for a lane of its own warp. Use atomic_scope::system.");
+#endif
     const detail::atomic_word<Scope> s = seq(slots_[pos & mask_]);
     for (unsigned rounds = 0; s.load(o) != want; ++rounds) {
 #if !defined(__CUDA_ARCH__)

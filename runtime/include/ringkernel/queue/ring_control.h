@@ -22,6 +22,7 @@ struct ring_control {
   alignas(queue_line_bytes) std::uint64_t closed;  // non-zero once the queue is shut down
   std::uint64_t capacity;                          // power of two
   std::uint64_t start;                             // position of the first message ever sent
+  std::uint64_t kind;  // mpmc_ring: ring_kind_cas or ring_kind_ticketed, written by initialize() (spsc: 0)
   // spsc: each side's cache of the other side's index, on a line of its own that the other side
   // never touches. Beside the side's own index (as at first) they made the ring 1.5-1.9x slower
   // whenever the consumer was the slower side, i.e. whenever the queue runs full and the producer
@@ -38,11 +39,38 @@ struct ring_control {
 static_assert(sizeof(ring_control) == 7 * queue_line_bytes);
 static_assert(offsetof(ring_control, head) == 0 * queue_line_bytes && offsetof(ring_control, tail) == 1 * queue_line_bytes &&
                   offsetof(ring_control, closed) == 2 * queue_line_bytes &&
+                  offsetof(ring_control, capacity) / queue_line_bytes == 2 &&
+                  offsetof(ring_control, start) / queue_line_bytes == 2 &&
+                  offsetof(ring_control, kind) / queue_line_bytes == 2 &&
                   offsetof(ring_control, cached_tail) == 3 * queue_line_bytes &&
                   offsetof(ring_control, cached_head) == 4 * queue_line_bytes &&
                   offsetof(ring_control, free_slots) == 5 * queue_line_bytes &&
                   offsetof(ring_control, published) == 6 * queue_line_bytes,
               "each side's words on lines of their own; the same layout for every compiler, host and device");
+
+/// ring_control::kind of an mpmc_ring: how its parties claim. Views of one ring's memory must all
+/// be of the kind initialize() recorded (mpmc_ring.h, top: one memory, one kind of view).
+inline constexpr std::uint64_t ring_kind_cas = 0;       // Vyukov claims (a CAS on the index): system scope
+inline constexpr std::uint64_t ring_kind_ticketed = 1;  // credits and fetch_add claims: device / block scope
+
+/// Ticketed claims (mpmc_ring::claim_ticketed): the credits a party that wants up to n positions
+/// takes when it sees `seen` in the count (0: none to take, the ring is full / empty to it).
+RINGKERNEL_HOST_DEVICE constexpr std::uint64_t credits_to_take(std::int64_t seen, std::uint64_t n) noexcept {
+  return seen <= 0 ? 0 : static_cast<std::uint64_t>(seen) < n ? static_cast<std::uint64_t>(seen) : n;
+}
+
+/// What a take of `want` credits (one fetch_add of -want) keeps and what it gives back at once.
+struct credit_take {
+  std::uint64_t got;        // min(want, before), 0 when before <= 0: never more than the count held
+  std::uint64_t give_back;  // want - got: what others took between the party's look and its take
+};
+
+/// The outcome of a take of `want` credits whose fetch_add found `before` in the count.
+RINGKERNEL_HOST_DEVICE constexpr credit_take credits_taken(std::int64_t before, std::uint64_t want) noexcept {
+  const std::uint64_t got =
+      before <= 0 ? 0 : static_cast<std::uint64_t>(before) < want ? static_cast<std::uint64_t>(before) : want;
+  return {got, want - got};
+}
 
 RINGKERNEL_HOST_DEVICE constexpr bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
 

@@ -27,9 +27,9 @@
 //   run, each lane copies its share and publishes it after one release fence. Fewer claims per
 //   message is what lets many warps share one ring without losing most CASes to each other.
 // Ticketed rings (device / block scope, mpmc_ring.h): the lowest lane takes credits and positions
-// for the group with two fetch_adds instead of the CAS above (a CAS admits one winner per round
-// trip whoever contends: with every warp of a GPU on one ring, the claim rate was the bottleneck),
-// and the lanes wait for their slots; the batch calls claim the whole array at once.
+// for the group with two fetch_adds instead of the CAS above (with every warp of a GPU on one ring,
+// the CAS's one winner per round trip was the bottleneck), and the lanes wait for their slots, only
+// for parties under way (what full / empty / fewer then mean: docs/messaging.md §3).
 // Single-thread device code uses the rings' own try_push / try_pop / batch calls directly.
 // The algorithms are written against a Warp (warp_collectives.h): kernels call warp_push & co.,
 // which use the CUDA warp; the tests run the same code on host threads playing the lanes
@@ -352,9 +352,9 @@ namespace ringkernel {
 /// that execute the call together (__activemask()) and pass the same ring share one claim (lanes
 /// with different rings: one claim per ring). Returns whether this lane's message was pushed
 /// (false: this lane got no position in this claim: the ring was full at its position or at a
-/// lower-ranked lane's; call again; lanes are served in lane order). No mask is needed, because
-/// whichever other lanes took part, each lane's message is pushed once or not at all; it orders no
-/// memory between lanes.
+/// lower-ranked lane's, ticketed rings: too few free credits, some perhaps held or not yet given
+/// back by others, docs/messaging.md §3; call again; lanes are served in lane order). No mask is
+/// needed: whichever other lanes took part, each lane's message is pushed once or not at all.
 template <class T, atomic_scope Scope, atomic_scope IndexScope>
 __device__ bool warp_push(const mpmc_ring<T, Scope, IndexScope>& ring, const T& value) noexcept {
   return detail::warp_push_on(detail::cuda_warp{}, ring, value);
@@ -362,9 +362,9 @@ __device__ bool warp_push(const mpmc_ring<T, Scope, IndexScope>& ring, const T& 
 
 /// Every lane that executes the call asks for one message from its ring (grouped as for
 /// warp_push); lanes ranked below the number available in their ring get one, in lane order
-/// (false: this lane got none in this claim: the ring was empty at its position or at a
-/// lower-ranked lane's, which includes a slot claimed by a producer that has not published it yet,
-/// even with messages published behind it; call again).
+/// (false: none in this claim; call again). System rings: empty at its position or a lower-ranked
+/// lane's, even a slot claimed but not yet published with messages behind it. Ticketed rings: fewer
+/// published credits than its rank; a lane waits for its position's producer (docs/messaging.md §3).
 template <class T, atomic_scope Scope, atomic_scope IndexScope>
 __device__ bool warp_pop(const mpmc_ring<T, Scope, IndexScope>& ring, T& out) noexcept {
   return detail::warp_pop_on(detail::cuda_warp{}, ring, out);
@@ -388,7 +388,7 @@ __device__ bool warp_pop(const mpmc_ring<T, Scope, IndexScope>& ring, T& out) no
 //    whichever lane wrote it, is visible to every lane of the mask), and all return the same count.
 
 /// Pushes values[0, n) in order (memory every lane of the mask can read). Returns how many were
-/// pushed, the same on every lane: n, or fewer when the ring filled up.
+/// pushed, the same on every lane: n, or fewer when the ring filled up (ticketed: §3 of the docs).
 template <class T, atomic_scope Scope, atomic_scope IndexScope>
 __device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring, const T* values,
                                     unsigned n) noexcept {
@@ -397,7 +397,7 @@ __device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope, Ind
 
 /// Pops up to n messages in order into out[0, ...) (memory every lane of the mask can write: global
 /// or shared; each lane writes its share). Returns how many, the same on every lane (0: the ring
-/// was empty).
+/// was empty; ticketed: docs/messaging.md §3).
 template <class T, atomic_scope Scope, atomic_scope IndexScope>
 __device__ unsigned warp_pop_batch(unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring, T* out, unsigned n) noexcept {
   return detail::warp_pop_batch_on(detail::cuda_warp{}, mask, ring, out, n);
