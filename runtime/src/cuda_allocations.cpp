@@ -71,20 +71,22 @@ int driver_device_of(const void* p) noexcept {
   return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
 }
 
-// The host's page size: the unit in which addresses are mapped in the process, device memory's too
-// (UVA keeps them out of the host's reach by reserving them in the process's address space). 4 KiB,
-// the smallest in use, where the system cannot say.
-std::size_t host_page_bytes() noexcept {
+// The aligned regions device memory is mapped in (Driver::device_region_bytes): UVA reserves device
+// memory's addresses in the process's address space in chunks of 2 MiB (an H200 with driver 13.0
+// knew nothing of the bytes past a block of 2 MiB + 100 bytes up to 4 MiB: the rest of its chunk),
+// never less than a host page, so no host memory can lie in such a region beside device memory.
+std::size_t device_region_bytes() noexcept {
+  std::size_t page = 4096;  // the smallest in use, where the system cannot say
 #if defined(__unix__) || defined(__APPLE__)
-  const long page = sysconf(_SC_PAGESIZE);
-  if (page > 0) return static_cast<std::size_t>(page);
+  if (const long p = sysconf(_SC_PAGESIZE); p > 0) page = static_cast<std::size_t>(p);
 #endif
-  return 4096;
+  constexpr std::size_t chunk = std::size_t{2} << 20;
+  return page > chunk ? page : chunk;
 }
 
 }  // namespace
 
-CudaAllocations::CudaAllocations() : driver_{driver_device_of, driver_block_start, host_page_bytes()} {}
+CudaAllocations::CudaAllocations() : driver_{driver_device_of, driver_block_start, device_region_bytes()} {}
 
 // cudaMalloc places blocks back to back, 256-byte aligned (CUDA Best Practices Guide), so an aligned
 // end may also start a block of the program's own: the driver's allocation table says which (an
@@ -99,9 +101,9 @@ bool CudaAllocations::starts_another_block(std::uintptr_t start, std::uintptr_t 
 // `device`: what cudaPointerGetAttributes says of `address` (driver_.device_of). Before the next
 // 256-byte boundary, always (no other block can start or lie there). Further on, where the driver
 // calls it device memory, where cuMemGetAddressRange says the block still runs there (and not where
-// another block holds it); where it calls it no device memory, in the host page of the block's last
-// byte: no host memory can lie in a page that holds device memory, so that is an address of the
-// device that nothing was allocated at. cuMemGetAddressRange is asked only of device memory: asking
+// another block holds it); where it calls it no device memory, in the region of the block's last
+// byte (Driver::device_region_bytes: 2 MiB): no host memory can lie in a region that holds device
+// memory, so that is an address of the device that nothing was allocated at. cuMemGetAddressRange is asked only of device memory: asking
 // it of host memory fails, which compute-sanitizer reports as an API error, and would on each copy
 // from host memory that happens to lie above one of the table's buffers.
 bool CudaAllocations::in_padding_of(std::uintptr_t start, std::uintptr_t end, std::uintptr_t address, int ordinal,
@@ -109,8 +111,8 @@ bool CudaAllocations::in_padding_of(std::uintptr_t start, std::uintptr_t end, st
   if (address <= end) return false;
   if (address < (end + 255) / 256 * 256) return true;
   if (device < 0) {
-    const std::uintptr_t page = driver_.host_page_bytes;
-    return page != 0 && address < (end + page - 1) / page * page;
+    const std::uintptr_t region = driver_.device_region_bytes;
+    return region != 0 && address < (end + region - 1) / region * region;
   }
   return driver_.block_start(reinterpret_cast<const void*>(address), ordinal) == start;
 }
@@ -155,12 +157,12 @@ std::optional<CudaAllocations::Found> CudaAllocations::find(const void* p) const
 //     cudaMemoryTypeUnregistered, Device, Host, Managed);
 //   - further on, where cudaPointerGetAttributes says Device: where cuMemGetAddressRange says the
 //     block still runs there (not where it names another block, nor where it fails);
-//   - further on, where cudaPointerGetAttributes says anything else: in the host page of the block's
-//     last byte.
+//   - further on, where cudaPointerGetAttributes says anything else: in the 2 MiB region of the
+//     block's last byte (Driver::device_region_bytes), which covers the rest of a large block's
+//     rounding, as above.
 // Elsewhere the driver decides as for any foreign pointer: cudaMemoryTypeDevice, that device; any
-// other answer, -1. What no answer tells apart is an address past that page that the driver calls no
-// device memory (the rest of a large block's rounding, as above): to CUDA that is host memory, as it
-// is here.
+// other answer, -1. What no answer tells apart is an address past that region that the driver calls
+// no device memory: to CUDA that is host memory, as it is here.
 int CudaAllocations::owner_of(const void* p) const noexcept {
   if (const auto a = find(p)) return a->ordinal;
   const int device = driver_.device_of(p);

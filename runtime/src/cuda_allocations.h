@@ -25,8 +25,10 @@ class CudaAllocations {
     /// cuMemGetAddressRange, with device `ordinal` current: the start of the driver's block that
     /// holds `p`, 0 where it knows none (or the call fails).
     std::uintptr_t (*block_start)(const void* p, int ordinal) noexcept;
-    /// The host's page size (sysconf): no host memory lies in a page that holds device memory.
-    std::size_t host_page_bytes;
+    /// The aligned regions device memory is mapped in: no host memory lies in a region that holds
+    /// device memory. The larger of the host's page (sysconf) and 2 MiB, the granule in which the
+    /// driver maps device memory on the GPUs CUDA 13 supports (small blocks are carved from such chunks).
+    std::size_t device_region_bytes;
   };
   CudaAllocations();
   explicit CudaAllocations(Driver driver) noexcept : driver_(driver) {}

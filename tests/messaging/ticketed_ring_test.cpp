@@ -88,7 +88,9 @@ TEST(TicketedRing, BatchesTakeWhatTheCreditsAllowInOrderAcrossTheWrap) {
   EXPECT_EQ(o.ring().tail_position(), near_wrap + 8);
 }
 
-TEST(TicketedRing, ConcurrentProducersNeverClaimMoreThanTheCapacity) {
+// Producers alone fill the ring exactly (an over-claim would leave a producer waiting here for a
+// consumer that never comes: OverdrawnCreditsAreGivenBackAndNeverHandedOut is the test that fails on it).
+TEST(TicketedRing, ConcurrentProducersFillTheRingExactly) {
   constexpr std::uint64_t capacity = 1024;
   constexpr unsigned threads = 6;
   for (int round = 0; round < 20; ++round) {

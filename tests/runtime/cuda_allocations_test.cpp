@@ -130,7 +130,7 @@ TEST(CudaAllocations, PaddingIsTheBlocksWhateverTheDriverSaysOfIt) {
 
 // Past the next 256-byte boundary the driver decides: where it calls the address device memory and
 // says the block still runs there (a block it rounded further), an overrun, also past the block's
-// host page; where it calls it no device memory, an overrun in that page, host memory past it.
+// region; where it calls it no device memory, an overrun in that region, host memory past it.
 TEST(CudaAllocations, PaddingPastTheBoundaryIsTheBlocksWhereTheDriverSaysItRuns) {
   auto runs = table_with_fake_driver({0, block});
   runs.add(at(block), 0, 100);
@@ -142,8 +142,9 @@ TEST(CudaAllocations, PaddingPastTheBoundaryIsTheBlocksWhereTheDriverSaysItRuns)
   EXPECT_EQ(host.owner_of(at(block + 2 * page)), -1) << "what no answer tells from host memory";
 }
 
-// In the host page of the block's last byte, where the driver knows no device memory, there is no
-// host memory either: an address of the device that nothing was allocated at, refused. (An H200 with
+// In the region of the block's last byte (the fake's: one 4 KiB page), where the driver knows no
+// device memory, there is no host memory either: an address of the device that nothing was
+// allocated at, refused. (An H200 with
 // driver 13.0 placed blocks of 100 bytes 512 bytes apart and knew nothing of the bytes between.)
 TEST(CudaAllocations, InTheBlocksHostPageAnAddressNoBlockHoldsIsAnOverrun) {
   auto table = table_with_fake_driver({-1, 0});
@@ -151,6 +152,23 @@ TEST(CudaAllocations, InTheBlocksHostPageAnAddressNoBlockHoldsIsAnOverrun) {
   expect_overrun(table, block + 300, "starts 200 bytes past the end of its allocation of 100 bytes");
   expect_overrun(table, block + page - 1, "starts 3995 bytes past the end of its allocation of 100 bytes");
   EXPECT_EQ(table.owner_of(at(block + page)), -1) << "the next page may be host memory: the driver's answer";
+}
+
+// The real table's regions are 2 MiB (Driver::device_region_bytes): the rest of a large block's
+// rounding, which the H200's driver (13.0) knew nothing of, is the block's too. The fake driver's
+// regions are the 4 KiB `page` above; here as the real ones.
+TEST(CudaAllocations, TheRestOfTheBlocksTwoMebibyteRegionIsAnOverrun) {
+  constexpr std::size_t region = std::size_t{2} << 20;
+  fake = {-1, 0};
+  CudaAllocations table(CudaAllocations::Driver{[](const void*) noexcept { return fake.device; },
+                                                [](const void*, int) noexcept { return fake.block_start; }, region});
+  table.add(at(block), 0, 100);
+  expect_overrun(table, block + 8192, "starts 8092 bytes past the end of its allocation of 100 bytes");
+  expect_overrun(table, region - 1, "starts 2092955 bytes past the end of its allocation of 100 bytes");
+  EXPECT_EQ(table.owner_of(at(region)), -1) << "the next region may be host memory: the driver's answer";
+  CudaAllocations real;  // the driver's own answers, and its regions: none of these low addresses is known
+  real.add(at(block), 0, 100);
+  EXPECT_EQ(real.owner_of(at(block + 8192)), 0) << "past the host page, inside the block's 2 MiB region";
 }
 
 // Where the driver says another block holds it (either call), the address is that block's device's.

@@ -20,7 +20,7 @@
 // last to first too, for producers waiting on a full ring.
 // Ticketed rings (Scope device or block: every party is a thread of one GPU) claim differently,
 // because a CAS admits one claimer per round trip to the index: 0.7 M claims/s shared by every warp
-// of an H200, 40-400x below a raw hand-off (bench/RESULTS.md). A party first takes credits with
+// of an H200, 23-400x below a raw hand-off (bench/RESULTS.md). A party first takes credits with
 // one fetch_add on a count (free_slots for producers, published for consumers; none: full /
 // empty), then takes that many positions with one fetch_add on the index, waits for each slot to
 // be ready (a slot taken this way belongs to a party already in flight: the consumer of the
