@@ -122,7 +122,7 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
 CopyResult PeerMemory::copy_peer(void* dst, int dst_device, const void* src, int src_device,
                                  std::size_t bytes) {
   constexpr const char* call = "PeerMemory::copy_peer";
-  const auto stream = internal_stream(Registry::instance().resolve(src_device, call).id);
+  const auto stream = internal_stream(Registry::instance().resolve(src_device, call).id, call);
   const auto result =
       copy_async_checked(dst, dst_device, src, src_device, bytes, *stream, call, StreamOrigin::internal);
   stream->synchronize();
@@ -179,7 +179,7 @@ CopyResult PeerMemory::copy_peer(DeviceBuffer& dst, std::size_t dst_offset, cons
   check_buffer_range(call, "source", src, src_offset, bytes);
   if (bytes == 0 && (!dst.data() || !src.data()))  // empty buffers: nothing to copy or check
     return CopyResult{path_for(detail::resolve_device_pair(src.device(), dst.device(), call)), 0, 0};
-  const auto stream = internal_stream(Registry::instance().resolve(src.device(), call).id);
+  const auto stream = internal_stream(Registry::instance().resolve(src.device(), call).id, call);
   const auto result = copy_async_checked(dst.bytes() + dst_offset, dst.device(),
                                          src.bytes() + src_offset, src.device(), bytes, *stream, call,
                                          StreamOrigin::internal);
@@ -213,11 +213,18 @@ std::shared_ptr<detail::StagingPipeline> PeerMemory::staging(int src, int dst, c
   return slot;
 }
 
-std::shared_ptr<Stream> PeerMemory::internal_stream(int device) {
-  const auto backend = Registry::instance().resolve(device, "PeerMemory").backend;
+std::shared_ptr<Stream> PeerMemory::internal_stream(int device, const char* call) {
+  const auto backend = Registry::instance().resolve(device, call).backend;
   std::lock_guard lock(mutex_);
   auto& slot = internal_streams_[device];
-  if (!slot || slot->backend() != backend) slot = std::make_shared<Stream>(device);
+  if (!slot || slot->backend() != backend) {
+    try {
+      slot = std::make_shared<Stream>(device);
+    } catch (const Error& e) {  // named by the user's call, not by the stream it makes
+      throw Error(e.code(), call, e.device(),
+                  "starting the stream a synchronous copy runs on (" + e.call() + "): " + e.detail());
+    }
+  }
   return slot;
 }
 

@@ -180,6 +180,31 @@ TEST(MessageStamper, AnExhaustedClockIsARefusedStampThatUsesUpNoSequenceNumber) 
   EXPECT_EQ(plain.header.sequence, 0u);
 }
 
+// A negative sender id is never valid (-1 is broadcast, a receiver id): a stamper constructed with
+// one at run time (a constant expression refuses it: messaging.stamper_sender_id.*) refuses every
+// stamp, plain or causal, leaving the message, its sequence counter and its clock as they were.
+TEST(MessageStamper, ANegativeSenderIdRefusesEveryStamp) {
+  for (const std::int32_t sender : {-1, std::numeric_limits<std::int32_t>::min()}) {
+    ringkernel::HybridLogicalClock clock;
+    ringkernel::MessageStamper stamper(sender, &clock);
+    EXPECT_EQ(stamper.sender_id(), sender);
+    auto plain = KernelMessage<Tagged>::create_data(5, 1, Tagged{});
+    const auto plain_before = plain;
+    EXPECT_FALSE(stamper.stamp(plain)) << "sender " << sender;
+    EXPECT_EQ(plain, plain_before) << "a refused stamp changed the message";
+    auto causal = KernelMessage<Tick>::create_data(5, 1, Tick{});
+    const auto causal_before = causal;
+    EXPECT_FALSE(stamper.stamp(causal)) << "sender " << sender;
+    EXPECT_EQ(causal, causal_before) << "a refused stamp changed the message";
+    EXPECT_EQ(stamper.next_sequence(), 0u) << "a refused stamp used up a sequence number";
+    EXPECT_EQ(clock.last(), ringkernel::hlc_timestamp{}) << "a refused stamp took a clock stamp";
+  }
+  ringkernel::MessageStamper zero(0);
+  auto m = KernelMessage<Tagged>::create_data(5, 1, Tagged{});
+  EXPECT_TRUE(zero.stamp(m)) << "0 is a sender id";
+  EXPECT_EQ(m.header.sender_id, 0);
+}
+
 TEST(MessageStamper, ConcurrentStampsGiveEverySequenceNumberOnce) {
   ringkernel::MessageStamper stamper(1);
   constexpr int threads = 4;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -76,20 +77,28 @@ TEST(HostWorkerFailure, AStagingPipelineWhoseThreadsCannotStartIsTheCallsError) 
   EXPECT_EQ(out, data);
 }
 
-// A synchronous copy's internal stream: an Error too (the PeerMemory stays usable).
-TEST(HostWorkerFailure, AnInternalStreamWhoseThreadCannotStartIsAnError) {
+// A synchronous copy's internal stream: an Error too, named by the user's call (not by the
+// Stream::Stream it used, which the detail names), and the PeerMemory stays usable.
+TEST(HostWorkerFailure, AnInternalStreamWhoseThreadCannotStartIsTheCallsError) {
   const auto ids = test::use_host_devices(2, HostTopology::all);
   PeerMemory peers;
   DeviceBuffer a(ids[0], 64), b(ids[1], 64);
   peers.enable_peer_access(ids[0], ids[1]);
-  {
+  const std::vector<std::function<void()>> copies = {[&] { peers.copy_peer(b, 0, a, 0, 64); },
+                                                       [&] { peers.copy_peer(b.data(), ids[1], a.data(), ids[0], 64); }};
+  for (const auto& copy : copies) {
     const FailWorkerStarts fail(1);
     try {
-      peers.copy_peer(b, 0, a, 0, 64);
+      copy();
       ADD_FAILURE() << "no error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), errc::out_of_memory) << e.what();
-      EXPECT_NE(e.detail().find("cannot start the worker thread of a host stream"), std::string::npos) << e.what();
+      EXPECT_EQ(e.call(), "PeerMemory::copy_peer") << e.what();
+      EXPECT_EQ(e.device(), ids[0]) << e.what();
+      EXPECT_NE(e.detail().find("starting the stream a synchronous copy runs on (Stream::Stream): "
+                                "cannot start the worker thread of a host stream"),
+                std::string::npos)
+          << e.what();
     } catch (const std::exception& e) {
       ADD_FAILURE() << "not a ringkernel::Error: " << e.what();
     }

@@ -19,29 +19,42 @@
 
 namespace ringkernel {
 
+namespace detail {
+// Not constexpr: a MessageStamper constructed in a constant expression (constinit, constexpr) with
+// a negative sender id fails to compile with this call named in the error.
+RINGKERNEL_HOST_DEVICE inline void message_stamper_sender_id_is_negative() noexcept {}
+}  // namespace detail
+
 class MessageStamper {
  public:
   /// `clock` (may be null when no payload type is causal) must outlive the stamper. constexpr, as
   /// HybridLogicalClock's (`constinit` works). In device code it lives in global or shared memory
   /// (ringkernel/hlc.h): cudaMalloc'd memory or storage it is placement-new'd into (nvcc's host-side
   /// copy of a `__device__` variable needs a default constructor, which a stamper has not).
-  /// `sender_id` must be >= 0: encode_envelope refuses a message of a negative sender (and decoders
-  /// refuse one), and it is not checked here (constexpr and noexcept, on host and device alike).
+  /// `sender_id` must be >= 0 (a sender is an identified endpoint; -1, broadcast_receiver, is a
+  /// receiver id only): encode_envelope refuses a message of a negative sender and decoders reject
+  /// one. A negative id fails to compile in a constant expression (constinit, constexpr); at run time
+  /// (constexpr and noexcept, on host and device alike: no exception) every stamp() of the stamper
+  /// returns false, so that no message leaves with it.
   RINGKERNEL_HOST_DEVICE constexpr explicit MessageStamper(std::int32_t sender_id, HybridLogicalClock* clock = nullptr) noexcept
-      : sender_id_(sender_id), clock_(clock) {}
+      : sender_id_(sender_id), clock_(clock) {
+    if (sender_id < 0 && __builtin_is_constant_evaluated()) detail::message_stamper_sender_id_is_negative();
+  }
   MessageStamper(const MessageStamper&) = delete;
   MessageStamper& operator=(const MessageStamper&) = delete;
 
-  /// Stamps `m` for sending. Returns false only for a causal payload type, when the stamper has no
-  /// clock or its clock has issued its last stamp (HybridLogicalClock::exhaustions(): now() gives
-  /// the empty stamp 0, which no causal message may carry): `m` is then left as it was and no
-  /// sequence number is used up (a gap in a sender's sequence would read as a lost message to its
-  /// receiver). The clock stamp is taken first for that reason. Nothing else stamps (queues and
+  /// Stamps `m` for sending. Returns false when the stamper's sender id is negative and, for a
+  /// causal payload type, when the stamper has no clock or its clock has issued its last stamp
+  /// (HybridLogicalClock::exhaustions(): now() gives the empty stamp 0, which no causal message may
+  /// carry): `m` is then left as it was and no sequence number is used up (a gap in a sender's
+  /// sequence would read as a lost message to its receiver). The clock stamp is taken first for
+  /// that reason (after the sender id's check, so a refused sender takes none). Nothing else stamps (queues and
   /// rings do not): a stamped message whose send fails has used up its number, so retry by sending
   /// the same message again, not by stamping it anew. Merge a received causal message's stamp into
   /// this stamper's clock (update(m.header.hlc)) before stamping what depends on it (docs/messaging.md §2).
   template <class T>
   [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
+    if (sender_id_ < 0) return false;
     if constexpr (KernelMessage<T>::causal) {
       if (clock_ == nullptr) return false;
       const hlc_timestamp clock_stamp = clock_->now();

@@ -125,9 +125,10 @@ class PeerMemory {
                                 StreamOrigin origin = StreamOrigin::user);
   // Staging pipelines and internal streams are made for the devices the ids name now: one made
   // for an id before configure_host_backend() renumbered the host devices is replaced (shared:
-  // a copy still running on the old one keeps it alive).
+  // a copy still running on the old one keeps it alive). `call` names the user's call in the error
+  // of one that cannot be made.
   std::shared_ptr<detail::StagingPipeline> staging(int src, int dst, const char* call);
-  std::shared_ptr<Stream> internal_stream(int device);
+  std::shared_ptr<Stream> internal_stream(int device, const char* call);
 
   struct Measured {
     LinkMeasurement figures;
