@@ -19,6 +19,9 @@
 #  - so are those of a whole call (or target) removed: the build tree keeps the list of its output
 #    directories, and one that left the list is cleaned up (not after a fatal configure error;
 #    RingKernelGenerateFinalize.cmake).
+#  - an output directory belongs to one target and one build tree, compared by real path (symlinks,
+#    $<CONFIG>, a trailing '/'; a build tree under another path by its id, proven); errors about an
+#    earlier call say which call it is (_ringkernel_describe_site).
 include_guard(GLOBAL)
 # The tool's depfiles name absolute paths, which Ninja reads only under CMP0116 NEW; unset (a project
 # with cmake_minimum_required below 3.20, as find_package's scope inherits) it is OLD, Ninja drops the
@@ -71,6 +74,9 @@ function(ringkernel_generate_messages target)
   if(NOT TARGET ${target})
     message(FATAL_ERROR "${where}: '${target}' is not a target; create it (add_library/add_executable) first")
   endif()
+  # Where this call is, for errors of later calls that collide with it (CMake prints the current
+  # call's own file:line in its call stack).
+  _ringkernel_call_site("${target}" site)
   # An ALIAS (ns::lib) stands for its target: generate for that one (ringkernel_gen/lib, its rules).
   get_target_property(aliased ${target} ALIASED_TARGET)
   if(aliased)
@@ -135,16 +141,44 @@ function(ringkernel_generate_messages target)
   endif()
   cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}" NORMALIZE
              OUTPUT_VARIABLE out)
-  # One directory belongs to one target: two would write the same files and build rules.
-  get_property(owner GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${out}")
-  if(owner AND NOT owner STREQUAL target)
-    message(FATAL_ERROR "${where}: OUTPUT_DIR '${out}' is already the output directory of target "
-      "'${owner}'; two targets cannot share one (their generated files and build rules would "
-      "collide). Give one of them another OUTPUT_DIR, or leave OUTPUT_DIR out (the default is "
-      "ringkernel_gen/<target> in the current binary directory).")
-  endif()
-  set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${out}" "${target}")
+  string(REGEX REPLACE "(.)/+$" "\\1" out "${out}")  # NORMALIZE keeps a trailing '/': 'gen/' is 'gen'
+  # One directory belongs to one target: two would write the same files and build rules. The
+  # directory, not its spelling: each configuration's (an OUTPUT_DIR with $<CONFIG> and another
+  # naming that configuration's directory are one), with symlinks resolved (file(REAL_PATH)).
   _ringkernel_output_dirs("${out}" out_dirs)
+  set(real_dirs)
+  foreach(dir IN LISTS out_dirs)
+    _ringkernel_real_path("${dir}" real)
+    list(APPEND real_dirs "${real}")
+    get_property(owner GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${real}")
+    if("${owner}" STREQUAL "")
+      continue()
+    endif()
+    get_property(owner_out GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER_OUT ${real}")
+    get_property(owner_site GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER_SITE ${real}")
+    _ringkernel_describe_site("${owner_site}" owner_site)
+    set(spelled "")
+    if(NOT owner_out STREQUAL out)
+      set(spelled " (given there as '${owner_out}'; both are '${real}')")
+    endif()
+    if(NOT owner STREQUAL target)
+      message(FATAL_ERROR "${where}: OUTPUT_DIR '${out}' is already the output directory of target "
+        "'${owner}' (${owner_site})${spelled}; two targets "
+        "cannot share one (their generated files and build rules would collide). Give one of them "
+        "another OUTPUT_DIR, or leave OUTPUT_DIR out (the default is ringkernel_gen/<target> in the "
+        "current binary directory).")
+    elseif(NOT owner_out STREQUAL out)
+      message(FATAL_ERROR "${where}: OUTPUT_DIR '${out}' is the output directory of an earlier call "
+        "for this target (${owner_site})${spelled}, spelled another way; the function keeps the "
+        "records of an output directory (the files it generates there, its flags file) by its "
+        "spelling, so write it the same way in both calls")
+    endif()
+  endforeach()
+  foreach(real IN LISTS real_dirs)
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${real}" "${target}")
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER_OUT ${real}" "${out}")
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER_SITE ${real}" "${site}")
+  endforeach()
   foreach(dir IN LISTS out_dirs)
     _ringkernel_check_other_tree("${where}" "${dir}")
     file(MAKE_DIRECTORY "${dir}")
@@ -191,14 +225,14 @@ function(ringkernel_generate_messages target)
     message(FATAL_ERROR "${where}: no templates found in '${template_dir}' (broken RingKernel installation?)")
   endif()
 
-  _ringkernel_check_headers("${where}" ${target} "${arg_REGISTRY}" headers ${arg_HEADERS})
+  _ringkernel_check_headers("${where}" ${target} "${arg_REGISTRY}" "${site}" headers ${arg_HEADERS})
   set(stamps)
   set(manifests)
   set(generated_headers)
   foreach(header IN LISTS headers)
     cmake_path(GET header STEM LAST_ONLY stem)
     cmake_path(GET header FILENAME name)
-    _ringkernel_claim_outputs("${where}" "${out}" "${header}" "${stem}.rk.h" "${stem}.rk.cuh"
+    _ringkernel_claim_outputs("${where}" "${out}" "${header}" "${site}" "${stem}.rk.h" "${stem}.rk.cuh"
                               "${stem}.rk.json" "${stem}.rk.stamp" "${stem}.rk.d")
 
     set(base "${out}/${stem}")
@@ -225,7 +259,7 @@ function(ringkernel_generate_messages target)
   endforeach()
 
   if(arg_REGISTRY)
-    _ringkernel_claim_outputs("${where}" "${out}" "REGISTRY ${arg_REGISTRY}"
+    _ringkernel_claim_outputs("${where}" "${out}" "REGISTRY ${arg_REGISTRY}" "${site}"
                               "${arg_REGISTRY}.registry.rk.h" "${arg_REGISTRY}.registry.rk.stamp")
     set(reg "${out}/${arg_REGISTRY}.registry.rk")
     add_custom_command(
@@ -278,20 +312,22 @@ function(ringkernel_generate_messages target)
   endif()
 endfunction()
 
-# The directories `out` stands for: one per configuration when it contains $<CONFIG>.
+# The directories `out` stands for: one per configuration when it contains $<CONFIG>, which a
+# single-config generator evaluates to CMAKE_BUILD_TYPE, also when that is empty ('gen/$<CONFIG>' is
+# then 'gen').
 function(_ringkernel_output_dirs out out_var)
   set(dirs "${out}")
-  if(out MATCHES [[\$<CONFIG>]])
-    get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
-    set(configs "${CMAKE_BUILD_TYPE}")
-    if(multi_config)
-      set(configs ${CMAKE_CONFIGURATION_TYPES})
-    endif()
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(out MATCHES [[\$<CONFIG>]] AND multi_config)
     set(dirs)
-    foreach(config IN LISTS configs)
+    foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
       string(REPLACE "$<CONFIG>" "${config}" dir "${out}")
       list(APPEND dirs "${dir}")
     endforeach()
+  elseif(out MATCHES [[\$<CONFIG>]])
+    string(REPLACE "$<CONFIG>" "${CMAKE_BUILD_TYPE}" dirs "${out}")
+    cmake_path(NORMAL_PATH dirs)  # an empty CMAKE_BUILD_TYPE leaves '//' or a trailing '/'
+    string(REGEX REPLACE "(.)/+$" "\\1" dirs "${dirs}")
   endif()
   set(${out_var} "${dirs}" PARENT_SCOPE)
 endfunction()
@@ -314,18 +350,23 @@ function(_ringkernel_check_gen_visible where)
     "CMakeLists.txt (or in this directory, or one above it)")
 endfunction()
 
-# Records that `what` (a header, or REGISTRY <name>) writes `files` (names) into `out`: a second
-# claim of one file (two calls of a target generating one stem or one registry there) is an error
-# here instead of CMake's "already has a custom rule". The record drives the pruning below.
-function(_ringkernel_claim_outputs where out what)
+# Records that `what` (a header, or REGISTRY <name>) of the call at `site` writes `files` (names)
+# into `out`: a second claim of one file (two calls of a target generating one stem or one registry
+# there) is an error here instead of CMake's "already has a custom rule". The record drives the
+# pruning below.
+function(_ringkernel_claim_outputs where out what site)
   get_property(claimed GLOBAL PROPERTY "RINGKERNEL_GEN_FILES ${out}")
   foreach(file IN LISTS ARGN)
     if(file IN_LIST claimed)
       get_property(first GLOBAL PROPERTY "RINGKERNEL_GEN_FROM ${out}/${file}")
+      get_property(first_site GLOBAL PROPERTY "RINGKERNEL_GEN_FROM_SITE ${out}/${file}")
+      _ringkernel_describe_site("${first_site}" first_site)
       message(FATAL_ERROR "${where}: ${what} would write '${file}' in '${out}', which ${first} "
-        "already writes; use another OUTPUT_DIR for one of them (another target's call), or rename the header")
+        "(of ${first_site}) already writes; use another OUTPUT_DIR for one of them "
+        "(another target's call), or rename the header")
     endif()
     set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_FROM ${out}/${file}" "${what}")
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_FROM_SITE ${out}/${file}" "${site}")
   endforeach()
   set_property(GLOBAL APPEND PROPERTY "RINGKERNEL_GEN_FILES ${out}" ${ARGN})
   get_property(dirs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)

@@ -39,6 +39,9 @@ function(_ringkernel_finalize)
   set(owner "# build tree: ${CMAKE_BINARY_DIR}")
   set(current)
   get_property(outs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
+  if(outs)
+    _ringkernel_tree_id(id)  # in the cache this configure saves, before any record names this tree
+  endif()
   foreach(out IN LISTS outs)
     get_property(files GLOBAL PROPERTY "RINGKERNEL_GEN_FILES ${out}")
     _ringkernel_args_files("${out}" args_files)
@@ -71,13 +74,28 @@ function(_ringkernel_finalize)
   if(EXISTS "${list_file}")
     file(STRINGS "${list_file}" previous_dirs)
   endif()
+  # A directory still in use under another spelling (a call's OUTPUT_DIR changed from a path to a
+  # symlink to it) is no directory left: compare real paths.
+  set(current_real)
+  foreach(dir IN LISTS current)
+    _ringkernel_real_path("${dir}" real)
+    list(APPEND current_real "${real}")
+  endforeach()
   foreach(dir IN LISTS previous_dirs)
     if(dir IN_LIST current OR NOT IS_ABSOLUTE "${dir}" OR NOT EXISTS "${dir}/ringkernel-gen.outputs")
       continue()
     endif()
+    _ringkernel_real_path("${dir}" real)
+    if(real IN_LIST current_real)
+      continue()
+    endif()
     file(STRINGS "${dir}/ringkernel-gen.outputs" recorded LIMIT_COUNT 1)
-    if(NOT recorded STREQUAL owner)
-      continue()  # another build tree generated into it since (or a record of an older version)
+    if(NOT recorded MATCHES "^# build tree: (.+)$")
+      continue()  # a record of an older version
+    endif()
+    _ringkernel_is_this_tree("${CMAKE_MATCH_1}" ours)
+    if(NOT ours)
+      continue()  # another build tree generated into it since
     endif()
     file(STRINGS "${dir}/ringkernel-gen.outputs" recorded)
     foreach(file IN LISTS recorded)
@@ -185,7 +203,9 @@ endfunction()
 # rewrites the flags file the other's generation reads, and each build overwrites the headers the
 # other compiles against, which then fail their layout asserts. The record names the tree that
 # configured it last; that tree still generates there if it exists and its ringkernel-gen.dirs
-# still lists the directory (a tree deleted, or that dropped the call, no longer does).
+# still lists the directory (a tree deleted, or that dropped the call, no longer does). Directories
+# are compared with symlinks resolved (`dir` may be a link to the other tree's directory, or the
+# other way round), trees by _ringkernel_is_this_tree.
 function(_ringkernel_check_other_tree where dir)
   if(NOT EXISTS "${dir}/ringkernel-gen.outputs")
     return()
@@ -195,18 +215,97 @@ function(_ringkernel_check_other_tree where dir)
     return()
   endif()
   set(other "${CMAKE_MATCH_1}")
-  file(REAL_PATH "${other}" other_real)  # this tree by another spelling (a symlink) is no other tree
-  file(REAL_PATH "${CMAKE_BINARY_DIR}" this_real)
-  if(other_real STREQUAL this_real OR NOT EXISTS "${other}/ringkernel-gen.dirs")
+  _ringkernel_is_this_tree("${other}" ours)
+  if(ours OR NOT EXISTS "${other}/ringkernel-gen.dirs")
     return()
   endif()
   file(STRINGS "${other}/ringkernel-gen.dirs" other_dirs)
-  if(dir IN_LIST other_dirs)
+  _ringkernel_real_path("${dir}" real)
+  set(shared "")
+  foreach(other_dir IN LISTS other_dirs)
+    _ringkernel_real_path("${other_dir}" other_real)
+    if(other_real STREQUAL real)
+      set(shared "${other_dir}")
+      break()
+    endif()
+  endforeach()
+  if(NOT "${shared}" STREQUAL "")
+    set(spelled "")
+    if(NOT shared STREQUAL dir)
+      set(spelled " (as '${shared}'; both are '${real}')")
+    endif()
     message(FATAL_ERROR "${where}: the output directory '${dir}' is also the output directory of the "
-      "build tree '${other}'; two build trees cannot share one (each one's configure rewrites the "
-      "flags the other's generation reads, and each build overwrites the headers the other compiles "
-      "against). Give OUTPUT_DIR a path inside this build tree '${CMAKE_BINARY_DIR}' (a relative path, "
+      "build tree '${other}'${spelled}; two build trees cannot share one (each one's configure "
+      "rewrites the flags the other's generation reads, and each build overwrites the headers the "
+      "other compiles against). Give OUTPUT_DIR a path inside this build tree '${CMAKE_BINARY_DIR}' (a relative path, "
       "or one under CMAKE_BINARY_DIR; or leave OUTPUT_DIR out), or delete the build tree '${other}' "
       "(or drop this call from it and reconfigure it) first")
   endif()
+endfunction()
+
+# Sets `out_var` to whether the build tree at `path` (as a record names it) is this one: the same
+# directory with symlinks resolved, or else (another path that no symlink explains, such as a bind
+# mount or an NFS path, which file(REAL_PATH) cannot see) a tree whose CMakeCache.txt holds this
+# tree's id and in which a file this configure writes into this tree shows up. The id alone proves
+# nothing: it is in the cache, so a copy of the tree whose cache was deleted (to configure it) gets
+# a new one, but a copy that kept its cache has it too (CMake fails the configure of a copied cache,
+# but only after running it, cleanup included), and a copy that took its original's directories
+# for its own would delete them.
+function(_ringkernel_is_this_tree path out_var)
+  file(REAL_PATH "${path}" path_real)
+  file(REAL_PATH "${CMAKE_BINARY_DIR}" this_real)
+  set(${out_var} FALSE PARENT_SCOPE)
+  if(path_real STREQUAL this_real)
+    set(${out_var} TRUE PARENT_SCOPE)
+    return()
+  elseif(NOT EXISTS "${path}/CMakeCache.txt")
+    return()
+  endif()
+  _ringkernel_tree_id(id)
+  set(other_RINGKERNEL_GEN_TREE_ID "")  # not the caller's, when the other cache has none
+  load_cache("${path}" READ_WITH_PREFIX other_ RINGKERNEL_GEN_TREE_ID)
+  if(NOT "${other_RINGKERNEL_GEN_TREE_ID}" STREQUAL id)
+    return()
+  endif()
+  set(probe "CMakeFiles/ringkernel-gen.probe")
+  string(RANDOM LENGTH 32 token)
+  file(WRITE "${CMAKE_BINARY_DIR}/${probe}" "${token}")
+  set(seen "")
+  if(EXISTS "${path}/${probe}")
+    file(READ "${path}/${probe}" seen)
+  endif()
+  file(REMOVE "${CMAKE_BINARY_DIR}/${probe}")
+  if(seen STREQUAL token)
+    set(${out_var} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Sets `out_var` to this build tree's id (a hash of its path, the time and a random string), kept in
+# its cache (RINGKERNEL_GEN_TREE_ID) from the first configure that needs it.
+function(_ringkernel_tree_id out_var)
+  if(NOT DEFINED CACHE{RINGKERNEL_GEN_TREE_ID})
+    string(TIMESTAMP now "%Y-%m-%dT%H:%M:%S.%f" UTC)
+    string(RANDOM LENGTH 32 random)
+    string(SHA256 id "${CMAKE_BINARY_DIR}\n${now}\n${random}")
+    set(RINGKERNEL_GEN_TREE_ID "${id}" CACHE INTERNAL "ringkernel_generate_messages(): this build tree's id")
+  endif()
+  set(${out_var} "$CACHE{RINGKERNEL_GEN_TREE_ID}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to the absolute `path` with symlinks resolved, also when it does not exist (yet):
+# its deepest existing ancestor resolved (file(REAL_PATH)) and the rest appended.
+function(_ringkernel_real_path path out_var)
+  set(head "${path}")
+  set(rest "")
+  while(NOT EXISTS "${head}")
+    cmake_path(GET head PARENT_PATH parent)
+    cmake_path(GET head FILENAME name)
+    if(parent STREQUAL head OR "${name}" STREQUAL "")
+      break()
+    endif()
+    set(rest "/${name}${rest}")
+    set(head "${parent}")
+  endwhile()
+  file(REAL_PATH "${head}" real)
+  set(${out_var} "${real}${rest}" PARENT_SCOPE)
 endfunction()

@@ -2,23 +2,27 @@
 # headers"). Generated headers are included by bare name (`#include "<stem>.rk.h"`, also by the
 # registry) and every call puts its output directory on the target's include path: a stem or a
 # registry name that the target already generates would shadow one of the two files, whatever the
-# OUTPUT_DIRs. Included by RingKernelGenerate.cmake.
+# OUTPUT_DIRs. Also where the call is that generated a name, for the errors of a later call that
+# generates it again. Included by RingKernelGenerate.cmake.
 include_guard(GLOBAL)
 
 # Fails the call at configure time for a header (ARGN: the HEADERS as given) that is missing, listed
 # twice, already generated for `target` by an earlier call, or that has the stem of another header
-# of the target; and for a `registry` name (empty: none) an earlier call generated. Sets `out_var`
-# to the headers as absolute, normalised paths. (Lists, not variables named after stems: a function
-# sees its caller's variables, so a `stem_<name>` of the caller's would have read as a collision.)
-function(_ringkernel_check_headers where target registry out_var)
+# of the target; and for a `registry` name (empty: none) an earlier call generated. An error about
+# an earlier call says which call it is (_ringkernel_describe_site); `site` is this call's,
+# recorded for the next ones. Sets `out_var` to the headers as absolute, normalised paths. (Lists, not variables
+# named after stems: a function sees its caller's variables, so a `stem_<name>` of the caller's
+# would have read as a collision.)
+function(_ringkernel_check_headers where target registry site out_var)
   get_property(earlier_headers TARGET ${target} PROPERTY RINGKERNEL_MESSAGE_HEADERS)
   get_property(earlier_generated TARGET ${target} PROPERTY RINGKERNEL_GENERATED_HEADERS)
   if(NOT registry STREQUAL "")
     foreach(earlier IN LISTS earlier_generated)
       cmake_path(GET earlier FILENAME name)
       if(name STREQUAL "${registry}.registry.rk.h")
+        _ringkernel_earlier_site(${target} "${name}" earlier_at)
         message(FATAL_ERROR "${where}: REGISTRY '${registry}' is already generated for this target "
-          "(${earlier}) by an earlier call; registries are included by bare name "
+          "(${earlier}) by an earlier call (${earlier_at}); registries are included by bare name "
           "('${name}'), so give this one another name")
       endif()
     endforeach()
@@ -41,8 +45,9 @@ function(_ringkernel_check_headers where target registry out_var)
       message(FATAL_ERROR "${where}: header '${header}' is listed twice in HEADERS; list it once")
     endif()
     if(header IN_LIST earlier_headers)
+      _ringkernel_earlier_site(${target} "${header}" earlier_at)
       message(FATAL_ERROR "${where}: header '${header}' is already generated for this target by an "
-        "earlier call; list it in one call only")
+        "earlier call (${earlier_at}); list it in one call only")
     endif()
     cmake_path(GET header STEM LAST_ONLY stem)
     list(FIND known_stems "${stem}" at)
@@ -50,7 +55,8 @@ function(_ringkernel_check_headers where target registry out_var)
       list(GET known_headers ${at} other)
       set(call "this call")
       if(other IN_LIST earlier_headers)
-        set(call "an earlier call for this target")
+        _ringkernel_earlier_site(${target} "${other}" earlier_at)
+        set(call "an earlier call for this target (${earlier_at})")
       endif()
       message(FATAL_ERROR "${where}: header '${header}' has the stem '${stem}' of '${other}', "
         "which ${call} generates too; generated headers are included by bare name ('${stem}.rk.h'), "
@@ -61,5 +67,56 @@ function(_ringkernel_check_headers where target registry out_var)
     list(APPEND known_headers "${header}")
     list(APPEND headers "${header}")
   endforeach()
+  foreach(key IN LISTS headers)
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_SITE ${target}|${key}" "${site}")
+  endforeach()
+  if(NOT registry STREQUAL "")
+    set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_SITE ${target}|${registry}.registry.rk.h" "${site}")
+  endif()
   set(${out_var} "${headers}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to where the call is that generated `key` (a header, or a registry's file name) for
+# `target`.
+function(_ringkernel_earlier_site target key out_var)
+  get_property(site GLOBAL PROPERTY "RINGKERNEL_GEN_SITE ${target}|${key}")
+  _ringkernel_describe_site("${site}" site)
+  set(${out_var} "${site}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to this call of the function for `name` (the target as the call wrote it), to be
+# described by _ringkernel_describe_site: "<n>|<name>|<file>", the n-th call for `name` from the
+# list file CMake is reading (inside a function CMAKE_CURRENT_LIST_FILE is the calling list file).
+function(_ringkernel_call_site name out_var)
+  set(file "${CMAKE_CURRENT_LIST_FILE}")
+  get_property(calls GLOBAL PROPERTY "RINGKERNEL_GEN_CALLS ${name}|${file}")
+  if("${calls}" STREQUAL "")
+    set(calls 0)
+  endif()
+  math(EXPR calls "${calls} + 1")
+  set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_CALLS ${name}|${file}" ${calls})
+  set(${out_var} "${calls}|${name}|${file}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to a call recorded by _ringkernel_call_site, described: "the 2nd call for 'app' in
+# <file>", counting the calls for that name that ran from that file. Not its line: CMake gives a
+# function no way to read its call's line (CMAKE_CURRENT_LIST_LINE is one of the function's own
+# file), and the file's text cannot tell which calls ran (if() branches, loops, wrappers, a name in
+# a variable).
+function(_ringkernel_describe_site site out_var)
+  if(NOT site MATCHES "^([0-9]+)\\|([^|]*)\\|(.*)$")
+    set(${out_var} "${site}" PARENT_SCOPE)
+    return()
+  endif()
+  set(ordinal "${CMAKE_MATCH_1}")
+  set(described "call for '${CMAKE_MATCH_2}' in ${CMAKE_MATCH_3}")
+  set(suffix "th")  # also 11th, 12th, 13th, 111th
+  if(ordinal MATCHES "(^|[02-9])1$")
+    set(suffix "st")
+  elseif(ordinal MATCHES "(^|[02-9])2$")
+    set(suffix "nd")
+  elseif(ordinal MATCHES "(^|[02-9])3$")
+    set(suffix "rd")
+  endif()
+  set(${out_var} "the ${ordinal}${suffix} ${described}" PARENT_SCOPE)
 endfunction()

@@ -1,0 +1,3 @@
+#pragma once
+#include <cstdint>
+struct [[ringkernel::message]] Ping { std::uint32_t seq; };
