@@ -14,10 +14,10 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
-#include <exception>
 #include <string>
 #include <vector>
 
+#include "bench_guarded.h"
 #include "ringkernel/device.h"
 #include "ringkernel/peer_memory.h"
 
@@ -76,15 +76,8 @@ struct EventHandle {
 };
 
 // A row whose RingKernel calls throw (ringkernel::Error from a failed CUDA call) ends with the
-// message instead of ending the program (Google Benchmark does not catch exceptions).
-template <void (*Row)(benchmark::State&)>
-void guarded(benchmark::State& state) {
-  try {
-    Row(state);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
-}
+// message instead of ending the program.
+using rkbench::guarded;
 
 std::vector<ringkernel::DeviceInfo> gpus() { return ringkernel::devices(ringkernel::Backend::cuda); }
 

@@ -28,6 +28,7 @@
 // SkipWithError naming the call, instead of spinning on a queue that no kernel serves; so does a
 // kernel that gave up (no answer, a ping-pong short of its rounds, a wrong checksum), whose time
 // would otherwise be reported as a result, and an exception from the runtime (guarded).
+// RK_BENCH_SMALL=1 shrinks every row to a few laps of its rings (row_support.h), for compute-sanitizer.
 // The kernels: device_queue_kernels.cuh; the shared plumbing: row_support.h; main (with the
 // platform as benchmark context): bench_queue_device_main.cpp. gpu-kit/run.sh prints each row's
 // figure against its goal.
@@ -118,7 +119,8 @@ template <class Ring>
 void BM_KernelToKernelPingPong(benchmark::State& state) {
   const auto target = target_device(state);
   if (!target || !preloaded(state, pong<Ring>, ping<Ring>)) return;
-  constexpr std::uint64_t capacity = 64, rounds = ping_pong_rounds;
+  constexpr std::uint64_t capacity = 64;
+  const std::uint64_t rounds = run_size(ping_pong_rounds, small_ping_pong_rounds);
   using ringkernel::QueueMemory, ringkernel::QueueStorage;
   const kept_unless_wedged<QueueStorage> a(QueueMemory::device, target->id, Ring::bytes_for(capacity));
   const kept_unless_wedged<QueueStorage> b(QueueMemory::device, target->id, Ring::bytes_for(capacity));
@@ -144,7 +146,8 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
   const auto grid = throughput_grid(state, *target, produce, consume);
   if (!grid) return;
   const auto batch = static_cast<std::uint32_t>(state.range(0));
-  constexpr std::uint64_t capacity = 1 << 20;
+  // A small run: 32 K messages lap a ring of 4096 slots 8 times (and fill it).
+  const std::uint64_t capacity = run_size<std::uint64_t>(1 << 20, 4096);
   const kept_unless_wedged<ringkernel::QueueStorage> storage(ringkernel::QueueMemory::device, target->id,
                                                              DeviceRing::bytes_for(capacity));
   std::optional<DeviceRing> ring;
@@ -171,19 +174,19 @@ void BM_DeviceQueueThroughput(benchmark::State& state) {
 BENCHMARK(guarded<BM_HostGpuHostRoundTrip<ringkernel::MpmcQueue<Msg64>>>)
     ->Name("BM_HostGpuHostRoundTrip<ringkernel::MpmcQueue<Msg64>>")
     ->UseRealTime()
-    ->Iterations(round_trip_samples);
+    ->Iterations(run_size(round_trip_samples, small_round_trip_samples));
 BENCHMARK(guarded<BM_HostGpuHostRoundTrip<ringkernel::SpscQueue<Msg64>>>)
     ->Name("BM_HostGpuHostRoundTrip<ringkernel::SpscQueue<Msg64>>")
     ->UseRealTime()
-    ->Iterations(round_trip_samples);
+    ->Iterations(run_size(round_trip_samples, small_round_trip_samples));
 BENCHMARK(guarded<BM_KernelToKernelPingPong<DeviceRing>>)
     ->Name("BM_KernelToKernelPingPong<DeviceRing>")
     ->UseManualTime()
-    ->Iterations(ping_pong_iterations);
+    ->Iterations(run_size(ping_pong_iterations, small_ping_pong_iterations));
 BENCHMARK(guarded<BM_KernelToKernelPingPong<DeviceSpscRing>>)
     ->Name("BM_KernelToKernelPingPong<DeviceSpscRing>")
     ->UseManualTime()
-    ->Iterations(ping_pong_iterations);
+    ->Iterations(run_size(ping_pong_iterations, small_ping_pong_iterations));
 // B = 256 is one full claim per call (8 positions per lane); 1024 takes four.
 BENCHMARK(guarded<BM_DeviceQueueThroughput>)
     ->Name("BM_DeviceQueueThroughput")
@@ -192,4 +195,4 @@ BENCHMARK(guarded<BM_DeviceQueueThroughput>)
     ->Arg(256)
     ->Arg(1024)
     ->UseManualTime()
-    ->Iterations(throughput_iterations);
+    ->Iterations(run_size(throughput_iterations, small_throughput_iterations));

@@ -6,7 +6,8 @@
 // why), cuda_device_ordinal, cuda_sm_count, cuda_compute_capability, cuda_host_native_atomics, cuda_pci_bus_id,
 // cuda_driver_version, cuda_runtime_version, cuda_module_loading, host_cpu (the host's side of
 // a round trip; Google Benchmark records only its core count and clock) and host_cpu_affinity (the
-// CPUs this process may run on, e.g. "5" where gpu-kit pins a round-trip row to one core). A query that fails is
+// CPUs this process may run on, e.g. "5" where gpu-kit pins a round-trip row to one core), and in a
+// small run (RK_BENCH_SMALL, row_support.h) rk_bench_small. A query that fails is
 // recorded as "unknown (<error name>)" instead of stopping the program.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
@@ -69,6 +70,9 @@ std::string cpu_affinity() {
 }
 
 void add_platform_context() {
+  if (bench_queue_device::small_run()) {
+    benchmark::AddCustomContext("rk_bench_small", "RK_BENCH_SMALL: rows shrunk for compute-sanitizer, not measurements");
+  }
   benchmark::AddCustomContext("host_cpu", host_cpu());
   benchmark::AddCustomContext("host_cpu_affinity", cpu_affinity());
   int driver = 0, runtime = 0;

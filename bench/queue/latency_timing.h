@@ -39,11 +39,17 @@ constexpr benchmark::IterationCount round_trip_samples = 100'000;
 // Untimed round trips before them (the first milliseconds of a fresh process pay for clocks ramping
 // up and cold caches: at ~2 us a round trip, enough samples to move the 99th percentile).
 constexpr std::uint64_t round_trip_warm_up = 10'000;
+// A small run (RK_BENCH_SMALL, row_support.h): 100 + 200 round trips, ~5 laps of the 64-slot rings.
+constexpr benchmark::IterationCount small_round_trip_samples = 200;
+constexpr std::uint64_t small_round_trip_warm_up = 100;
 // The host gives up on a round trip (and on the stop message) after this long.
 constexpr std::chrono::seconds round_trip_give_up{1};
 // Every kernel-to-kernel row: `ping_pong_rounds` rounds per iteration, ping_pong_iterations iterations.
 constexpr std::uint64_t ping_pong_rounds = 100'000;
 constexpr benchmark::IterationCount ping_pong_iterations = 5;
+// A small run: one timed iteration (after the untimed one) of 512 rounds, 8 laps of the 64-slot rings.
+constexpr std::uint64_t small_ping_pong_rounds = 512;
+constexpr benchmark::IterationCount small_ping_pong_iterations = 1;
 
 // exchange(k, give_up, error): sends message k (k = 1, 2, ..), waits until `give_up` for its answer
 // and checks it is message k; false, with `error` saying why, otherwise (the row then fails). Only
@@ -65,7 +71,7 @@ bool time_round_trips(benchmark::State& state, Exchange&& exchange) {
   ns.reserve(static_cast<std::size_t>(state.max_iterations));
   std::string error;
   std::uint64_t k = 1;
-  for (; k <= round_trip_warm_up; ++k) {
+  for (const std::uint64_t warm_up = run_size(round_trip_warm_up, small_round_trip_warm_up); k <= warm_up; ++k) {
     if (!exchange(k, std::chrono::steady_clock::now() + round_trip_give_up, error)) {
       state.SkipWithError(("warm-up: " + error).c_str());
       return false;

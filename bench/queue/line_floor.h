@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "transfer.h"
@@ -32,8 +33,9 @@ inline void BM_Floor_LinePingPong(benchmark::State& state) {
   constexpr std::uint64_t rounds = 1 << 18;
   for (auto _ : state) {
     shared->word.store(0, std::memory_order_relaxed);
+    std::string pin_error;
     std::thread other([&] {
-      pin_to_cpu(consumer_cpu);
+      pin_error = pin_to_cpu(consumer_cpu);
       for (std::uint64_t i = 1; i < 2 * rounds; i += 2) {
         while (shared->word.load(std::memory_order_acquire) != i) __builtin_ia32_pause();
         shared->word.store(i + 1, std::memory_order_release);
@@ -44,6 +46,7 @@ inline void BM_Floor_LinePingPong(benchmark::State& state) {
       shared->word.store(i + 1, std::memory_order_release);
     }
     other.join();
+    throw_if(pin_error);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * 2 * rounds));  // one-way handoffs
 }
@@ -60,8 +63,9 @@ inline void BM_Floor_LineStream(benchmark::State& state) {
   double write_ns = 0, read_ns = 0;
   for (auto _ : state) {
     ctl->turn.store(0, std::memory_order_relaxed);
+    std::string pin_error;
     std::thread consumer([&] {
-      pin_to_cpu(consumer_cpu);
+      pin_error = pin_to_cpu(consumer_cpu);
       std::uint64_t sum = 0;
       for (std::uint64_t r = 0; r < rounds; ++r) {
         while (ctl->turn.load(std::memory_order_acquire) != 2 * r + 1) __builtin_ia32_pause();
@@ -88,6 +92,7 @@ inline void BM_Floor_LineStream(benchmark::State& state) {
       ctl->turn.store(2 * r + 1, std::memory_order_release);
     }
     consumer.join();
+    throw_if(pin_error);
   }
   const auto lines = static_cast<double>(state.iterations() * rounds * capacity);
   state.SetItemsProcessed(static_cast<std::int64_t>(lines));

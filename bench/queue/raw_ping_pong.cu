@@ -84,7 +84,7 @@ void BM_Raw_KernelToKernelFlagPingPong(benchmark::State& state) {
   if (!target || !preloaded(state, raw_pong, raw_ping)) return;
   MailboxPair* boxes = nullptr;
   if (!ok(state, cudaMalloc(&boxes, sizeof *boxes), "cudaMalloc")) return;
-  constexpr std::uint64_t rounds = ping_pong_rounds;
+  const std::uint64_t rounds = run_size(ping_pong_rounds, small_ping_pong_rounds);
   time_kernel_ping_pong(
       state, rounds, host_wait_limit(total_budget_us),
       [&](cudaStream_t s1) {  // empty mailboxes, before either kernel starts
@@ -105,8 +105,8 @@ void BM_Raw_KernelToKernelFlagPingPong(benchmark::State& state) {
 BENCHMARK(guarded<BM_Raw_HostGpuHostFlagPingPong>)
     ->Name("BM_Raw_HostGpuHostFlagPingPong")
     ->UseRealTime()
-    ->Iterations(round_trip_samples);
+    ->Iterations(run_size(round_trip_samples, small_round_trip_samples));
 BENCHMARK(guarded<BM_Raw_KernelToKernelFlagPingPong>)
     ->Name("BM_Raw_KernelToKernelFlagPingPong")
     ->UseManualTime()
-    ->Iterations(ping_pong_iterations);
+    ->Iterations(run_size(ping_pong_iterations, small_ping_pong_iterations));

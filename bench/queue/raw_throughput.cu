@@ -174,4 +174,4 @@ BENCHMARK(guarded<BM_Raw_DeviceThroughput>)
     ->Arg(256)
     ->Arg(1024)
     ->UseManualTime()
-    ->Iterations(throughput_iterations);
+    ->Iterations(run_size(throughput_iterations, small_throughput_iterations));

@@ -15,16 +15,36 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
-#include <exception>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 
+#include "bench_guarded.h"
 #include "ringkernel/device.h"
 
 namespace bench_queue_device {
+
+// A small run: RK_BENCH_SMALL set to anything but "" or "0" shrinks every row to the least work
+// that still runs each of its kernel paths (the rings lap and fill; every batch size B), for
+// compute-sanitizer (gpu-kit/run.sh's sanitize step), under which kernels run many times slower
+// and the full rows would pass their kernels' give-up budgets. Its figures are not measurements
+// (the JSON context says rk_bench_small). run_size(normal, small): the size for this run; the
+// sizes are at each use (latency_timing.h, throughput_timing.h, bench_queue_device.cu).
+inline bool small_run() {
+  static const bool small = [] {
+    const char* v = std::getenv("RK_BENCH_SMALL");
+    return v != nullptr && *v != '\0' && std::string_view(v) != "0";
+  }();
+  return small;
+}
+template <class T>
+T run_size(T normal, T small) {
+  return small_run() ? small : normal;
+}
 
 // Set when a row's kernels outlived the host's deadline (see the top of this file).
 inline bool& device_wedged() {
@@ -79,16 +99,8 @@ bool preloaded(benchmark::State& state, Kernels... kernels) {
 }
 
 // A row whose setup throws (a queue or buffer the CUDA runtime refuses, e.g. after an earlier row's
-// kernel fault left the context unusable) ends with the error instead of ending the program: Google
-// Benchmark does not catch exceptions, and the rows after it would never run.
-template <void (*Row)(benchmark::State&)>
-void guarded(benchmark::State& state) {
-  try {
-    Row(state);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
-}
+// kernel fault left the context unusable) ends with the error instead of ending the program.
+using rkbench::guarded;
 
 // Waits until the work before `event` is done, polling, for at most `limit`; false, with the row
 // failed, on a CUDA error or when the work is still running then (the device is then wedged).

@@ -23,6 +23,7 @@ PAIRS = [  # (RingKernel benchmark, peers...); <M> is replaced by each message t
     ("BM_MpmcBatch32_RingKernel", ["BM_MpmcBatch32_MoodycamelConcurrentQueue"]),
 ]
 MESSAGES = ["Msg64", "Msg64A"]
+ARGUMENT = re.compile(r"(?!(?:iterations|repeats|threads):)(?:[A-Za-z_]\w*:)?\d+")  # "8", "P:4"; not "threads:2"
 COUNTERS = ["empty_polls_per_msg", "full_polls_per_msg", "write_ns_per_line", "read_ns_per_line"]
 
 
@@ -32,8 +33,9 @@ def load(paths):
         one = {}
         for b in json.load(open(path))["benchmarks"]:
             if b.get("run_type") == "iteration":
-                parts = b["run_name"].split("/")  # name, arguments (digits), min_time:..., real_time
-                name = parts[0] + "".join("/" + p for p in parts[1:] if p.isdigit())
+                # name, arguments (digits, or P:1 with ArgNames), min_time:..., real_time
+                parts = b["run_name"].split("/")
+                name = parts[0] + "".join("/" + p for p in parts[1:] if ARGUMENT.fullmatch(p))
                 one[re.sub(r"^rkbench::", "", name)] = b
         rounds.append(one)
     return rounds
@@ -88,6 +90,12 @@ def paired(rounds):
     print("| paired comparison | ours | median ratio to the best peer (p25..p75) | M msgs/s, medians |")
     print("| --- | --- | ---: | --- |")
     for name, reps in rows.items():
+        skipped = [b["error_message"] for b in reps if "error_message" in b]
+        if skipped:  # e.g. a PxC row on a machine with fewer CPUs than it needs
+            print(f"| {name} | skipped in {len(skipped)} of {len(reps)} rounds: {skipped[0]} | | |")
+            reps = [b for b in reps if "error_message" not in b]
+            if not reps:
+                continue
         keys = reps[0].keys()
         rates = ", ".join(f"{k[:-6]} {statistics.median(b[k] for b in reps):.1f}" for k in keys if k.endswith("_Mmsgs"))
         for k in keys:
@@ -98,6 +106,26 @@ def paired(rounds):
                 p75 = statistics.median(b[f"ratio_{ours}_p75"] for b in reps)
                 iters = sum(b["iterations"] for b in reps)
                 print(f"| {name} ({iters} iterations) | {ours} | {med:.2f} ({p25:.2f}..{p75:.2f}) | {rates} |")
+    pxc_counters(rows)
+
+
+def pxc_counters(rows):
+    """PxC rows (pxc_harness.h): measured capacity, drained messages and polls per contender."""
+    pxc = {n: [b for b in reps if "error_message" not in b] for n, reps in rows.items()}
+    pxc = {n: reps for n, reps in pxc.items() if reps and any(k.startswith("capacity_") for k in reps[0])}
+    if not pxc:
+        return
+    print()
+    print("| PxC row | contender | capacity | drained after the join | empty polls/msg | full polls/msg |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for name, reps in pxc.items():
+        for k in reps[0]:
+            if k.startswith("capacity_"):
+                c = k[len("capacity_"):]
+                med = {x: statistics.median(b[f"{x}_{c}"] for b in reps)
+                       for x in ("capacity", "drained", "empty_polls_per_msg", "full_polls_per_msg")}
+                print(f"| {name} | {c} | {med['capacity']:.0f} | {med['drained']:.0f} "
+                      f"| {med['empty_polls_per_msg']:.2f} | {med['full_polls_per_msg']:.2f} |")
 
 
 def by_state(rounds):

@@ -36,6 +36,10 @@ constexpr std::uint32_t throughput_threads = 256, throughput_per_thread = 64;
 constexpr benchmark::IterationCount throughput_iterations = 30;
 // Untimed runs before the timed ones, for at least this long (and at most 1000 runs).
 constexpr std::chrono::milliseconds throughput_warm_up{200};
+// A small run (RK_BENCH_SMALL, row_support.h): one untimed and one timed run on a grid of one
+// consumer and two producer blocks in all (32 K messages; the ring row shrinks its ring to lap it).
+constexpr benchmark::IterationCount small_throughput_iterations = 1;
+constexpr std::chrono::milliseconds small_throughput_warm_up{0};
 
 struct ThroughputGrid {
   std::uint32_t consumer_blocks = 0, producer_blocks = 0;
@@ -60,7 +64,10 @@ std::optional<ThroughputGrid> throughput_grid(benchmark::State& state, const Cud
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor(consume)")) {
     return std::nullopt;
   }
-  if (sms < 1 || std::min(produce_per_sm, consume_per_sm) < 3) {
+  // A small run's three blocks are resident at once on any GPU of 3 SMs or more that fits one block
+  // of each kernel per SM.
+  const bool small = small_run() && sms >= 3;
+  if (sms < 1 || std::min(produce_per_sm, consume_per_sm) < (small ? 1 : 3)) {
     state.SkipWithError(("needs 3 co-resident blocks of " + std::to_string(throughput_threads) +
                          " threads per SM (2 produce, 1 consume); this GPU fits " + std::to_string(produce_per_sm) +
                          " produce / " + std::to_string(consume_per_sm) + " consume blocks per SM on " +
@@ -69,7 +76,7 @@ std::optional<ThroughputGrid> throughput_grid(benchmark::State& state, const Cud
     return std::nullopt;
   }
   ThroughputGrid grid;
-  grid.consumer_blocks = static_cast<std::uint32_t>(sms);
+  grid.consumer_blocks = small ? 1 : static_cast<std::uint32_t>(sms);
   grid.producer_blocks = 2 * grid.consumer_blocks;
   grid.producers = std::uint64_t{grid.producer_blocks} * throughput_threads;
   return grid;
@@ -142,7 +149,7 @@ void time_throughput(benchmark::State& state, const CudaTarget& target, const Th
       ok(state, cudaEventCreateWithFlags(&produced, cudaEventDisableTiming), "cudaEventCreateWithFlags")) {
     // The warm-up: checked, not timed.
     bool warm = true;
-    for (const auto until = std::chrono::steady_clock::now() + throughput_warm_up;
+    for (const auto until = std::chrono::steady_clock::now() + run_size(throughput_warm_up, small_throughput_warm_up);
          warm && (warm_up_runs == 0 || (std::chrono::steady_clock::now() < until && warm_up_runs < 1000));
          ++warm_up_runs) {
       warm = run(ms);

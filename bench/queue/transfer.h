@@ -1,7 +1,9 @@
 // Copyright RingKernel authors.
 // The measurement harness of bench_queue, the same for every contender:
-//   - the producer (the benchmark thread) runs on CPU 0 and the consumer on CPU 1 (pinned; the
-//     machine has 2 cores), so a measurement is one core handing messages to the other;
+//   - the producer (the benchmark thread) runs on the first CPU the process may run on and the
+//     consumer on the second (pinned; this VM has 2 cores), so a measurement is one core handing
+//     messages to the other; a process allowed fewer than 2 CPUs (taskset, a cpuset) skips the rows
+//     with a message (pinned_scope throws; rows run through rkbench::guarded) instead of aborting;
 //   - each thread works on its own copy of the push/pop adapter (no harness state shared between
 //     the threads except the queue itself); every queue object lives in 128-byte aligned heap
 //     storage of its own (`aligned_box`), so no queue shares a cache line with anything else;
@@ -20,9 +22,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace rkbench {
 
@@ -41,27 +47,70 @@ inline constexpr std::size_t capacity = 1024;
 inline constexpr std::uint64_t messages = 1 << 20;
 inline constexpr std::size_t batch = 32;
 
-inline constexpr int producer_cpu = 0;
-inline constexpr int consumer_cpu = 1;
+/// The CPUs the process may run on: its affinity mask (sched_getaffinity) in CPU order, read once,
+/// before main (cpus_read_at_start) and so before any row pins the benchmark thread. producer_cpu and
+/// consumer_cpu, and the PxC rows' thread numbers, index this list: under `taskset -c 4,6` the
+/// producer runs on CPU 4 and the consumer on CPU 6.
+inline const std::vector<int>& allowed_cpus() {
+  static const std::vector<int> cpus = [] {
+    std::vector<int> v;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+      for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &set)) v.push_back(c);
+      }
+    }
+    return v;
+  }();
+  return cpus;
+}
+[[maybe_unused]] inline const bool cpus_read_at_start = !allowed_cpus().empty();
 
-/// Pins the calling thread to one CPU (no-op where the machine has fewer CPUs).
-inline void pin_to_cpu(int cpu) {
-  if (static_cast<unsigned>(cpu) >= std::thread::hardware_concurrency()) return;
+inline constexpr unsigned producer_cpu = 0;  // indices into allowed_cpus()
+inline constexpr unsigned consumer_cpu = 1;
+
+/// Why a row that needs `n` CPUs cannot run here ("" when it can). The message starts "needs N CPUs":
+/// scripts/gpu-kit-hostq.sh counts such rows as skipped, not failed.
+inline std::string too_few_cpus(unsigned n) {
+  const std::size_t have = allowed_cpus().size();
+  if (have >= n) return {};
+  return "needs " + std::to_string(n) + " CPUs, this process may run on " + std::to_string(have) +
+         " (its affinity mask)";
+}
+
+/// Pins the calling thread to the `index`-th CPU the process may run on; "" or why it could not.
+/// Threads other than the benchmark thread cannot throw: they report this after their join.
+[[nodiscard]] inline std::string pin_to_cpu(unsigned index) {
+  if (std::string why = too_few_cpus(index + 1); !why.empty()) return why;
+  const int cpu = allowed_cpus()[index];
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
-  if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) {
-    std::fprintf(stderr, "bench_queue: cannot pin to CPU %d\n", cpu);
-    std::abort();
+  if (const int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set); e != 0) {
+    // Not left on the one CPU it inherited from the pinned benchmark thread: any the process may use.
+    CPU_ZERO(&set);
+    for (const int c : allowed_cpus()) CPU_SET(c, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    return "cannot pin a thread to CPU " + std::to_string(cpu) + ": " + std::strerror(e);
   }
+  return {};
 }
 
-/// Restores the benchmark thread's affinity mask when a benchmark ends.
+/// Throws `why` unless it is empty (a pin_to_cpu result, after the thread that got it was joined).
+inline void throw_if(const std::string& why) {
+  if (!why.empty()) throw std::runtime_error(why);
+}
+
+/// Pins the benchmark thread to producer_cpu for a row, and restores its mask when the row ends.
+/// Every row that uses it also runs a thread on consumer_cpu: with fewer than 2 CPUs it throws
+/// "needs 2 CPUs ..." before pinning anything.
 class pinned_scope {
  public:
-  explicit pinned_scope(int cpu) {
+  explicit pinned_scope(unsigned index) {
+    throw_if(too_few_cpus(consumer_cpu + 1));
     pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_);
-    pin_to_cpu(cpu);
+    throw_if(pin_to_cpu(index));
   }
   pinned_scope(const pinned_scope&) = delete;
   pinned_scope& operator=(const pinned_scope&) = delete;
@@ -123,12 +172,13 @@ struct polls {
   std::uint64_t empty = 0, full = 0;
 };
 
-/// Starts the consumer thread (pinned), waits until it runs, returns the start time.
+/// Starts the consumer thread (pinned; why it could not be, in `pin_error`, for the caller to throw
+/// after the join), waits until it runs, returns the start time.
 template <class Body>
-std::chrono::steady_clock::time_point start_consumer(std::thread& consumer, Body body) {
+std::chrono::steady_clock::time_point start_consumer(std::thread& consumer, std::string& pin_error, Body body) {
   std::atomic<bool> ready{false};
-  consumer = std::thread([&ready, body]() mutable {
-    pin_to_cpu(consumer_cpu);
+  consumer = std::thread([&ready, &pin_error, body]() mutable {
+    pin_error = pin_to_cpu(consumer_cpu);
     ready.store(true, std::memory_order_release);
     body();
   });
@@ -173,7 +223,8 @@ inline void take(V& m) {
 template <class M, class Push, class Pop>
 double move_once(Push push, const Pop& pop_shared, std::uint64_t n, polls& p) {
   std::thread consumer;
-  const auto t0 = start_consumer(consumer, [pop = pop_shared, n, &p]() mutable {
+  std::string pin_error;
+  const auto t0 = start_consumer(consumer, pin_error, [pop = pop_shared, n, &p]() mutable {
     unsigned waits = 0;
     M m{};
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -191,6 +242,7 @@ double move_once(Push push, const Pop& pop_shared, std::uint64_t n, polls& p) {
     while (!push(outbox[i % outbox_size])) spin_pause(waits);
   }
   consumer.join();
+  throw_if(pin_error);
   p.full += waits;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -200,7 +252,8 @@ double move_once(Push push, const Pop& pop_shared, std::uint64_t n, polls& p) {
 template <class M, class PushN, class PopN>
 double move_once_batched(PushN push_n, const PopN& pop_shared, std::uint64_t n, polls& p) {
   std::thread consumer;
-  const auto t0 = start_consumer(consumer, [pop_n = pop_shared, n, &p]() mutable {
+  std::string pin_error;
+  const auto t0 = start_consumer(consumer, pin_error, [pop_n = pop_shared, n, &p]() mutable {
     unsigned waits = 0;
     std::array<M, batch> out{};
     std::uint64_t next = 0;
@@ -228,6 +281,7 @@ double move_once_batched(PushN push_n, const PopN& pop_shared, std::uint64_t n, 
     }
   }
   consumer.join();
+  throw_if(pin_error);
   p.full += waits;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
