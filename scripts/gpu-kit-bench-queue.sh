@@ -1,7 +1,9 @@
 # Sourced by gpu-kit/run.sh (scripts/gpu-kit-run.sh; copied into the kit as gpu-kit/bench_queue.sh):
-# bench_queue_device, the GPU queue goals of issue 6, row by row. Uses run.sh's globals: kit, out,
-# scratch, rows_dir, bench_limit, row_limit, pin, rt_cpu, gpu_name, failed, within_budget, limit_now,
-# gpu_state, and log_cap, log_rest, keep_output, pack_outputs (from outputs.sh, which run.sh sources).
+# bench_queue_device, the GPU queue goals of issue 6, row by row (run_bench_queue), and its rows
+# under compute-sanitizer (run_bench_sanitize). Uses run.sh's globals: kit, out, scratch, only,
+# rows_dir, bench_limit, row_limit, bench_sanitize_limit, pin, rt_cpu, gpu_name, failed, sanitizer,
+# within_budget, limit_now, sanitizer_ready, sanitizer_refuses_gpu, gpu_state, and log_cap,
+# log_rest, keep_output, pack_outputs (from outputs.sh, which run.sh sources).
 # shellcheck shell=bash disable=SC2154,SC2034
 
 # The GPU queue goals (round trip, kernel to kernel, batched throughput), row by row: each row of
@@ -127,52 +129,129 @@ PY
   report_queue_goals
 }
 
-# bench_row LABEL FILTER JSON LIMIT: one process of bench_queue_device (FILTER '' runs every row),
-# pinned (numactl; a round-trip row also to one core) where main found how; sets row_passed=1 on a
-# PASS; one PASS/SKIP/FAIL line: FAIL where it timed out, exited
+# bench_row LABEL FILTER JSON LIMIT [TOOL]: one process of bench_queue_device (FILTER '' runs every
+# row), pinned (numactl; a round-trip row also to one core) where main found how; sets row_passed=1
+# on a PASS; one PASS/SKIP/FAIL line: FAIL where it timed out, exited
 # non-zero (a crash: the signal named), matched no row, wrote no JSON or a row ended with an error
 # (SkipWithError), SKIP where every error only says the machine lacks something ("needs 2 CUDA
-# devices", "no peer access").
+# devices", "no peer access"). TOOL (run_bench_sanitize): under `compute-sanitizer --tool TOOL
+# --error-exitcode 99` as a small run (RK_BENCH_SMALL=1), unpinned (nothing is timed); exit 99 is
+# a FAIL naming the tool's summary line, a PASS names it too; row_alone=1 where the tool found no
+# error but the row's kernels gave up waiting for their other side (else 0).
 bench_row() {
-  local label=$1 filter=$2 json=$3 t0=$SECONDS limit rc errors took core=() verdict
+  local label=$1 filter=$2 json=$3 tool=${5:-} t0=$SECONDS limit rc errors took prefix=() verdict summary hint=""
+  row_alone=0
   within_budget "$label" "$4" || return 0
   limit=$limit_now
-  # The round-trip rows: the host thread (the whole process) on one core, rt_cpu (platform()).
-  if [[ $label == *HostGpuHost* ]] && [ -n "${rt_cpu:-}" ]; then core=(taskset -c "$rt_cpu"); fi
+  if [ -n "$tool" ]; then
+    prefix=(RK_BENCH_SMALL=1 "$sanitizer" --tool "$tool" --error-exitcode 99)
+  else
+    prefix=(${pin[@]+"${pin[@]}"})
+    # The round-trip rows: the host thread (the whole process) on one core, rt_cpu (platform()).
+    if [[ $label == *HostGpuHost* ]] && [ -n "${rt_cpu:-}" ]; then prefix+=(taskset -c "$rt_cpu"); fi
+  fi
   # shellcheck disable=SC2016  # the single quotes are printed, $filter expands
-  echo "=== $label (limit $limit s): ${pin[*]:+${pin[*]} }${core[*]:+${core[*]} }bench_queue_device${filter:+ --benchmark_filter='$filter'}"
-  timeout -k 10 "$limit" env CUDA_MODULE_LOADING=EAGER CUDA_DEVICE_ORDER=PCI_BUS_ID ${pin[@]+"${pin[@]}"} \
-    ${core[@]+"${core[@]}"} "$kit/bin/bench_queue_device" ${filter:+"--benchmark_filter=$filter"} \
+  echo "=== $label (limit $limit s): ${prefix[*]:+${prefix[*]} }bench_queue_device${filter:+ --benchmark_filter='$filter'}"
+  timeout -k 10 "$limit" env CUDA_MODULE_LOADING=EAGER CUDA_DEVICE_ORDER=PCI_BUS_ID ${prefix[@]+"${prefix[@]}"} \
+    "$kit/bin/bench_queue_device" ${filter:+"--benchmark_filter=$filter"} \
     --benchmark_out="$json" --benchmark_out_format=json 2>&1 | tee "$scratch/output" | log_cap
   rc=${PIPESTATUS[0]}
   log_rest
   took=$((SECONDS - t0))
   errors=$(grep -o '"error_message": "[^"]*"' "$json" 2>/dev/null | cut -d'"' -f4 | sort -u | tr '\n' ';')
   errors=${errors%;}
+  # compute-sanitizer's last word ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: 0 hazards ...").
+  summary=$(grep -oE '(ERROR|RACECHECK) SUMMARY: .*' "$scratch/output" | tail -1)
+  # Every row needs two kernels, or a kernel and the host, running at once: where a tool ran them
+  # one after the other, the kernels give up and the row says one of these.
+  if [ -n "$tool" ] && grep -qE 'not running|did not answer|gave up|lost, repeated' <<< "$errors"; then
+    hint=" [under compute-sanitizer: if it ran the row's kernels one after the other, no row can pass; the tests' launch probe (messaging_device_tests) says whether it does]"
+    if [ "$rc" -eq 0 ]; then row_alone=1; fi
+  fi
   verdict=FAIL
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-    echo "FAIL $label: timed out after $limit s${errors:+ ($errors)} ($took s)"
+    echo "FAIL $label: timed out after $limit s${errors:+ ($errors)}$hint ($took s)"
   elif [ "$rc" -gt 128 ]; then
     echo "FAIL $label: crashed, exit $rc (signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))))${errors:+ ($errors)} ($took s)"
+  elif [ -n "$tool" ] && [ "$rc" -eq 99 ]; then
+    echo "FAIL $label: compute-sanitizer $tool reported errors (exit 99; ${summary:-no summary line})${errors:+ (row: $errors)} ($took s)"
   elif [ "$rc" -ne 0 ]; then
-    echo "FAIL $label: exit $rc${errors:+ ($errors)} ($took s)"
+    echo "FAIL $label: exit $rc${errors:+ ($errors)}${summary:+ ($summary)} ($took s)"
   elif grep -q 'Failed to match any benchmarks' "$scratch/output"; then
     echo "FAIL $label: no row matches --benchmark_filter='$filter' ($took s)"
   elif ! grep -q '"benchmarks"' "$json" 2>/dev/null; then
     echo "FAIL $label: wrote no JSON ($took s)"
   elif [ -n "$errors" ] && grep -qvE '^(needs |no peer access)' <<< "${errors//;/$'\n'}"; then
-    echo "FAIL $label: row error: $errors ($took s)"
+    echo "FAIL $label: row error: $errors${summary:+ ($summary)}$hint ($took s)"
   elif [ -n "$errors" ]; then
     echo "SKIP $label: $errors ($took s)"
     verdict=SKIP
   else
-    echo "PASS $label ($took s)"
+    echo "PASS $label${summary:+ ($summary)} ($took s)"
     verdict=PASS
     row_passed=1
   fi
   if [ "$verdict" = FAIL ]; then failed=1; fi
-  # The MANIFEST line (its JSON named), the whole output where it failed, the archive rewritten.
-  keep_output "$label" "$rc" "$verdict" "rows/${json##*/}"
+  # The MANIFEST line (its JSON named, where the archive keeps it), the whole output where it
+  # failed, the archive rewritten.
+  keep_output "$label" "$rc" "$verdict" "$([ -n "$tool" ] || echo "rows/${json##*/}")"
+}
+
+# run_bench_sanitize TOOL...: every row of bench_queue_device under each compute-sanitizer TOOL
+# (bench_row), as a small run (RK_BENCH_SMALL=1: the least work that runs each kernel path; the
+# full rows' kernels would pass their give-up budgets, as instrumented kernels run many times
+# slower), each row its own process: a memcheck error stops the kernel and leaves the process's
+# CUDA context unusable, so a row after it in one process would fail too, and each FAIL line names
+# its row. Rows in list order, so the MPMC round trip (its echo kernel's claims on pinned memory:
+# MpmcQueue::kernel_ring()) runs first. RK_BENCH_SANITIZE_ROWS: an extended regex picking rows
+# (default: every row); the rows of one TOOL get RK_BENCH_SANITIZE_LIMIT s together (each at most
+# RK_BENCH_ROW_LIMIT); rows past it have a "not run" FAIL line. Run where the step's REGEX is empty
+# or matches "bench_queue_device" (`sanitize bench_queue_device`: these rows alone). Uses run.sh's
+# sanitizer, sanitizer_ready, sanitizer_refuses_gpu and bench_sanitize_limit. Where two rows one
+# after the other fail with no error from the tool because their kernels gave up waiting for their
+# other side (row_alone; as where a tool makes a launch return only when its kernel ended), the
+# tool's other rows are not run (one FAIL line says so): each would spend ~5-15 s failing the same way.
+# A small run takes ~1 s of GPU work per row at a 100x slowdown; a row's process, ~2-5 s under
+# memcheck on an H100/H200 (the tool's start, CUDA's, the module's instrumentation): 14 rows ~30-70 s.
+run_bench_sanitize() {
+  local bin="$kit/bin/bench_queue_device" list list_status=0 rows=() row tool left deadline filter alone i
+  local json="$scratch/sanitize-row.json"
+  if [ -n "$only" ] && ! grep -qE -- "$only" <<< bench_queue_device; then return; fi
+  sanitizer_ready || return 0
+  list=$(RK_BENCH_SMALL=1 timeout -k 5 30 "$bin" --benchmark_list_tests 2>&1) || list_status=$?
+  mapfile -t rows < <(grep '^BM_' <<< "$list" | grep -E -- "${RK_BENCH_SANITIZE_ROWS:-.}")
+  if [ "$list_status" -ne 0 ] || [ "${#rows[@]}" -eq 0 ]; then
+    echo "FAIL bench_queue_device under compute-sanitizer: no rows to run (--benchmark_list_tests exit $list_status; RK_BENCH_SANITIZE_ROWS='${RK_BENCH_SANITIZE_ROWS:-}': $(head -3 <<< "$list" | tr '\n' ' '))"
+    failed=1
+    return
+  fi
+  for tool in "$@"; do
+    deadline=$((SECONDS + bench_sanitize_limit))
+    echo "sanitize bench_queue_device ($tool): $sanitizer, ${#rows[@]} row$([ "${#rows[@]}" = 1 ] || echo s), each its own process, RK_BENCH_SMALL=1, within $bench_sanitize_limit s (RK_BENCH_SANITIZE_LIMIT)$([ "$tool" != racecheck ] || echo "; racecheck looks at shared memory, which no row's kernel uses: for completeness")"
+    alone=0 i=0
+    for row in "${rows[@]}"; do
+      i=$((i + 1))
+      if [ "$alone" -ge 2 ]; then
+        echo "FAIL bench_queue_device under compute-sanitizer $tool: its other $((${#rows[@]} - i + 1)) rows not run: the last two rows' kernels gave up waiting for their other side with no error from the tool (does it run kernels one after the other here?)"
+        failed=1
+        break
+      fi
+      left=$((deadline - SECONDS))
+      if [ "$left" -lt 5 ]; then
+        echo "FAIL bench_queue_device $row under compute-sanitizer $tool: not run, the $bench_sanitize_limit s of RK_BENCH_SANITIZE_LIMIT are spent (RK_BENCH_SANITIZE_ROWS picks rows for a call of their own)"
+        failed=1
+        continue
+      fi
+      # The row's name as an extended regex, anchored (as run_bench_queue).
+      # shellcheck disable=SC2001
+      filter="^$(sed 's/[]\\.*+?(){}|^$[]/\\&/g' <<< "$row")\$"
+      rm -f "$json"  # a process that writes none must not be judged by the last row's
+      bench_row "bench_queue_device $row under compute-sanitizer $tool" "$filter" "$json" \
+        "$((row_limit < left ? row_limit : left))" "$tool"
+      if sanitizer_refuses_gpu; then return; fi
+      if [ "$row_alone" = 1 ]; then alone=$((alone + 1)); else alone=0; fi
+    done
+  done
 }
 
 # The figures of the bench_queue_device.NN.json files ($rows_dir) against issue 6's goals, one line per row

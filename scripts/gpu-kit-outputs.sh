@@ -2,14 +2,15 @@
 # a run leaves in $OUT besides the benchmarks' JSONs. The log (gpu-kit.log; each program's output up
 # to RK_LOG_LINES lines, then its last 500; cut to its first 8 and last 4 MiB and its summary lines
 # past 15 MiB), the archive (gpu-kit.outputs.tar.gz, else .tar, else .txt: MANIFEST.txt, rows/,
-# outputs/, gpu-kit.full.log) rewritten after every program, and the exit and signal traps that
-# write it a last time. Uses run.sh's globals: out, scratch; sets log, log_lines,
+# hostq/, outputs/, gpu-kit.full.log) rewritten after every program, and the exit and signal traps
+# that write it a last time. Uses run.sh's globals: out, scratch; sets log, log_lines,
 # pack, rows_dir, prog_n, archive, interrupted, finished.
 # shellcheck shell=bash disable=SC2154,SC2034
 
 log="$out/gpu-kit.log"
 log_lines=${RK_LOG_LINES:-3000}
-# What goes into the archive: pack/MANIFEST.txt, pack/rows/ (bench_queue.sh), pack/outputs/.
+# What goes into the archive: pack/MANIFEST.txt, pack/rows/ (bench_queue.sh), pack/hostq/ (hostq.sh),
+# pack/outputs/.
 pack="$scratch/pack" rows_dir="$scratch/pack/rows" prog_n=0
 mkdir -p "$rows_dir" "$pack/outputs"
 if command -v tar > /dev/null && command -v gzip > /dev/null; then archive=gpu-kit.outputs.tar.gz
@@ -103,7 +104,7 @@ finish() {
       echo "=== summary lines of the whole log"
       summary_lines "$pack/gpu-kit.full.log"; } > "$log"
   fi
-  echo "archive: $out/$archive: MANIFEST.txt ($(wc -l < "$pack/MANIFEST.txt" 2>/dev/null || echo 0) programs), $(find "$pack/rows" -type f | wc -l) rows/, $(find "$pack/outputs" -type f | wc -l) outputs/$(case $archive in *.tar.gz) echo " (tar -xzf unpacks it)" ;; *.tar) echo " (tar -xf unpacks it)" ;; esac)" >> "$log"
+  echo "archive: $out/$archive: MANIFEST.txt ($(wc -l < "$pack/MANIFEST.txt" 2>/dev/null || echo 0) programs), $(find "$pack/rows" -type f | wc -l) rows/, $(find "$pack/outputs" -type f | wc -l) outputs/$([ ! -d "$pack/hostq" ] || echo ", $(find "$pack/hostq" -type f | wc -l) hostq/")$(case $archive in *.tar.gz) echo " (tar -xzf unpacks it)" ;; *.tar) echo " (tar -xf unpacks it)" ;; esac)" >> "$log"
   pack_outputs >> "$log"
   rm -rf "$scratch"
 }

@@ -6,12 +6,15 @@
 # verdict; rows/bench_queue_device.NN.json: one per row of bench_queue_device, NN in the order run;
 # outputs/NN-NAME.txt: the whole stdout and stderr of every program that failed, crashed, timed out
 # or printed more than the log shows, NN its MANIFEST number; gpu-kit.full.log where the log passed
-# 15 MiB and was cut), bench_queue_device.json (the rows merged, where python3 exists) and
-# bench_peer_copy.json. The archive is rewritten after every program (so a run killed outright
-# still leaves the last one) and at the exit, whatever ends the run (a budget, a signal); without
-# gzip it is gpu-kit.outputs.tar, without tar gpu-kit.outputs.txt (the files one after the other).
-# Unpack: tar -xzf gpu-kit.outputs.tar.gz. Usage: run.sh [check|tests|sanitize|bench|all] [REGEX]
-# (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over calls).
+# 15 MiB and was cut; hostq/bench_queue.rN.json: the `hostq` step's rounds), bench_queue_device.json
+# (the rows merged, where python3 exists) and bench_peer_copy.json. The archive is rewritten after
+# every program (so a run killed outright still leaves the last one) and at the exit, whatever ends
+# the run (a budget, a signal); without gzip it is gpu-kit.outputs.tar, without tar
+# gpu-kit.outputs.txt (the files one after the other).
+# Unpack: tar -xzf gpu-kit.outputs.tar.gz. Usage: run.sh [check|tests|sanitize|bench|hostq|all] [REGEX]
+# (REGEX: only the test binaries whose names match, e.g. to split `sanitize` over calls, and the
+# sanitizer runs of bench_queue_device's rows only where it matches "bench_queue_device"; for
+# `hostq`, the --benchmark_filter of bench_queue instead of BM_Paired_).
 #
 # Every step first checks that the kit was packed from the sources of the tree it runs in
 # (gpu-kit/sources.sha256, written by scripts/gpu-kit.sh: every file of runtime/ bench/ tests/
@@ -25,9 +28,19 @@
 # Steps: `tests` runs every gpu test binary (suite by suite where it has several) and the adder
 # example on the GPU (`adder --gpu`: the Add ring kernel, a persistent kernel answering the host
 # through rings in pinned memory); `sanitize` runs each test binary under compute-sanitizer memcheck
-# and racecheck; `bench` runs bench_queue_device, bench_peer_copy and ringkernel-info --bandwidth;
-# `all` does the three in that order. bench_queue_device runs row by row, each row its own process
-# (a fault in one, e.g. the MPMC round trip's CAS on pinned host memory, cannot poison the CUDA
+# and racecheck, then every row of bench_queue_device under each, each row its own process as a
+# small run (RK_BENCH_SMALL=1: a few laps of each ring, one timed iteration, a 3-block throughput
+# grid; bench/queue/row_support.h), the MPMC round trip (MpmcQueue::kernel_ring()) first, one
+# PASS/FAIL line per row and tool (gpu-kit/bench_queue.sh, run_bench_sanitize; every row needs two
+# kernels, or a kernel and the host, running at once: should a tool serialise kernels, each row
+# fails after its kernels' budgets, ~5-15 s, saying so); `bench` runs bench_queue_device,
+# bench_peer_copy and ringkernel-info --bandwidth;
+# `hostq` runs the host queue benchmark bench_queue's paired rows (BM_Paired_*: our host rings
+# against Boost.Lockfree and moodycamel, no GPU needed) in RK_HOSTQ_ROUNDS (3) rounds within
+# RK_HOSTQ_LIMIT (150) s, each round's JSON into the archive, then one RATIO line per row
+# (gpu-kit/hostq.sh; ~4 s a row, so one round of the 26 rows on 16 cores; REGEX picks the rows, to
+# split them over calls for more rounds); `all` does the four in that order.
+# bench_queue_device runs row by row, each row its own process (a fault in one, e.g. the MPMC round trip's CAS on pinned host memory, cannot poison the CUDA
 # context of the others), the goal rows first, the MPMC round trip last, pinned with numactl to
 # the GPU's NUMA node where numactl and the node are known (the round-trip rows to one core), the
 # latency goal rows and their raw peers alternately RK_BENCH_PAIRS (3) times; then one GOAL line per
@@ -35,15 +48,20 @@
 # (gpu-kit/bench_queue.sh). bench_peer_copy runs with RK_COPY_REPETITIONS (5) repetitions in random
 # interleaving, aggregates displayed (the JSON keeps every repetition), one RATIO line per pair.
 # `check` is the one call for a machine lent for a few minutes: bench_queue_device (the GPU queue
-# goals) first, then every test binary and the example, memcheck over every binary, racecheck over
-# every binary, then the rest of `bench`, under a budget of 330 s, so a 360-second call comes back
-# with the log and leaves time for a second one. Whatever the budget did not reach has a
-# "FAIL ...: not run" line; run it with the step and REGEX that name it.
+# goals) first, then every test binary and the example, memcheck over every binary, memcheck over
+# every bench_queue_device row (small runs; racecheck over them is left to `sanitize`: no row's
+# kernel uses shared memory, all racecheck looks at), racecheck over every binary, then the rest of
+# `bench`, under a budget of 330 s, so a 360-second call comes back
+# with the log and leaves time for a second one (`hostq` is not part of it: a call of its own).
+# Whatever the budget did not reach has a "FAIL ...: not run" line; run it with the step and REGEX
+# that name it.
 #
 # Time limits per program (seconds; override through the environment): RK_TEST_LIMIT (120; 60 under
 # check), RK_SANITIZE_LIMIT (260 per tool; 120 under check), RK_BENCH_ROW_LIMIT (60 per row of
-# bench_queue_device; 30 under check), RK_BENCH_LIMIT (240 for all rows of bench_queue_device
-# together; 120 under check), RK_COPY_BENCH_LIMIT (150 for bench_peer_copy; 60 under
+# bench_queue_device, also under a sanitizer; 30 under check), RK_BENCH_SANITIZE_LIMIT (180 for all
+# rows of bench_queue_device under one sanitizer tool; 90 under check; RK_BENCH_SANITIZE_ROWS, an
+# extended regex, picks the rows, e.g. 'MpmcQueue' for the MPMC round trip alone), RK_BENCH_LIMIT
+# (240 for all rows of bench_queue_device together; 120 under check), RK_COPY_BENCH_LIMIT (150 for bench_peer_copy; 60 under
 # check; its --benchmark_min_time: RK_COPY_MIN_TIME, 0.2 s, 0.05 under check). RK_RUN_BUDGET (570; 330 under check): the whole run ends within that many seconds even
 # when programs hang (a program gets what is left of it when that is less than its own limit;
 # programs after the budget is spent are not run, each with a FAIL line saying so), so one call of
@@ -73,9 +91,11 @@ only=${2:-}
 if [ "$step" = check ]; then
   test_limit=${RK_TEST_LIMIT:-60} sanitize_limit=${RK_SANITIZE_LIMIT:-120} bench_limit=${RK_BENCH_LIMIT:-120}
   row_limit=${RK_BENCH_ROW_LIMIT:-30} copy_limit=${RK_COPY_BENCH_LIMIT:-60} budget=${RK_RUN_BUDGET:-330}
+  bench_sanitize_limit=${RK_BENCH_SANITIZE_LIMIT:-90}
 else
   test_limit=${RK_TEST_LIMIT:-120} sanitize_limit=${RK_SANITIZE_LIMIT:-260} bench_limit=${RK_BENCH_LIMIT:-240}
   row_limit=${RK_BENCH_ROW_LIMIT:-60} copy_limit=${RK_COPY_BENCH_LIMIT:-150} budget=${RK_RUN_BUDGET:-570}
+  bench_sanitize_limit=${RK_BENCH_SANITIZE_LIMIT:-180}
 fi
 copy_reps=${RK_COPY_REPETITIONS:-5}
 if [ "$step" = check ]; then copy_min_time=${RK_COPY_MIN_TIME:-0.05}; else copy_min_time=${RK_COPY_MIN_TIME:-0.2}; fi
@@ -188,27 +208,37 @@ run_tests() {
   done
 }
 
-# run_sanitize TOOL...: each test binary under each compute-sanitizer tool, binary by binary.
-run_sanitize() {
-  if [ "$sanitizer_refused" = 1 ]; then return; fi  # said once already
+# sanitizer_ready: whether compute-sanitizer can run here: false where it was not found (a FAIL
+# line, said once per run) or refused this machine's GPU before (said then).
+sanitizer_ready() {
+  if [ "$sanitizer_refused" = 1 ]; then return 1; fi  # said once already
   if [ -z "$sanitizer" ]; then
     echo "FAIL sanitize: compute-sanitizer is neither on the PATH nor in \${CUDA_HOME:-/usr/local/cuda}/bin"
     failed=1
     sanitizer_refused=1
-    return
+    return 1
   fi
+}
+
+# sanitizer_refuses_gpu: true, with a SKIP line, where the program just run ($scratch/output) says
+# compute-sanitizer refuses this machine's GPU. Some machines' sandboxes (gVisor, the nvidia-h200
+# kind as seen on 2026-11-04) have such a GPU: every further run would fail the same way.
+sanitizer_refuses_gpu() {
+  grep -qi 'device not supported' "$scratch/output" || return 1
+  echo "SKIP sanitize: compute-sanitizer refuses this machine's GPU ('Device not supported'; seen under gVisor); run the sanitize step on another machine (nvidia-h100-x1 ran it on 2026-11-04)"
+  sanitizer_refused=1
+}
+
+# run_sanitize TOOL...: each test binary under each compute-sanitizer tool, binary by binary.
+run_sanitize() {
+  sanitizer_ready || return 0
+  if [ "${#tests[@]}" -eq 0 ]; then return; fi  # REGEX picked none (e.g. `sanitize bench_queue_device`)
   echo "sanitize ($*): $sanitizer, --gtest_filter='$sanitize_filter' (RK_SANITIZE_GTEST_FILTER)"
   for t in "${tests[@]}"; do
     for tool in "$@"; do
       run "$t under compute-sanitizer $tool" "$sanitize_limit" "$sanitizer" --tool "$tool" --error-exitcode 99 \
         "$kit/bin/$t" ${sanitize_filter:+"--gtest_filter=$sanitize_filter"}
-      # Some machines' sandboxes (gVisor, the nvidia-h200 kind as seen on 2026-11-04) have a GPU
-      # that compute-sanitizer refuses: every further run would fail the same way.
-      if grep -qi 'device not supported' "$scratch/output"; then
-        echo "SKIP sanitize: compute-sanitizer refuses this machine's GPU ('Device not supported'; seen under gVisor); run the sanitize step on another machine (nvidia-h100-x1 ran it on 2026-11-04)"
-        sanitizer_refused=1
-        return
-      fi
+      if sanitizer_refuses_gpu; then return; fi
     done
   done
 }
@@ -218,9 +248,14 @@ run_sanitize() {
 # shellcheck source-path=SCRIPTDIR source=gpu-kit-lib.sh
 source "$kit/lib.sh"
 
-# bench_queue_device row by row, with its GOAL lines: run_bench_queue (gpu-kit/bench_queue.sh).
+# bench_queue_device row by row, with its GOAL lines: run_bench_queue; its rows under
+# compute-sanitizer: run_bench_sanitize (gpu-kit/bench_queue.sh).
 # shellcheck source-path=SCRIPTDIR source=gpu-kit-bench-queue.sh
 source "$kit/bench_queue.sh"
+
+# bench_queue's paired host rows in rounds, with their RATIO lines: run_hostq (gpu-kit/hostq.sh).
+# shellcheck source-path=SCRIPTDIR source=gpu-kit-hostq.sh
+source "$kit/hostq.sh"
 
 # bench_peer_copy: every row RK_COPY_REPETITIONS times, the repetitions of all rows in one random
 # order (so a pair's samples are spread over the same stretch of time, not minutes apart), each at
@@ -342,19 +377,25 @@ main() {
   mapfile -t tests < <(grep -E -- "${only:-.}" "$kit/tests.txt")
   case "$step" in
     tests) run_tests; run_example ;;
-    sanitize) run_sanitize memcheck racecheck ;;
+    sanitize) run_sanitize memcheck racecheck; run_bench_sanitize memcheck racecheck ;;
     bench) run_bench_queue; run_bench_rest ;;
-    all) run_tests; run_example; run_sanitize memcheck racecheck; run_bench_queue; run_bench_rest ;;
+    hostq) run_hostq ;;
+    all) run_tests; run_example; run_sanitize memcheck racecheck; run_bench_sanitize memcheck racecheck; run_bench_queue
+      run_bench_rest; run_hostq ;;
     # One call for a machine lent for minutes: what the issues ask first, first. The GPU queue goals
     # (24 processes: 14 rows, the 5 latency rows 3 times; estimated 40-80 s on an H100/H200, ~1-2 s
     # of process and CUDA start each plus ~0.3 s per round-trip row, ~1 s per ping-pong row, ~0.5-1.5
     # s per throughput row; never more than RK_BENCH_LIMIT, 120 s), every test once and the example,
-    # memcheck over every binary, racecheck over every binary, the rest; all within RK_RUN_BUDGET
-    # (330 s) plus at most ~30 s (the last program's kill grace, the closing nvidia-smi reads), so
-    # it fits a 400 s call.
-    check) run_bench_queue; run_tests; run_example; run_sanitize memcheck; run_sanitize racecheck; run_bench_rest ;;
+    # memcheck over every binary, memcheck over every bench_queue_device row (small runs, one process
+    # each: ~30-70 s, at most RK_BENCH_SANITIZE_LIMIT, 90 s; no racecheck: no row's kernel uses
+    # shared memory, which is all racecheck looks at), racecheck over every binary, the rest; all
+    # within RK_RUN_BUDGET (330 s; ~117 s before the bench rows' memcheck was added, ~150-190 s with
+    # it, at most ~210 s where it takes its whole limit) plus at most ~30 s (the last program's kill
+    # grace, the closing nvidia-smi reads), so it fits a 400 s call.
+    check) run_bench_queue; run_tests; run_example; run_sanitize memcheck; run_bench_sanitize memcheck
+      run_sanitize racecheck; run_bench_rest ;;
   esac
-  case "$step" in tests|sanitize|bench|all|check) ;; *) echo "unknown step '$step' (tests|sanitize|bench|all|check)"; failed=1 ;; esac
+  case "$step" in tests|sanitize|bench|hostq|all|check) ;; *) echo "unknown step '$step' (tests|sanitize|bench|hostq|all|check)"; failed=1 ;; esac
   echo "=== summary"
   return $failed
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packs the GPU checks of a CUDA-enabled build into gpu-kit/ (ignored by git), a folder that a GPU
 # machine with no package registry, gtest, Google Benchmark or libclang can run as it is: every
-# gpu-labelled test binary, the GPU benchmarks, ringkernel-info and the adder example, the shared
-# libraries they need beyond glibc, gpu-kit/VERSION (commit, build time, source fingerprint: run.sh
+# gpu-labelled test binary, the GPU benchmarks, ringkernel-info and the adder example, the host queue
+# benchmark bench_queue (and bench/queue/summarize.py) for the `hostq` step, the shared libraries
+# they need beyond glibc, gpu-kit/VERSION (commit, build time, source fingerprint: run.sh
 # prints it first), gpu-kit/sources.sha256 and gpu-kit/run.sh, which runs them there.
 # Stale kits: sources.sha256 holds the sha256 of every file the build is made from (source_paths
 # below: what git tracks or does not ignore there, the files the device tool copies to the GPU
@@ -11,15 +12,20 @@
 # run when any differs or is missing: pack right before the GPU call.
 #
 #   here:    scripts/gpu-kit.sh [BUILD_DIR]        (default build/default; builds what is missing)
-#   there:   gpu-kit/run.sh [check|tests|sanitize|bench|all] [REGEX]   (default all; at most 5 files
-#            into $OUT: gpu-kit.log, gpu-kit.outputs.tar.gz (the per-row JSONs, failed programs'
-#            whole output), bench_queue_device.json, bench_peer_copy.json; REGEX picks test
-#            binaries, to split a step over calls of a time-limited machine)
+#   there:   gpu-kit/run.sh [check|tests|sanitize|bench|hostq|all] [REGEX]   (default all; at most 5
+#            files into $OUT: gpu-kit.log, gpu-kit.outputs.tar.gz (the per-row JSONs, hostq's
+#            rounds, failed programs' whole output), bench_queue_device.json, bench_peer_copy.json;
+#            REGEX picks test binaries, to split a step over calls of a time-limited machine; for
+#            hostq it is bench_queue's --benchmark_filter)
 #
 # run.sh steps: `tests` runs each gpu test binary (gtest output in the log; SKIP if all tests skipped)
-# and the adder example on the GPU (`adder --gpu`); `sanitize` runs each test binary under
+# and the adder example on the GPU (`adder --gpu`); `sanitize` runs each test binary, then each row
+# of bench_queue_device (a small run, RK_BENCH_SMALL=1, one process per row), under
 # compute-sanitizer memcheck and racecheck; `bench` runs bench_queue_device, bench_peer_copy (JSON)
-# and ringkernel-info --bandwidth; `check` runs all of it in the order that matters most, within 330 s (one short call).
+# and ringkernel-info --bandwidth; `hostq` runs the host queue benchmark bench_queue's paired rows
+# (BM_Paired_*, no GPU needed) in up to 3 rounds within 150 s, one RATIO line per row; `all` runs
+# the four; `check` runs all but hostq and the bench rows' racecheck, in the order that matters
+# most, within 330 s (one short call).
 # Each prints one PASS/FAIL/SKIP line per program; the exit status is non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +75,13 @@ if [ -z "$test_list" ]; then
 fi
 others=("$build/bench/queue/bench_queue_device" "$build/bench/bench_peer_copy"
         "$build/runtime/ringkernel-info" "$build/examples/adder/adder")
+# The host queue benchmark (the `hostq` step) only where the build has it: bench_queue needs the
+# Boost.Lockfree and moodycamel headers (bench/queue/CMakeLists.txt); without it hostq says it is missing.
+if [ -d "$build/bench/queue/CMakeFiles/bench_queue.dir" ]; then
+  others+=("$build/bench/queue/bench_queue")
+else
+  echo "gpu-kit: $build has no bench_queue target (Boost.Lockfree / moodycamel headers not found): the kit's hostq step will say so" >&2
+fi
 
 targets=()
 for f in "${tests[@]}" "${others[@]}"; do targets+=("$(basename "$f")"); done
@@ -102,6 +115,8 @@ cp scripts/gpu-kit-run.sh "$kit/run.sh"
 cp scripts/gpu-kit-bench-queue.sh "$kit/bench_queue.sh"
 cp scripts/gpu-kit-lib.sh "$kit/lib.sh"
 cp scripts/gpu-kit-outputs.sh "$kit/outputs.sh"
+cp scripts/gpu-kit-hostq.sh "$kit/hostq.sh"
+cp bench/queue/summarize.py "$kit/bench_queue_summarize.py"
 chmod +x "$kit/run.sh"
 # What the kit was packed from, which run.sh prints first: a kit packed before the last change
 # shows as an old commit or time. The binaries are the working tree's build, so uncommitted
@@ -118,4 +133,4 @@ changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l) || tr
 cat "$kit/VERSION"
 echo "gpu-kit: test binaries (tests.txt): $(tr '\n' ' ' < "$kit/tests.txt")"
 echo "gpu-kit: $(ls "$kit/bin" | wc -l) programs, $(find "$kit/lib" "$kit/lib-fallback" -name '*.so*' | wc -l) libraries, $(du -sh "$kit" | cut -f1) in $kit/"
-echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh check   (or tests|sanitize|bench|all; device tool: carry [\"$kit\"])"
+echo "gpu-kit: on the GPU machine run: gpu-kit/run.sh check   (or tests|sanitize|bench|hostq|all; device tool: carry [\"$kit\"])"
