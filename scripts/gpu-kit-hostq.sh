@@ -104,7 +104,7 @@ hostq_round() {
   log_rest
   took=$((SECONDS - t0))
   round_took=$took
-  errors=$(grep -o '"error_message": "[^"]*"' "$json" 2>/dev/null | cut -d'"' -f4)
+  errors=$(grep -oE '"(error|skip)_message": "[^"]*"' "$json" 2>/dev/null | cut -d'"' -f4)
   skips=$(grep -cE '^needs [0-9]+ CPUs' <<< "$errors")
   errors=$(grep -vE '^needs [0-9]+ CPUs' <<< "$errors" | grep . | sort -u | tr '\n' ';')
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -25,21 +25,12 @@
 # (driver: the kit's CUDA 13 runtime needs R580 or newer; PCIe link), their clocks, power and
 # temperature (read only: nothing here changes a GPU setting), `nvidia-smi topo -m`, the host's
 # clocksource and `lscpu -e`, the core the round-trip rows run on, then the devices ringkernel-info sees.
-# Steps: `tests` runs every gpu test binary (suite by suite where it has several) and the adder
-# example on the GPU (`adder --gpu`: the Add ring kernel, a persistent kernel answering the host
-# through rings in pinned memory); `sanitize` runs each test binary under compute-sanitizer memcheck
-# and racecheck, then every row of bench_queue_device under each, each row its own process as a
-# small run (RK_BENCH_SMALL=1: a few laps of each ring, one timed iteration, a 3-block throughput
-# grid; bench/queue/row_support.h), the MPMC round trip (MpmcQueue::kernel_ring()) first, one
-# PASS/FAIL line per row and tool (gpu-kit/bench_queue.sh, run_bench_sanitize; every row needs two
-# kernels, or a kernel and the host, running at once: should a tool serialise kernels, each row
-# fails after its kernels' budgets, ~5-15 s, saying so); `bench` runs bench_queue_device,
-# bench_peer_copy and ringkernel-info --bandwidth;
-# `hostq` runs the host queue benchmark bench_queue's paired rows (BM_Paired_*: our host rings
-# against Boost.Lockfree and moodycamel, no GPU needed) in RK_HOSTQ_ROUNDS (3) rounds within
-# RK_HOSTQ_LIMIT (150) s, each round's JSON into the archive, then one RATIO line per row
-# (gpu-kit/hostq.sh; ~4 s a row, so one round of the 26 rows on 16 cores; REGEX picks the rows, to
-# split them over calls for more rounds); `all` does the four in that order.
+# Steps (README.md's GPU-kit paragraphs say more): `tests`: every gpu test binary and `adder --gpu`;
+# `sanitize`: each test binary under compute-sanitizer memcheck and racecheck, then every row of
+# bench_queue_device under each as a small run, one process per row (gpu-kit/bench_queue.sh,
+# run_bench_sanitize); `bench`: bench_queue_device, bench_peer_copy, ringkernel-info --bandwidth;
+# `hostq`: bench_queue's paired host rows in rounds, no GPU needed (gpu-kit/hostq.sh; REGEX picks
+# the rows); `all`: the four in that order.
 # bench_queue_device runs row by row, each row its own process (a fault in one, e.g. the MPMC round trip's CAS on pinned host memory, cannot poison the CUDA
 # context of the others), the goal rows first, the MPMC round trip last, pinned with numactl to
 # the GPU's NUMA node where numactl and the node are known (the round-trip rows to one core), the

@@ -77,7 +77,9 @@ others=("$build/bench/queue/bench_queue_device" "$build/bench/bench_peer_copy"
         "$build/runtime/ringkernel-info" "$build/examples/adder/adder")
 # The host queue benchmark (the `hostq` step) only where the build has it: bench_queue needs the
 # Boost.Lockfree and moodycamel headers (bench/queue/CMakeLists.txt); without it hostq says it is missing.
-if [ -d "$build/bench/queue/CMakeFiles/bench_queue.dir" ]; then
+# (The three find_path results of that file, as its last configure left them in the cache.)
+if [ "$(grep -cE '^RINGKERNEL_(RWQ|CQ|BOOST_LOCKFREE)_INCLUDE:PATH=.+' "$build/CMakeCache.txt")" = 3 ] &&
+   ! grep -qE '^RINGKERNEL_(RWQ|CQ|BOOST_LOCKFREE)_INCLUDE:PATH=.*-NOTFOUND$' "$build/CMakeCache.txt"; then
   others+=("$build/bench/queue/bench_queue")
 else
   echo "gpu-kit: $build has no bench_queue target (Boost.Lockfree / moodycamel headers not found): the kit's hostq step will say so" >&2

@@ -27,6 +27,12 @@ ARGUMENT = re.compile(r"(?!(?:iterations|repeats|threads):)(?:[A-Za-z_]\w*:)?\d+
 COUNTERS = ["empty_polls_per_msg", "full_polls_per_msg", "write_ns_per_line", "read_ns_per_line"]
 
 
+def row_error(b):
+    """Why a row did not run: SkipWithError's error_message, or (Google Benchmark 1.8 and later)
+    SkipWithMessage's skip_message; "" for a row that ran."""
+    return b.get("error_message") or b.get("skip_message") or ""
+
+
 def load(paths):
     rounds = []
     for path in paths:
@@ -90,10 +96,10 @@ def paired(rounds):
     print("| paired comparison | ours | median ratio to the best peer (p25..p75) | M msgs/s, medians |")
     print("| --- | --- | ---: | --- |")
     for name, reps in rows.items():
-        skipped = [b["error_message"] for b in reps if "error_message" in b]
+        skipped = [row_error(b) for b in reps if row_error(b)]
         if skipped:  # e.g. a PxC row on a machine with fewer CPUs than it needs
             print(f"| {name} | skipped in {len(skipped)} of {len(reps)} rounds: {skipped[0]} | | |")
-            reps = [b for b in reps if "error_message" not in b]
+            reps = [b for b in reps if not row_error(b)]
             if not reps:
                 continue
         keys = reps[0].keys()
@@ -111,7 +117,7 @@ def paired(rounds):
 
 def pxc_counters(rows):
     """PxC rows (pxc_harness.h): measured capacity, drained messages and polls per contender."""
-    pxc = {n: [b for b in reps if "error_message" not in b] for n, reps in rows.items()}
+    pxc = {n: [b for b in reps if not row_error(b)] for n, reps in rows.items()}
     pxc = {n: reps for n, reps in pxc.items() if reps and any(k.startswith("capacity_") for k in reps[0])}
     if not pxc:
         return

@@ -110,7 +110,10 @@ class pinned_scope {
   explicit pinned_scope(unsigned index) {
     throw_if(too_few_cpus(consumer_cpu + 1));
     pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_);
-    throw_if(pin_to_cpu(index));
+    if (const std::string why = pin_to_cpu(index); !why.empty()) {
+      pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);  // no destructor runs for a throwing constructor
+      throw std::runtime_error(why);
+    }
   }
   pinned_scope(const pinned_scope&) = delete;
   pinned_scope& operator=(const pinned_scope&) = delete;

@@ -228,10 +228,14 @@ elseif(CASE STREQUAL "OTHER_TREE_SYMLINK")
     "the output directory '${WORK}/shared' is also the output directory of the build tree '${WORK}/tree1' \\(as '${WORK}/link'; both are '${WORK}/shared'\\)")
 elseif(CASE MATCHES "^SAME_TREE_(OTHER_PATH|BIND_MOUNT)$")
   if(CASE STREQUAL "SAME_TREE_BIND_MOUNT")
-    # A real bind mount (below) needs a mount namespace, which needs root (CAP_SYS_ADMIN).
-    execute_process(COMMAND unshare --mount true RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+    # A real bind mount (below) needs a mount namespace and the right to bind-mount in it (root,
+    # CAP_SYS_ADMIN; a container's security profile may still deny the mount): tried on two scratch
+    # directories first.
+    file(MAKE_DIRECTORY "${WORK}/probe_from" "${WORK}/probe_to")
+    execute_process(COMMAND unshare --mount sh -c [[mount --bind "$0" "$1"]] "${WORK}/probe_from" "${WORK}/probe_to"
+      RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
     if(NOT rc EQUAL 0)
-      message(STATUS "check_output_dirs: SKIPPED: cannot make a mount namespace (unshare --mount: ${rc}; needs root)")
+      message(STATUS "check_output_dirs: SKIPPED: cannot bind-mount in a mount namespace (unshare --mount + mount --bind: ${rc}; needs root)")
       return()
     endif()
   endif()
