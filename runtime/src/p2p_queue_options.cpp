@@ -8,6 +8,7 @@
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
+#include "ringkernel/queue/queue_storage.h"
 
 namespace ringkernel::detail {
 
@@ -33,7 +34,8 @@ obstacle direct_obstacle(PeerMemory& peers, int source, int destination, const P
                 " has no native atomics: kernels on device " + s + " would claim ring positions in device " + d +
                 "'s memory with a read and a separate write, so two producers could take the same slot"};
   }
-  if (device(destination).backend != Backend::host && (has_host(o.producers) || has_host(o.consumers))) {
+  if (!QueueStorage::host_accessible_memory(QueueMemory::device, destination) &&
+      (has_host(o.producers) || has_host(o.consumers))) {
     return {errc::unsupported, "the ring would be device " + d +
                                    "'s GPU memory, which host threads cannot access, but producers = QueueUsers::" +
                                    to_string(o.producers) + " and consumers = QueueUsers::" + to_string(o.consumers) +

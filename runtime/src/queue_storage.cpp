@@ -2,8 +2,10 @@
 // QueueStorage and the queue vocabulary's names.
 #include "ringkernel/queue/queue_storage.h"
 
+#include <atomic>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "ringkernel/device.h"
@@ -11,8 +13,33 @@
 #include "ringkernel/stream.h"
 
 #include "aligned_host_memory.h"
+#include "queue_memory_seam.h"
+#include "registry.h"
 
 namespace ringkernel {
+
+namespace {
+std::atomic<bool> host_device_memory_as_gpu_memory{false};  // the test seam (queue_memory_seam.h)
+}  // namespace
+
+void detail::treat_host_device_memory_as_gpu_memory_for_testing(bool on) noexcept {
+  host_device_memory_as_gpu_memory.store(on, std::memory_order_relaxed);
+}
+
+bool QueueStorage::host_accessible_memory(QueueMemory memory, int device) {
+  constexpr const char* call = "QueueStorage::host_accessible_memory";
+  switch (memory) {
+    case QueueMemory::host: return true;  // no device's
+    case QueueMemory::pinned:             // host memory of the device's backend
+      (void)detail::Registry::instance().resolve(device, call);
+      return true;
+    case QueueMemory::device:
+      return detail::Registry::instance().resolve(device, call).backend->kind() == Backend::host &&
+             !host_device_memory_as_gpu_memory.load(std::memory_order_relaxed);
+  }
+  throw Error(errc::invalid_argument, call, device,
+              "memory " + std::to_string(static_cast<int>(memory)) + " is no QueueMemory (host, pinned, device)");
+}
 
 const char* to_string(FullPolicy p) noexcept {
   switch (p) {
@@ -78,7 +105,7 @@ QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
     case QueueMemory::device:
       device_memory_ = DeviceBuffer(device, bytes);
       data_ = device_memory_.data();
-      host_accessible_ = ringkernel::device(device).backend == Backend::host;
+      host_accessible_ = host_accessible_memory(QueueMemory::device, device);
       break;
     default:
       throw Error(errc::invalid_argument, "QueueStorage", device,
@@ -122,9 +149,15 @@ void QueueStorage::device_copy(const char* call, void* dst, const void* src, std
     return;
   }
   if (stream == nullptr) {
-    Stream own(device_);
-    own.copy_async(dst, src, bytes);
-    own.synchronize();
+    std::optional<Stream> own;
+    try {
+      own.emplace(device_);
+    } catch (const Error& e) {  // named by the user's call, not by the stream it makes
+      throw Error(e.code(), call, e.device(),
+                  "starting the stream the copy runs on (" + e.call() + "): " + e.detail());
+    }
+    own->copy_async(dst, src, bytes);
+    own->synchronize();
     return;
   }
   if (stream->device() != device_) {

@@ -264,10 +264,10 @@ class P2PMessageQueue {
         .consumers = options.consumers,
         .producer_device = staged ? source_ : -1};
     try {
-      if (queue_options.memory == QueueMemory::device && device(destination_).backend != Backend::host) {
+      if (queue_options.memory == QueueMemory::device &&
+          !QueueStorage::host_accessible_memory(QueueMemory::device, destination_)) {
         MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
         kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
-        ring_ = initialize_ring<ring_type>(*kernel_storage_, options.capacity);
       } else {
         queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
         ring_ = queue_->ring();
@@ -280,9 +280,29 @@ class P2PMessageQueue {
                       (staged ? "pinned host memory" : "the destination's device memory") + ": " + e.call() + ": " +
                       e.detail());
     }
-    // count(), shutdown(), ... copy on it; made after the try, so that a stream that cannot be
-    // made is not reported as a ring that did not fit.
-    if (kernel_storage_) control_stream_.emplace(destination_);
+    if (kernel_storage_) place_kernel_ring(options.capacity);
+  }
+
+  // The ring in GPU memory: the stream count(), shutdown(), ... copy on, then the empty ring
+  // written with it. After allocate_ring's try, so that a stream that cannot start is not reported
+  // as a ring that did not fit; errors name this class (the stream's call is in the detail). A
+  // throw leaves nothing behind: the members free the memory (peer access is not enabled yet).
+  void place_kernel_ring(std::size_t capacity) {
+    const auto failed = [](const char* what, const Error& e) {
+      return Error(e.code(), "P2PMessageQueue", e.device(), std::string(what) + " (" + e.call() + "): " + e.detail());
+    };
+    try {
+      control_stream_.emplace(destination_);
+    } catch (const Error& e) {
+      throw failed("starting the stream the queue copies its ring's control words on", e);
+    }
+    // Untested: only CUDA fails here (the copy, or the wait for it). On the host backend the copy
+    // is a task for the stream's running worker and starts no thread, so no test seam reaches it.
+    try {
+      ring_ = initialize_ring<ring_type>(*kernel_storage_, capacity, 0, &*control_stream_);
+    } catch (const Error& e) {
+      throw failed("writing the empty ring into the destination's memory", e);
+    }
   }
 
   detail::ring_control download_control() const {

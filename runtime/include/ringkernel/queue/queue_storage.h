@@ -30,12 +30,19 @@ class QueueStorage {
   std::size_t size() const noexcept { return size_; }
   QueueMemory memory() const noexcept { return memory_; }
   int device() const noexcept { return device_; }
-  /// Host threads may load and store this memory directly (false only for CUDA device memory).
+  /// Host threads may load and store this memory directly (false only for CUDA device memory, or,
+  /// in the runtime's own tests, host-backend device memory under a test switch).
   bool host_accessible() const noexcept { return host_accessible_; }
+  /// What host_accessible() of storage of `memory` on `device` would be, without allocating it.
+  /// Errors, named QueueStorage::host_accessible_memory: invalid_device if `device` names none
+  /// (pinned and device memory; QueueMemory::host ignores it), invalid_argument if `memory` is no
+  /// QueueMemory.
+  static bool host_accessible_memory(QueueMemory memory, int device);
   /// Copies `bytes` of host memory to the storage at `offset` (the initial ring image, or one
   /// control word of a ring in device memory). Error(out_of_range) if it does not fit. Copies to
   /// CUDA device memory use a stream of their own, made for the call: they do not wait for
-  /// running kernels.
+  /// running kernels. A stream that cannot start is an Error of this call (its detail names the
+  /// stream's call, e.g. cudaStreamCreateWithFlags).
   void upload(const void* host, std::size_t bytes, std::size_t offset = 0);
   /// Copies `bytes` at `offset` of the storage to host memory (e.g. a device ring's indices).
   void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
@@ -63,9 +70,11 @@ class QueueStorage {
 
 /// Writes an empty `Ring` (spsc_ring or mpmc_ring) of `capacity` slots into `storage` and returns
 /// its view: in place when host threads can reach the memory, else as a host image uploaded once
-/// (CUDA device memory). `storage` must hold Ring::bytes_for(capacity).
+/// (CUDA device memory: QueueStorage::upload, on `*stream` if not null, else on a stream made for
+/// the call). `storage` must hold Ring::bytes_for(capacity).
 template <class Ring>
-Ring initialize_ring(QueueStorage& storage, std::uint64_t capacity, std::uint64_t start = 0) {
+Ring initialize_ring(QueueStorage& storage, std::uint64_t capacity, std::uint64_t start = 0,
+                     Stream* stream = nullptr) {
   if (storage.host_accessible()) return Ring::initialize(storage.data(), capacity, start);
   // Aligned as the ring's control block (alignas 128), which Ring::initialize constructs in it.
   struct alignas(detail::queue_line_bytes) image_line {
@@ -74,7 +83,11 @@ Ring initialize_ring(QueueStorage& storage, std::uint64_t capacity, std::uint64_
   const std::size_t bytes = Ring::bytes_for(capacity);
   std::vector<image_line> image((bytes + detail::queue_line_bytes - 1) / detail::queue_line_bytes);
   Ring::initialize(image.data(), capacity, start);
-  storage.upload(image.data(), bytes);
+  if (stream != nullptr) {
+    storage.upload(image.data(), bytes, 0, *stream);
+  } else {
+    storage.upload(image.data(), bytes);
+  }
   return Ring(storage.data(), capacity);
 }
 
