@@ -6,11 +6,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "build_integration.h"
 #include "emit.h"
 #include "frontend.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Regex.h"
@@ -192,10 +195,30 @@ int runRegistryCommand(const CommandLine& commandLine, const char* argv0) {
                      templateDir, commandLine.removeStaleOutputs);
 }
 
+/// --help or --version (any of LLVM's spellings) before the compiler arguments: they need no
+/// working directory.
+bool asksForHelpOrVersion(int argc, const char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const llvm::StringRef arg(argv[i]);
+    if (arg == "--") return false;
+    const llvm::StringRef name = arg.ltrim('-');
+    if (arg.starts_with("-") && (name.starts_with("help") || name == "version")) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, const char** argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // Relative paths (inputs, -p, --output-dir, clang's own) resolve against it; without this check a
+  // deleted working directory made clang's file system abort with "LLVM ERROR: out of memory".
+  if (llvm::SmallString<256> cwd; !asksForHelpOrVersion(argc, argv)) {
+    if (const std::error_code ec = llvm::sys::fs::current_path(cwd)) {
+      return usageError("cannot determine the current working directory (" + ec.message() +
+                        "); it may have been deleted: run ringkernel-gen from a directory that exists");
+    }
+  }
   CommandLine commandLine;
   if (!parseCommandLine(argc, argv, commandLine)) return kUsageError;
   return commandLine.mode == Mode::Registry ? runRegistryCommand(commandLine, argv[0])

@@ -54,6 +54,29 @@ TEST_F(CliTest, StampOrDepfileThatCannotBeWrittenFailsBeforeAnyOutput) {
   EXPECT_EQ(readFile(path("file")), "x\n");
 }
 
+// Run from a directory that was deleted, clang's file system used to abort the run with "LLVM
+// ERROR: out of memory" (exit status 134), with relative or absolute paths alike.
+TEST_F(CliTest, DeletedWorkingDirectoryIsBadUsageThatSaysSo) {
+  const std::string header = write("ping.h", kHeader);
+  for (const std::string& paths : {"--output-dir " + quote(path("out")) + " " + quote(header),
+                                   std::string("--output-dir out ../ping.h")}) {
+    const CliResult result =
+        runGenerator(paths, "mkdir " + quote(path("gone")) + " && cd " + quote(path("gone")) + " && rmdir ../gone &&");
+    EXPECT_EQ(result.status, 2) << paths << "\n" << result.output;
+    EXPECT_NE(result.output.find("ringkernel-gen: error: cannot determine the current working directory ("),
+              std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("it may have been deleted"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(path("out")));
+    EXPECT_FALSE(fs::exists(path("gone")));
+  }
+  for (const std::string option : {"--help", "--version"}) {
+    const CliResult result =
+        runGenerator(option, "mkdir " + quote(path("gone")) + " && cd " + quote(path("gone")) + " && rmdir ../gone &&");
+    EXPECT_EQ(result.status, 0) << option << "\n" << result.output;
+  }
+}
+
 // The .rk.h includes the header by a quoted path and the outputs are named after its stem: a '"'
 // in the path used to give a .rk.h that does not compile, and '.h' hidden outputs named '.rk.h'
 // whose manifest the registry step cannot use.
