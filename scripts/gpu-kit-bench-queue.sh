@@ -29,7 +29,7 @@
 # the first timed iteration of the rows that time a fixed number of iterations. CUDA_DEVICE_ORDER:
 # CUDA's device 0 is then nvidia-smi's GPU 0, the one pinned to and named in the GOAL lines.
 run_bench_queue() {
-  local bin="$kit/bin/bench_queue_device" list list_status=0 rows=() row i=0 left filter round
+  local bin="$kit/bin/bench_queue_device" list list_status=0 rows=() row i=0 round st
   local pairs=${RK_BENCH_PAIRS:-3}
   local deadline=$((SECONDS + bench_limit))
   local rt=() rt_raw=() k2k=() k2k_raw=() k2k_other=() tp=() tp_raw=() rest=() last=() schedule=()
@@ -83,18 +83,11 @@ run_bench_queue() {
         echo "SKIP bench_queue_device $row (run $i): not repeated, it did not pass before"
         continue
       fi
-      left=$((deadline - SECONDS))
-      if [ "$left" -lt 5 ]; then
-        echo "FAIL bench_queue_device $row (run $i): not run, the $bench_limit s of RK_BENCH_LIMIT for all rows are spent"
-        failed=1
-        continue
-      fi
-      # The row's name as an extended regex, anchored: its metacharacters (. * + ? ( ) ...) escaped.
-      # shellcheck disable=SC2001
-      filter="^$(sed 's/[]\\.*+?(){}|^$[]/\\&/g' <<< "$row")\$"
-      row_passed=0
-      bench_row "bench_queue_device $row" "$filter" "$(printf '%s/bench_queue_device.%02d.json' "$rows_dir" "$i")" \
-        "$((row_limit < left ? row_limit : left))"
+      row_passed=0 st=0
+      bench_named_row "$row" "bench_queue_device $row" "$(printf '%s/bench_queue_device.%02d.json' "$rows_dir" "$i")" \
+        "$deadline" "bench_queue_device $row (run $i): not run, the $bench_limit s of RK_BENCH_LIMIT for all rows are spent" ||
+        st=$?
+      if [ "$st" -eq 2 ]; then continue; fi  # not run: the time is spent
       if [ "$row_passed" != 1 ]; then bad[$row]=1; fi
     done
   fi
@@ -197,6 +190,24 @@ bench_row() {
   keep_output "$label" "$rc" "$verdict" "$([ -n "$tool" ] || echo "rows/${json##*/}")"
 }
 
+# bench_named_row ROW LABEL JSON DEADLINE NOT_RUN [TOOL]: bench_row LABEL for the one row named ROW
+# (its name as an anchored extended regex, the metacharacters . * + ? ( ) ... escaped) with the time
+# left before DEADLINE ($SECONDS), row_limit at most; status 0. With under 5 s left: the FAIL line
+# NOT_RUN instead, and status 2 (the callers skip what follows a run only on exactly that).
+bench_named_row() {
+  local row=$1 label=$2 json=$3 left=$(($4 - SECONDS)) filter
+  if [ "$left" -lt 5 ]; then
+    echo "FAIL $5"
+    failed=1
+    return 2
+  fi
+  # shellcheck disable=SC2001
+  filter="^$(sed 's/[]\\.*+?(){}|^$[]/\\&/g' <<< "$row")\$"
+  # Its status is keep_output's (pack_outputs': 1 where writing the archive failed, which its WARN
+  # line says): the row ran all the same.
+  bench_row "$label" "$filter" "$json" "$((row_limit < left ? row_limit : left))" ${6:+"$6"} || true
+}
+
 # run_bench_sanitize TOOL...: every row of bench_queue_device under each compute-sanitizer TOOL
 # (bench_row), as a small run (RK_BENCH_SMALL=1: the least work that runs each kernel path; the
 # full rows' kernels would pass their give-up budgets, as instrumented kernels run many times
@@ -214,7 +225,7 @@ bench_row() {
 # A small run takes ~1 s of GPU work per row at a 100x slowdown; a row's process, ~2-5 s under
 # memcheck on an H100/H200 (the tool's start, CUDA's, the module's instrumentation): 14 rows ~30-70 s.
 run_bench_sanitize() {
-  local bin="$kit/bin/bench_queue_device" list list_status=0 rows=() row tool left deadline filter alone i
+  local bin="$kit/bin/bench_queue_device" list list_status=0 rows=() row tool deadline alone i st
   local json="$scratch/sanitize-row.json"
   if [ -n "$only" ] && ! grep -qE -- "$only" <<< bench_queue_device; then return; fi
   sanitizer_ready || return 0
@@ -236,18 +247,12 @@ run_bench_sanitize() {
         failed=1
         break
       fi
-      left=$((deadline - SECONDS))
-      if [ "$left" -lt 5 ]; then
-        echo "FAIL bench_queue_device $row under compute-sanitizer $tool: not run, the $bench_sanitize_limit s of RK_BENCH_SANITIZE_LIMIT are spent (RK_BENCH_SANITIZE_ROWS picks rows for a call of their own)"
-        failed=1
-        continue
-      fi
-      # The row's name as an extended regex, anchored (as run_bench_queue).
-      # shellcheck disable=SC2001
-      filter="^$(sed 's/[]\\.*+?(){}|^$[]/\\&/g' <<< "$row")\$"
       rm -f "$json"  # a process that writes none must not be judged by the last row's
-      bench_row "bench_queue_device $row under compute-sanitizer $tool" "$filter" "$json" \
-        "$((row_limit < left ? row_limit : left))" "$tool"
+      st=0
+      bench_named_row "$row" "bench_queue_device $row under compute-sanitizer $tool" "$json" "$deadline" \
+        "bench_queue_device $row under compute-sanitizer $tool: not run, the $bench_sanitize_limit s of RK_BENCH_SANITIZE_LIMIT are spent (RK_BENCH_SANITIZE_ROWS picks rows for a call of their own)" \
+        "$tool" || st=$?
+      if [ "$st" -eq 2 ]; then continue; fi  # not run: the time is spent
       if sanitizer_refuses_gpu; then return; fi
       if [ "$row_alone" = 1 ]; then alone=$((alone + 1)); else alone=0; fi
     done

@@ -90,11 +90,12 @@ hostq_cpu() {
 
 # hostq_round LABEL FILTER JSON LIMIT: one process of bench_queue over the rows FILTER matches, its
 # JSON into JSON (the archive's hostq/), within LIMIT and the run's budget; one PASS/FAIL line;
-# sets round_took and round_ok=1 on a PASS. FAIL: timed out, crashed, exit non-zero, no JSON, or a
-# row that ended with an error other than one saying the machine lacks CPUs ("needs N CPUs, ...":
-# the PxC rows): those are skips, counted on the PASS line.
+# sets round_took and round_ok=1 on a PASS. FAIL: timed out, crashed, exit non-zero (86: a PxC
+# row's threads stuck in a queue call, its stderr line quoted), no JSON, or a row that ended with an
+# error other than one saying the machine lacks CPUs ("needs N CPUs, ...": the PxC rows): those are
+# skips, counted on the PASS line.
 hostq_round() {
-  local label=$1 json=$3 t0=$SECONDS limit rc errors skips took verdict=FAIL
+  local label=$1 json=$3 t0=$SECONDS limit rc errors skips took stuck verdict=FAIL
   within_budget "$label" "$4" || return 0
   limit=$limit_now
   echo "=== $label (limit $limit s): bench_queue --benchmark_filter='$2' --benchmark_enable_random_interleaving=true --benchmark_out=${json#"$pack"/} --benchmark_out_format=json"
@@ -111,6 +112,10 @@ hostq_round() {
     echo "FAIL $label: timed out after $limit s ($took s)"
   elif [ "$rc" -gt 128 ]; then
     echo "FAIL $label: crashed, exit $rc (signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))) ($took s)"
+  elif [ "$rc" -eq 86 ]; then  # pxc_stuck_status (bench/queue/pxc_checks.h): its line on stderr,
+    # less its "bench_queue: " and its "Ending the process, exit status 86." (this line says both)
+    stuck=$(sed -n '/still inside a queue call/{s/^bench_queue: //;s/ Ending the process, exit status [0-9]*\.$//;p;q;}' "$scratch/output")
+    echo "FAIL $label: exit 86, threads of a PxC row stuck in a queue call after a stop: ${stuck:-its output does not say which} ($took s)"
   elif [ "$rc" -ne 0 ]; then
     echo "FAIL $label: exit $rc ($took s)"
   elif ! tail -1 "$json" 2>/dev/null | grep -q '^}'; then

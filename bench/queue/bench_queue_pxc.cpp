@@ -23,6 +23,7 @@
 #include <concurrentqueue/concurrentqueue.h>
 
 #include <chrono>
+#include <cstdio>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -57,9 +58,26 @@ void skip_visibly(State& state, const std::string& why) {
   }
 }
 
+// The rows' families and minimum time (their registration, at the end).
+constexpr const char* pxc_single_row = "BM_Paired_MpmcPxC";
+constexpr const char* pxc_batch_row = "BM_Paired_MpmcPxCBatch32";
+constexpr double pxc_min_time = 2.0;
+
+// The row's whole name, as Google Benchmark prints it, for the message of a process ended by a
+// stuck thread (pxc_checks.h, pxc_sync::stuck). Built by hand after the registration (args P and C,
+// MinTime printed "%0.3f", UseRealTime): the State of Google Benchmark 1.7.1 (this VM's) has no
+// name, and the State::name() of later ones gives the family alone.
+std::string row_name(const char* family, const benchmark::State& state) {
+  char min_time[32];
+  std::snprintf(min_time, sizeof min_time, "%0.3f", pxc_min_time);
+  return std::string(family) + "/P:" + std::to_string(state.range(0)) + "/C:" + std::to_string(state.range(1)) +
+         "/min_time:" + min_time + "/real_time";
+}
+
 // The row's shape, or nullopt (the row skipped) when the process may run on too few CPUs for it.
-std::optional<pxc_shape> shape_that_fits(benchmark::State& state) {
-  const pxc_shape shape{static_cast<unsigned>(state.range(0)), static_cast<unsigned>(state.range(1))};
+std::optional<pxc_shape> shape_that_fits(benchmark::State& state, const char* family) {
+  const pxc_shape shape{static_cast<unsigned>(state.range(0)), static_cast<unsigned>(state.range(1)),
+                        row_name(family, state)};
   if (const std::string why = rkbench::too_few_cpus(shape.threads()); !why.empty()) {
     skip_visibly(state, why);
     return std::nullopt;
@@ -122,7 +140,7 @@ struct pxc_queues {
 };
 
 void BM_Paired_MpmcPxC(benchmark::State& state) {
-  const auto shape = shape_that_fits(state);
+  const auto shape = shape_that_fits(state, pxc_single_row);
   if (!shape) return;
   const pxc_queues q(*shape);
   rkbench::run_pxc(state, {
@@ -135,7 +153,7 @@ void BM_Paired_MpmcPxC(benchmark::State& state) {
 }
 
 void BM_Paired_MpmcPxCBatch32(benchmark::State& state) {
-  const auto shape = shape_that_fits(state);
+  const auto shape = shape_that_fits(state, pxc_batch_row);
   if (!shape) return;
   const pxc_queues q(*shape);
   MoodyCq* c = &*q.cq;
@@ -194,6 +212,6 @@ void pxc_args(benchmark::internal::Benchmark* b) {
 }  // namespace
 
 BENCHMARK(rkbench::guarded<BM_Paired_MpmcPxC>)
-    ->Name("BM_Paired_MpmcPxC")->Apply(pxc_args)->UseRealTime()->MinTime(2.0);
+    ->Name(pxc_single_row)->Apply(pxc_args)->UseRealTime()->MinTime(pxc_min_time);
 BENCHMARK(rkbench::guarded<BM_Paired_MpmcPxCBatch32>)
-    ->Name("BM_Paired_MpmcPxCBatch32")->Apply(pxc_args)->UseRealTime()->MinTime(2.0);
+    ->Name(pxc_batch_row)->Apply(pxc_args)->UseRealTime()->MinTime(pxc_min_time);

@@ -10,6 +10,11 @@
 //   - Progress (pxc_sync, watch): a watchdog ends a move in which no message moved for
 //     pxc_stall_limit, with a message giving each thread's count.
 //   - Start-up (pxc_threads): a thread that fails to start calls the move off, no std::terminate.
+//   - Failures inside the threads (pxc_sync::fail): a thread body that throws calls the move off;
+//     the first exception, naming its thread, ends the row after the join, no std::terminate.
+//   - The end (pxc_sync::await_left): after any stop the threads get pxc_stop_grace to leave; one
+//     still inside a queue call then (it cannot see the stop) ends the process with
+//     pxc_stuck_status and a message on stderr, rather than a join that never returns.
 #pragma once
 
 #include <algorithm>
@@ -17,8 +22,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -30,6 +38,7 @@ namespace rkbench {
 
 struct pxc_shape {
   unsigned producers = 1, consumers = 1;
+  std::string row;  // the benchmark row, for the message of a process ended by pxc_sync::stuck
   std::uint64_t per_producer() const { return paired_messages / producers; }
   unsigned threads() const { return producers + consumers; }
 };
@@ -120,10 +129,44 @@ inline std::string delivery_error(const pxc_shape& shape, const std::vector<tall
 inline constexpr std::chrono::seconds pxc_stall_limit{10};
 /// How often the benchmark thread looks at the counts while a move runs (it sleeps in between).
 inline constexpr std::chrono::milliseconds pxc_watch_interval{500};
+/// After a stop (the watchdog's, a thread's failure, a failed start) how long the threads have to
+/// leave: each reads the stop at its next 64th wait, far sooner, unless it is inside a queue call
+/// that never returns. Then the process ends with pxc_stuck_status (bench/RESULTS.md, PxC section):
+/// a join would never return, and a detached thread would go on using the queue once it is freed.
+inline constexpr std::chrono::seconds pxc_stop_grace{5};
+inline constexpr int pxc_stuck_status = 86;
+
+// Checks of the checks, never in a normal build: built with -DRKBENCH_PXC_FAULT=N, the 1000th call
+// of producer 0's push (1, 3) or consumer 0's pop (2) in every move throws (1, 2) or never returns
+// (3: it sleeps for ever, blind to the stop, until the watchdog and pxc_stop_grace end the process).
+// Set it for a whole target (every source of the binary), never for one file: pxc_fault is an
+// inline constexpr from the macro, and two values of it in one binary break the ODR.
+#ifndef RKBENCH_PXC_FAULT
+#define RKBENCH_PXC_FAULT 0
+#endif
+inline constexpr int pxc_fault = RKBENCH_PXC_FAULT;
+template <int Fault, class Call>
+auto with_fault(Call call, [[maybe_unused]] bool here) {
+  if constexpr (Fault == 0) {
+    return call;
+  } else {
+    return [call = std::move(call), here, calls = std::uint64_t{0}](auto&&... a) mutable {
+      if (here && ++calls == 1000) {
+        if constexpr (Fault == 3) {
+          for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else {
+          throw std::runtime_error("injected fault " + std::to_string(Fault) + " at the 1000th call");
+        }
+      }
+      return call(std::forward<decltype(a)>(a)...);
+    };
+  }
+}
 
 /// What the threads of one move share: the start, the end, and what the watchdog reads.
 struct pxc_sync {
-  explicit pxc_sync(const pxc_shape& s) : shape(s), moved(std::make_unique<count[]>(s.threads())) {}
+  pxc_sync(const pxc_shape& s, std::string contender_name)
+      : shape(s), name(std::move(contender_name)), moved(std::make_unique<count[]>(s.threads())) {}
 
   /// Pins the thread to its CPU (a failure is kept for after the join: it cannot throw here), counts
   /// it ready and waits for the start; false when the move was called off before it started.
@@ -148,13 +191,32 @@ struct pxc_sync {
     moved[self].n.store(moved_so_far(), std::memory_order_relaxed);
     return !stop.load(std::memory_order_relaxed);
   }
-  /// Thread `self` leaves, having sent or taken `n`; the last one wakes the benchmark thread.
+  /// Thread `self` leaves, having sent or taken `n`, and wakes the benchmark thread.
   void leave(unsigned self, std::uint64_t n) {
     moved[self].n.store(n, std::memory_order_relaxed);
-    if (exited.fetch_add(1, std::memory_order_acq_rel) + 1 == shape.threads()) {
+    depart(self);
+  }
+  /// Thread `self`'s body threw `what`: keeps the move's first such failure, calls the move off and
+  /// counts the thread as left (its count stays the last one it published).
+  void fail(unsigned self, const char* what) noexcept {
+    try {
       std::lock_guard lock(m);
-      all_left.notify_all();
+      if (thread_error.empty()) thread_error = who(self) + " threw: " + what;
+    } catch (...) {  // keeping the message failed (bad_alloc): the stop below still ends the move
     }
+    stop.store(true, std::memory_order_release);
+    depart(self);
+  }
+  /// Waits (pxc_stop_grace at most, `lock` on m held) until `n` threads have left, after a stop
+  /// (`why`); returns, or ends the process (stuck) when one has not.
+  void await_left(std::unique_lock<std::mutex>& lock, unsigned n, const std::string& why) {
+    if (!all_left.wait_for(lock, pxc_stop_grace, [&] { return exited.load(std::memory_order_acquire) == n; })) {
+      stuck(n, why);
+    }
+  }
+  std::string who(unsigned self) const {
+    return self < shape.producers ? "producer " + std::to_string(self)
+                                  : "consumer " + std::to_string(self - shape.producers);
   }
   std::uint64_t total_moved() const {
     std::uint64_t t = 0;
@@ -164,8 +226,10 @@ struct pxc_sync {
 
   struct alignas(128) count {
     std::atomic<std::uint64_t> n{0};
+    std::atomic<bool> left{false};
   };
   const pxc_shape shape;
+  const std::string name;  // the contender's
   alignas(128) std::atomic<unsigned> ready{0};
   alignas(128) std::atomic<bool> go{false};
   alignas(128) std::atomic<bool> stop{false};  // the watchdog or a failed start: leave now
@@ -175,12 +239,45 @@ struct pxc_sync {
   std::unique_ptr<count[]> moved;  // thread i's messages sent (producer) or taken (consumer)
   std::mutex m;
   std::condition_variable all_left;
-  std::string pin_error;  // under m
+  std::string pin_error;     // under m
+  std::string thread_error;  // under m: the first thread body that threw, and what
+
+ private:
+  void depart(unsigned self) {
+    if (moved[self].left.exchange(true, std::memory_order_acq_rel)) return;  // left already
+    std::lock_guard lock(m);
+    exited.fetch_add(1, std::memory_order_acq_rel);
+    all_left.notify_all();
+  }
+  /// The end of the process: the `n` threads started (the first n; all but where one failed to
+  /// start, pxc_threads' destructor) were to leave after `why`, and some are still inside a call.
+  /// Names them on stderr and _Exits: no destructor, no atexit handler may touch the queue.
+  [[noreturn]] void stuck(unsigned n, const std::string& why) {
+    std::string s = "bench_queue: " + shape.row + ", " + name + ": " + std::to_string(n - exited.load()) + " of " +
+                    std::to_string(n) + " threads still inside a queue call " +
+                    std::to_string(pxc_stop_grace.count()) + " s after the move was stopped (" + why + "):";
+    for (unsigned i = 0; i < shape.threads(); ++i) {
+      if (i >= n) {
+        s += " " + who(i) + " (not started)";
+      } else {
+        s += std::string(moved[i].left.load() ? " " : " STUCK ") + who(i) + " (" +
+             (i < shape.producers ? "sent " : "took ") + std::to_string(moved[i].n.load()) + ")";
+      }
+      s += i + 1 < shape.threads() ? "," : ";";
+    }
+    s += " counts as last published, of " + std::to_string(shape.per_producer()) +
+         " per producer. Ending the process, exit status " + std::to_string(pxc_stuck_status) + ".\n";
+    std::fflush(stdout);
+    std::fputs(s.c_str(), stderr);
+    std::fflush(stderr);
+    std::_Exit(pxc_stuck_status);
+  }
 };
 
 /// The benchmark thread while a move runs: sleeps until every thread has left, looking at the
 /// published counts every pxc_watch_interval. When they have not changed for pxc_stall_limit it
-/// stops the threads, waits for them and returns what stalled; "" after a move that ended.
+/// stops the threads, waits for them and returns what stalled; "" after a move that ended, or one
+/// that a thread's failure stopped. Either stop waits pxc_stop_grace at most (await_left).
 inline std::string watch(pxc_sync& sync) {
   const pxc_shape& shape = sync.shape;
   auto all_left = [&] { return sync.exited.load(std::memory_order_acquire) == shape.threads(); };
@@ -188,6 +285,10 @@ inline std::string watch(pxc_sync& sync) {
   std::uint64_t last = sync.total_moved();
   auto last_change = std::chrono::steady_clock::now();
   while (!sync.all_left.wait_for(lock, pxc_watch_interval, all_left)) {
+    if (sync.stop.load(std::memory_order_acquire)) {  // a thread failed (pxc_sync::fail)
+      sync.await_left(lock, shape.threads(), "a thread threw");
+      return {};
+    }
     const std::uint64_t now_moved = sync.total_moved();
     const auto now = std::chrono::steady_clock::now();
     if (now_moved != last) {
@@ -195,7 +296,8 @@ inline std::string watch(pxc_sync& sync) {
       last_change = now;
     } else if (now - last_change >= pxc_stall_limit) {
       sync.stop.store(true, std::memory_order_release);
-      sync.all_left.wait(lock, all_left);
+      sync.await_left(lock, shape.threads(), "stalled: the watchdog saw no message move for " +
+                                                 std::to_string(pxc_stall_limit.count()) + " s");
       auto list = [&](unsigned from, unsigned n) {
         std::string s;
         for (unsigned i = from; i < from + n; ++i) s += " " + std::to_string(sync.moved[i].n.load());
@@ -215,6 +317,7 @@ inline std::string watch(pxc_sync& sync) {
 /// EAGAIN; an adapter's copy), or anything before the join, the destructor calls the move off
 /// (stop, then go: each started thread leaves before its first message, or at its next 64th wait)
 /// and joins them before the exception goes on: a joinable std::thread destroyed calls terminate.
+/// A thread that does not leave within pxc_stop_grace ends the process (pxc_sync::await_left).
 class pxc_threads {
  public:
   explicit pxc_threads(pxc_sync& sync) : sync_(sync) { threads_.reserve(sync.shape.threads()); }
@@ -224,6 +327,9 @@ class pxc_threads {
     if (std::none_of(threads_.begin(), threads_.end(), [](const std::thread& t) { return t.joinable(); })) return;
     sync_.stop.store(true, std::memory_order_release);
     sync_.go.store(true, std::memory_order_release);
+    std::unique_lock lock(sync_.m);
+    sync_.await_left(lock, static_cast<unsigned>(threads_.size()), "the move was called off before its end");
+    lock.unlock();
     join();
   }
   template <class Body>

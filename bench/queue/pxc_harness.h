@@ -15,6 +15,9 @@
 //     pxc_stall_limit (a queue that refuses every push for good would otherwise hang the row):
 //     threads publish their counts only while they wait, never per message (pxc_sync::keep_waiting).
 //   - Producers number their messages ahead of the send in a heap outbox, as transfer.h's do.
+//   - A thread body that throws calls the move off (guard_thread, pxc_sync::fail); the row ends
+//     with its message after the join. A thread that never returns from a queue call after a stop
+//     ends the process (pxc_sync::await_left, pxc_stuck_status).
 #pragma once
 
 #include <algorithm>
@@ -149,47 +152,71 @@ void consume_batched(pxc_sync* sync, unsigned self, PopN& pop_n, tally& t, unsig
   }
 }
 
+/// Runs thread `self`'s body, keeping what it throws for the benchmark thread (pxc_sync::fail):
+/// an exception leaving a std::thread's body would std::terminate the process.
+template <class Body>
+void guard_thread(pxc_sync& sync, unsigned self, Body& body) noexcept {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    sync.fail(self, e.what());
+  } catch (...) {
+    sync.fail(self, "an exception not derived from std::exception");
+  }
+}
+
 /// The contenders' adapters: make_push(i) is producer i's push (or push_n), make_pop(j) consumer
 /// j's pop (or pop_n); each thread gets its own, and the drain uses make_pop(0) after the join.
 template <bool Batched, class MakePush, class MakePop>
 double move_pxc(const pxc_shape& shape, const std::string& name, MakePush& make_push, MakePop& make_pop,
                 pxc_stats& stats) {
-  pxc_sync sync(shape);
+  pxc_sync sync(shape, name);
   std::vector<tally> tallies(shape.consumers + 1, tally(shape.producers, shape.per_producer(), ""));
   pxc_threads threads(sync);  // declared after what its threads use: destroyed (joined) first
   for (unsigned i = 0; i < shape.producers; ++i) {
-    threads.start([&sync, &shape, i, push = make_push(i)]() mutable {
-      if constexpr (Batched) {
-        produce_batched(sync, i, shape.per_producer(), push);
-      } else {
-        produce_single(sync, i, shape.per_producer(), push);
-      }
+    constexpr int fault = pxc_fault == 1 || pxc_fault == 3 ? pxc_fault : 0;
+    threads.start([&sync, &shape, i, push = with_fault<fault>(make_push(i), i == 0)]() mutable {
+      auto body = [&] {
+        if constexpr (Batched) {
+          produce_batched(sync, i, shape.per_producer(), push);
+        } else {
+          produce_single(sync, i, shape.per_producer(), push);
+        }
+      };
+      guard_thread(sync, i, body);
     });
   }
   for (unsigned j = 0; j < shape.consumers; ++j) {
-    threads.start([&sync, &shape, &name, &tallies, j, pop = make_pop(j)]() mutable {
+    constexpr int fault = pxc_fault == 2 ? pxc_fault : 0;
+    threads.start([&sync, &shape, &name, &tallies, j, pop = with_fault<fault>(make_pop(j), j == 0)]() mutable {
       const unsigned self = shape.producers + j;
-      tally t(shape.producers, shape.per_producer(), name + ": consumer " + std::to_string(j));
-      unsigned waits = 0;
-      if (sync.arrive_and_wait(self)) {
-        if constexpr (Batched) {
-          consume_batched(&sync, self, pop, t, waits);
-        } else {
-          consume_single(&sync, self, pop, t, waits);
+      auto body = [&] {
+        tally t(shape.producers, shape.per_producer(), name + ": consumer " + std::to_string(j));
+        unsigned waits = 0;
+        if (sync.arrive_and_wait(self)) {
+          if constexpr (Batched) {
+            consume_batched(&sync, self, pop, t, waits);
+          } else {
+            consume_single(&sync, self, pop, t, waits);
+          }
         }
-      }
-      sync.empty_polls.fetch_add(waits, std::memory_order_relaxed);
-      const std::uint64_t took = t.count();
-      tallies[j] = std::move(t);
-      sync.leave(self, took);
+        sync.empty_polls.fetch_add(waits, std::memory_order_relaxed);
+        const std::uint64_t took = t.count();
+        tallies[j] = std::move(t);
+        sync.leave(self, took);
+      };
+      guard_thread(sync, self, body);
     });
   }
-  unsigned waits = 0;
-  while (sync.ready.load(std::memory_order_acquire) != shape.threads()) spin_pause(waits);
+  unsigned waits = 0;  // a thread that failed before it was ready has set stop
+  while (sync.ready.load(std::memory_order_acquire) != shape.threads() && !sync.stop.load(std::memory_order_acquire)) {
+    spin_pause(waits);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   sync.go.store(true, std::memory_order_release);
   const std::string stalled = watch(sync);
   threads.join();
+  if (!sync.thread_error.empty()) throw std::runtime_error(name + ": " + sync.thread_error);
   if (!stalled.empty()) throw std::runtime_error(name + ": " + stalled);
   if (!sync.pin_error.empty()) throw std::runtime_error(name + ": " + sync.pin_error);
   tally& drain = tallies[shape.consumers];

@@ -56,13 +56,18 @@ function(expect_message what out)
   endforeach()
 endfunction()
 
+# Makes the directory WORK/<name> and the symlink WORK/link to it.
+function(linked_dir name)
+  file(MAKE_DIRECTORY "${WORK}/${name}")
+  file(CREATE_LINK "${WORK}/${name}" "${WORK}/link" SYMBOLIC)
+endfunction()
+
 set(bin "${WORK}/build")
 set(calls "${src}/calls.cmake")
 if(CASE STREQUAL "TWO_TARGETS_SYMLINK")
   # A second target naming the first one's directory through a symlink: the same files, the same
   # build rules under other names (CMake saw no collision; both targets' builds wrote the files).
-  file(MAKE_DIRECTORY "${WORK}/real")
-  file(CREATE_LINK "${WORK}/real" "${WORK}/link" SYMBOLIC)
+  linked_dir(real)
   write_calls("ringkernel_generate_messages(app HEADERS a.h OUTPUT_DIR \"${WORK}/real\")
 ringkernel_generate_messages(app2 HEADERS b.h OUTPUT_DIR \"${WORK}/link\")
 ")
@@ -88,8 +93,7 @@ ringkernel_generate_messages(app2 HEADERS b.h OUTPUT_DIR gen/)
 elseif(CASE STREQUAL "ONE_TARGET_TWO_SPELLINGS")
   # One target, one directory spelled two ways: the records are kept by spelling, and the second
   # call's would overwrite the first's (its next configure would delete the first call's outputs).
-  file(MAKE_DIRECTORY "${WORK}/real")
-  file(CREATE_LINK "${WORK}/real" "${WORK}/link" SYMBOLIC)
+  linked_dir(real)
   write_calls("ringkernel_generate_messages(app HEADERS a.h OUTPUT_DIR \"${WORK}/real\")
 ringkernel_generate_messages(app HEADERS b.h OUTPUT_DIR \"${WORK}/link\")
 ")
@@ -100,8 +104,7 @@ elseif(CASE STREQUAL "RESPELLED")
   # A call's OUTPUT_DIR spelled another way from one configure to the next (the real path, then a
   # symlink to it): the directory is still in use, so its files and record stay (the previous
   # spelling's cleanup used to delete them, the record with them).
-  file(MAKE_DIRECTORY "${WORK}/real")
-  file(CREATE_LINK "${WORK}/real" "${WORK}/link" SYMBOLIC)
+  linked_dir(real)
   write_calls("ringkernel_generate_messages(app HEADERS a.h OUTPUT_DIR \"\${GEN_DIR}\")\n")
   configure("${bin}" success out "-DGEN_DIR=${WORK}/real")
   configure("${bin}" success out "-DGEN_DIR=${WORK}/link")
@@ -212,8 +215,7 @@ elseif(CASE STREQUAL "OTHER_TREE_SYMLINK")
   # Two build trees, one output directory: the second tree names it through a symlink. Its configure
   # fails as with the same spelling (the trees would rewrite each other's flags file and headers);
   # it used to compare the spellings and miss it.
-  file(MAKE_DIRECTORY "${WORK}/shared")
-  file(CREATE_LINK "${WORK}/shared" "${WORK}/link" SYMBOLIC)
+  linked_dir(shared)
   write_calls("ringkernel_generate_messages(app HEADERS a.h OUTPUT_DIR \"\${GEN_DIR}\")\n")
   configure("${WORK}/tree1" success out "-DGEN_DIR=${WORK}/shared")
   configure("${WORK}/tree2" failure out "-DGEN_DIR=${WORK}/link")
