@@ -31,6 +31,7 @@ cmake_policy(SET CMP0116 NEW)
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateArgs.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateNames.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateFinalize.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateLink.cmake")
 
 # Where the templates are: the source tree sets this before including this file; an installed package
 # finds them next to itself (<prefix>/lib/cmake/RingKernel -> <prefix>/share/ringkernel/templates).
@@ -300,7 +301,7 @@ function(ringkernel_generate_messages target)
     set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_UTILITIES "${target}|ringkernel_gen_${target}_${calls}")
   endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
-  target_link_libraries(${target} PUBLIC RingKernel::runtime)
+  _ringkernel_link_runtime(${target} "${target_dir}")
 
   # What the calls of the target generate, for install rules (docs/cmake.md, "Installing generated
   # headers"); paths may contain $<CONFIG>, which install(FILES) evaluates.

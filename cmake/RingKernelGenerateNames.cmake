@@ -23,7 +23,8 @@ function(_ringkernel_check_headers where target registry site out_var)
         _ringkernel_earlier_site(${target} "${name}" earlier_at)
         message(FATAL_ERROR "${where}: REGISTRY '${registry}' is already generated for this target "
           "(${earlier}) by an earlier call (${earlier_at}); registries are included by bare name "
-          "('${name}'), so give this one another name")
+          "('${name}'), so give this one another name, or add these headers to that call's HEADERS (messages "
+          "that share a queue or a dispatch belong in one registry)")
       endif()
     endforeach()
   endif()

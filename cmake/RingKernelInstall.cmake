@@ -83,5 +83,6 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateArgs.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateFinalize.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateLink.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateNames.cmake"
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
