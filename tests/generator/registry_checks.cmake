@@ -3,6 +3,10 @@
 #   or `detail` compiles (it spells ::ringkernel:: and ::std::, which the registry's own namespace
 #   would otherwise capture), and the type ids of a message in a namespace, in an inline namespace and
 #   nested in a message equal the literal vectors docs/generator.md gives.
+#   The same source checks kernel_message_slot (size and alignment the largest over the registry's
+#   KernelMessage<T>, make_kernel_message_slot and dispatch_kernel_message(slot, visitor), also in a
+#   kernel); generator_registry_slot_foreign_message: make_kernel_message_slot of a message the
+#   registry lacks (stale::Ping) stops with its own static_assert, alone.
 # - generator_registry_stale_*: a registry made from registry/stale.h compiles with that header's
 #   .rk.h, and stops with its "is stale" static_assert with a .rk.h generated after the message's type
 #   id (or kernel) changed.
@@ -80,6 +84,17 @@ foreach(variant IN ITEMS fresh id kernel)
       FAIL_REGULAR_EXPRESSION "error:.*error:")
   endif()
 endforeach()
+
+# A slot of the registry `ringkernel` (pinned.h) for a message of stale.h: make_kernel_message_slot's
+# static_assert names the registry, and no second error follows.
+add_test(NAME generator_registry_slot_foreign_message
+  COMMAND "${CMAKE_CXX_COMPILER}" -fsyntax-only -std=c++20 -Wall -Wextra -Werror ${rk_quiet_attributes}
+          -DRK_REGISTRY=ringkernel "-DRK_REGISTRY_HEADER=\"ringkernel.registry.rk.h\"" -DRK_FOREIGN_MESSAGE
+          "-I${rk_registry_out}/pinned" "-I${rk_registry_out}/stale_fresh" ${rk_registry_includes}
+          "${rk_registry_src}/registry_names.cpp")
+set_tests_properties(generator_registry_slot_foreign_message PROPERTIES LABELS unit
+  PASS_REGULAR_EXPRESSION "ringkernel: make_kernel_message_slot: T is not a message of registry ringkernel"
+  FAIL_REGULAR_EXPRESSION "error:.*error:")
 
 add_custom_target(generator_registry_checks ALL DEPENDS ${rk_registry_outputs})
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace reg = ::ringkernel::registry::RK_REGISTRY;
 
@@ -22,6 +23,25 @@ static_assert(reg::contains_v<app::AddRequest&&> && !reg::contains_v<int> && !re
 #if !defined(__CUDA_ARCH__)
 static_assert(reg::find(0xf30ce025u) != nullptr && reg::find(0xf30ce025u)->type_id == 0xf30ce025u);
 static_assert(reg::find_kernel(0x9dc3aa14u) != nullptr && reg::find_kernel(0x9dc3aa14u)->receive_count == 1);
+#endif
+
+// kernel_message_slot: the largest size and alignment over the registry's KernelMessage<T>, trivially
+// copyable (a queue element), on the host and in device code.
+template <class T>
+using km = ringkernel::KernelMessage<T>;
+constexpr std::size_t max_size = sizeof(km<app::AddRequest>) > sizeof(km<app::Ping>) ? sizeof(km<app::AddRequest>)
+                                                                                        : sizeof(km<app::Ping>);
+static_assert(sizeof(km<app::Outer>) <= max_size && sizeof(km<app::Outer::Inner>) <= max_size);
+static_assert(reg::max_kernel_message_size == max_size && reg::max_kernel_message_alignment == 8);
+static_assert(sizeof(reg::kernel_message_slot::bytes) == max_size && alignof(reg::kernel_message_slot) == 8);
+static_assert(std::is_trivially_copyable_v<reg::kernel_message_slot>);
+
+#if defined(RK_FOREIGN_MESSAGE)
+// A message of another header, not in this registry: make_kernel_message_slot refuses it.
+#include "stale.rk.h"
+reg::kernel_message_slot foreign_slot() {
+  return reg::make_kernel_message_slot(ringkernel::KernelMessage<stale::Ping>{});
+}
 #endif
 
 #if defined(__CUDACC__)
@@ -41,6 +61,15 @@ __global__ void route(std::uint32_t type_id, const void* raw, const std::uint8_t
   reg::dispatch_envelope(in, size, ringkernel::on_device(Count{out}));
 }
 
+__global__ void route_slot(const reg::kernel_message_slot* in, reg::kernel_message_slot* out, unsigned* count) {
+  *out = reg::make_kernel_message_slot(km<app::Ping>::create_data(0, 1, app::Ping{7}));
+  if (in->type_id() != 0) reg::dispatch_kernel_message(*in, ringkernel::on_device(Count{count}));
+}
+
+void launch_route_slot(const reg::kernel_message_slot* in, reg::kernel_message_slot* out, unsigned* count) {
+  route_slot<<<1, 1>>>(in, out, count);
+}
+
 void launch_route(std::uint32_t type_id, const void* raw, const std::uint8_t* in, std::size_t size, unsigned* out) {
   route<<<1, 1>>>(type_id, raw, in, size, out);
 }
@@ -56,5 +85,7 @@ int main() {
   reg::dispatch_kernel_message(&inner, sizeof inner, count);
   const std::uint8_t bytes[1] = {0};
   reg::dispatch_envelope(bytes, sizeof bytes, count);
-  return calls == 2 ? 0 : 1;
+  const reg::kernel_message_slot slot = reg::make_kernel_message_slot(inner);
+  reg::dispatch_kernel_message(slot, count);
+  return calls == 3 ? 0 : 1;
 }
