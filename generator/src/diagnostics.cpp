@@ -57,6 +57,20 @@ clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::Sour
   return loc;
 }
 
+void printAtHeader(llvm::raw_ostream& out, llvm::StringRef file, clang::DiagnosticsEngine::Level level,
+                   llvm::StringRef message) {
+  const bool colors = out.has_colors();
+  const std::uint64_t start = out.tell();
+  if (colors) out.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+  out << file << ":1:1: ";
+  if (colors) out.resetColor();
+  clang::TextDiagnostic::printDiagnosticLevel(out, level, colors);
+  clang::TextDiagnostic::printDiagnosticMessage(out, level == clang::DiagnosticsEngine::Note, message,
+                                                static_cast<unsigned>(out.tell() - start),
+                                                /*Columns=*/0, colors);
+  out.flush();
+}
+
 RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
     : out_(out), options_(new clang::DiagnosticOptions()) {
   options_->ShowColors = out.has_colors();

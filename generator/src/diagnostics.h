@@ -55,6 +55,11 @@ class Diagnoser {
 /// text no file holds (token pasting, -D).
 clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::SourceManager& sm);
 
+/// Prints "<file>:1:1: <level>: <message>" as clang's printer does (colours when `out` has them),
+/// for what the generator says about a header as a whole, after its parse (no source line shown).
+void printAtHeader(llvm::raw_ostream& out, llvm::StringRef file, clang::DiagnosticsEngine::Level level,
+                   llvm::StringRef message);
+
 /// A range the caret line underlines, as recorded: the characters from line:column up to
 /// endLine:endColumn (exclusive; presumed locations, as printed).
 struct RecordedRange {

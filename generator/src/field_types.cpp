@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 #include "field_types.h"
 
+#include <algorithm>
 #include <map>
 
 #include "attribute_registration.h"
@@ -68,15 +69,15 @@ FieldType rejectBuiltin(const clang::BuiltinType& builtin, clang::QualType type,
   }
 }
 
-/// Fix for a standard library type, by its unqualified name.
+/// Fix for a standard library type, by its unqualified name (std::array and atomics: arrayFix,
+/// rejectAtomic).
 std::string libraryFix(llvm::StringRef name) {
   static const std::map<std::string, std::string, std::less<>> fixes = {
       {"basic_string", "use a fixed-size char array, e.g. char name[64]"},
       {"basic_string_view", "use a fixed-size char array, e.g. char name[64]"},
-      {"array", "use a built-in array, e.g. std::int32_t values[4]"},
+      {"array", "use a built-in array of a supported element type, e.g. std::int32_t values[4]"},
       {"pair", "use a nested [[ringkernel::message]] struct with two fields"},
       {"tuple", "use a nested [[ringkernel::message]] struct with one field per element"},
-      {"atomic", "use the plain value type"},
       {"complex", "use two float or double fields (real and imaginary)"},
       {"optional", "use the value plus a bool has_value field"},
   };
@@ -85,8 +86,88 @@ std::string libraryFix(llvm::StringRef name) {
   return "use a fixed-size array (e.g. T items[N] plus a std::uint32_t count field)";
 }
 
+/// How a fix spells the supported type `type` (without arrays): signed and unsigned char and the
+/// builtin integers by their width on the target (int -> std::int32_t), the others as printed.
+/// Empty when a field of this type would be rejected too.
+std::string plainSpelling(clang::QualType type, const clang::ASTContext& context) {
+  if (!classifyFieldType(type, context).ok()) return {};
+  const clang::QualType element = type.getCanonicalType().getUnqualifiedType();
+  const auto* builtin = llvm::dyn_cast<clang::BuiltinType>(element.getTypePtr());
+  if (builtin != nullptr) {
+    switch (builtin->getKind()) {
+      case clang::BuiltinType::SChar:
+      case clang::BuiltinType::UChar:
+      case clang::BuiltinType::Short:
+      case clang::BuiltinType::Int:
+      case clang::BuiltinType::Long:
+      case clang::BuiltinType::LongLong:
+      case clang::BuiltinType::UShort:
+      case clang::BuiltinType::UInt:
+      case clang::BuiltinType::ULong:
+      case clang::BuiltinType::ULongLong:
+        return std::string("std::") + (builtin->isSignedInteger() ? "int" : "uint") +
+               std::to_string(context.getTypeSize(element)) + "_t";
+      default: break;
+    }
+  }
+  return element.getAsString(context.getPrintingPolicy());
+}
+
+std::string declaratorOf(const std::vector<std::uint64_t>& extents) {
+  std::string text;
+  for (const std::uint64_t extent : extents) text += "[" + std::to_string(extent) + "]";
+  return text;
+}
+
+/// The fix for a std::array field (itself maybe an array of `outer` extents): the built-in array of
+/// its element type and extents, std::array<std::array<float, 3>, 2> v -> float v[2][3]. `result`
+/// (the rejection with a general fix) is kept as it is when there is no such array.
+FieldType arrayFix(FieldType result, const clang::ClassTemplateSpecializationDecl& array,
+                   const std::vector<std::uint64_t>& outer, const clang::ASTContext& context) {
+  std::vector<std::uint64_t> extents = outer;
+  const clang::ClassTemplateSpecializationDecl* level = &array;
+  clang::QualType element;
+  while (level != nullptr) {
+    const clang::TemplateArgumentList& args = level->getTemplateArgs();
+    if (args.size() != 2 || args[0].getKind() != clang::TemplateArgument::Type ||
+        args[1].getKind() != clang::TemplateArgument::Integral) {
+      return result;
+    }
+    extents.push_back(args[1].getAsIntegral().getZExtValue());
+    element = args[0].getAsType().getCanonicalType();
+    while (const auto* builtIn = llvm::dyn_cast_or_null<clang::ConstantArrayType>(context.getAsArrayType(element))) {
+      extents.push_back(builtIn->getZExtSize());
+      element = builtIn->getElementType().getCanonicalType();
+    }
+    const auto* inner = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(element->getAsCXXRecordDecl());
+    level = inner != nullptr && inner->isInStdNamespace() && inner->getName() == "array" ? inner : nullptr;
+  }
+  const std::string spelling = plainSpelling(element, context);
+  if (spelling.empty() || std::find(extents.begin(), extents.end(), 0u) != extents.end()) return result;
+  result.fix = "use a built-in array: ";
+  result.fixType = spelling;
+  result.fixDeclarator = declaratorOf(extents);
+  return result;
+}
+
+/// An atomic (std::atomic<T>, std::atomic_flag, _Atomic(T)) of value type `value` (null: unknown)
+/// in a field of `outer` extents: rejected, with the plain type as the fix.
+FieldType rejectAtomic(clang::QualType type, clang::QualType value, const std::vector<std::uint64_t>& outer,
+                       const clang::ASTContext& context) {
+  FieldType result = rejected("has type " + spell(type, context) +
+                                  ", an atomic; messages are copied as bytes, so it would not be atomic "
+                                  "for the sender or the receiver",
+                              "use the plain value type");
+  const std::string spelling = value.isNull() ? std::string() : plainSpelling(value, context);
+  if (spelling.empty()) return result;
+  result.fix = "use the plain type: ";
+  result.fixType = spelling;
+  result.fixDeclarator = declaratorOf(outer);
+  return result;
+}
+
 FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType type,
-                         const clang::ASTContext& context) {
+                         const std::vector<std::uint64_t>& outer, const clang::ASTContext& context) {
   const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(recordType.getDecl());
   if (record == nullptr) return rejected("has unsupported record type " + spell(type, context), "");
   if (record->isUnion()) {
@@ -94,12 +175,26 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
                     "use a struct with one field per alternative and a tag field, or a byte array");
   }
   if (record->isInStdNamespace()) {
+    const auto* specialization = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(record);
+    if (record->getName() == "atomic_flag") return rejectAtomic(type, context.BoolTy, outer, context);
+    if (record->getName() == "atomic") {
+      clang::QualType value;
+      if (specialization != nullptr && specialization->getTemplateArgs().size() == 1 &&
+          specialization->getTemplateArgs()[0].getKind() == clang::TemplateArgument::Type) {
+        value = specialization->getTemplateArgs()[0].getAsType();
+      }
+      return rejectAtomic(type, value, outer, context);
+    }
     const bool container = record->getName() != "array" && record->getName() != "pair" &&
                            record->getName() != "tuple" && record->getName() != "complex";
-    return rejected("has type " + spell(type, context) + ", a standard library " +
-                        (container ? "container or handle" : "type") +
-                        " whose layout is not fixed across compilers and devices",
-                    libraryFix(record->getName()));
+    FieldType result = rejected("has type " + spell(type, context) + ", a standard library " +
+                                    (container ? "container or handle" : "type") +
+                                    " whose layout is not fixed across compilers and devices",
+                                libraryFix(record->getName()));
+    if (record->getName() == "array" && specialization != nullptr) {
+      return arrayFix(std::move(result), *specialization, outer, context);
+    }
+    return result;
   }
   if (llvm::isa<clang::ClassTemplateSpecializationDecl>(record)) {
     return rejected("has type " + spell(type, context) +
@@ -120,6 +215,11 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
 }
 
 }  // namespace
+
+std::string FieldType::fixFor(llvm::StringRef fieldName) const {
+  if (fixType.empty()) return fix;
+  return fix + fixType + " " + fieldName.str() + fixDeclarator;
+}
 
 bool scalarKind(clang::QualType type, const clang::ASTContext& context, FieldKind& kind) {
   const auto* builtin = llvm::dyn_cast<clang::BuiltinType>(type.getCanonicalType().getTypePtr());
@@ -198,7 +298,7 @@ FieldType classifyFieldType(clang::QualType written, const clang::ASTContext& co
       result.enumeration = decl;
     }
   } else if (const auto* recordType = llvm::dyn_cast<clang::RecordType>(element.getTypePtr())) {
-    result = classifyRecord(*recordType, written, context);
+    result = classifyRecord(*recordType, written, extents, context);
     if (!result.ok()) return result;
   } else if (element->isBitIntType()) {
     return rejected("has type " + spell(written, context) + ", a _BitInt",
@@ -209,8 +309,8 @@ FieldType classifyFieldType(clang::QualType written, const clang::ASTContext& co
   } else if (element->isVectorType()) {
     return rejected("has vector type " + spell(written, context),
                     "use a fixed-size array, e.g. float values[4]");
-  } else if (element->isAtomicType()) {
-    return rejected("has atomic type " + spell(written, context), "use the plain value type");
+  } else if (const auto* atomic = element->getAs<clang::AtomicType>()) {
+    return rejectAtomic(written, atomic->getValueType(), extents, context);
   } else {
     return rejected("has type " + spell(written, context) + ", which is not supported in messages",
                     "use bool, char, a fixed-width integer, float, double, an enum, a fixed-size "

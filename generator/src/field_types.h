@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clang/AST/Type.h"
+#include "llvm/ADT/StringRef.h"
 #include "model.h"
 
 namespace clang {
@@ -27,8 +28,14 @@ struct FieldType {
   const clang::CXXRecordDecl* message = nullptr; // for Message (its definition)
   std::string rejection;  // why the type is unsupported ("is a pointer ('int *')"); empty if ok
   std::string fix;        // how to fix a rejection
+  /// A fix that declares the field anew ("use a built-in array: float v[2][3]"): the declaration's
+  /// type and what follows the field's name; fixFor() writes the fix with the name between them.
+  std::string fixType;
+  std::string fixDeclarator;
 
   bool ok() const { return rejection.empty(); }
+  /// The fix of a rejected field named `fieldName`.
+  std::string fixFor(llvm::StringRef fieldName) const;
 };
 
 /// Classifies `type` (as written on the field) for the target of `context`: integer kinds by the

@@ -167,7 +167,9 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
                             "the tail padding, which the layout of .rk.cuh and the codecs cannot reproduce",
                 "remove [[no_unique_address]]");
   }
-  if (!type.ok()) return fail(where, declaration, subject() + " " + type.rejection, type.fix);
+  if (!type.ok()) {
+    return fail(where, declaration, subject() + " " + type.rejection, type.fixFor(field.getName()));
+  }
   if (type.extents.size() > kMaxArrayRank) {
     return fail(where, declaration,
                 subject() + " is an array of " + std::to_string(type.extents.size()) +

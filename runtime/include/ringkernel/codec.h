@@ -32,10 +32,55 @@ struct codec_result {
   std::size_t size;
 };
 
+// A T that is not a message (no [[ringkernel::message]], or its generated <stem>.rk.h not included)
+// fails max_encoded_size, encode and decode with a static_assert that names the fix, as
+// KernelMessage<T> does, not with a bare constraint failure ("is_message_v<T> evaluated to
+// false"); a KernelMessage<U> (an envelope) gets the envelope codec's name instead
+// (encode_envelope, decode_envelope, max_envelope_encoded_size<U>). max_encoded_size checks in its
+// initialiser; encode and decode have a fallback overload for other types, below the constrained
+// one every message takes. The fallback has a trailing parameter pack (always empty: the
+// requires-clause admits no extra argument), which makes it less specialised than any template
+// without one: than the constrained overload, and than a user's unconstrained
+// `template <class T> ... encode(const T&, std::uint8_t*, std::size_t)` that argument-dependent
+// lookup finds next to it (an unqualified encode(KernelMessage<app::X>{}, ...) picks app::encode,
+// as it did before the fallback existed; test codec.not_a_message.unqualified_call_compiles). None
+// of the three is a substitution failure for another type: nothing tests them in a
+// requires-expression (use is_message_v<T> for that).
+#define RINGKERNEL_DETAIL_NOT_A_MESSAGE(what)                                                               \
+  "T is not a RingKernel message: annotate it with [[ringkernel::message]] and include its generated "   \
+  "<stem>.rk.h (or .rk.cuh) before using " what
+#define RINGKERNEL_DETAIL_AN_ENVELOPE(instead, what)                                                        \
+  "T is a KernelMessage<U> (an envelope), not a message: for the envelope use " instead                   \
+  " (ringkernel/envelope_codec.h), or " what " of its payload U"
+
+template <class T>
+struct KernelMessage;  // ringkernel/kernel_message.h
+
+namespace detail {
+template <class T>
+inline constexpr bool codec_is_envelope = false;
+template <class U>
+inline constexpr bool codec_is_envelope<KernelMessage<U>> = true;
+template <class U>
+inline constexpr bool codec_is_envelope<const KernelMessage<U>> = true;
+
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr std::size_t max_encoded_size_of() noexcept {
+  static_assert(!codec_is_envelope<T>, RINGKERNEL_DETAIL_AN_ENVELOPE("ringkernel::max_envelope_encoded_size<U>",
+                                                                     "ringkernel::max_encoded_size<U>"));
+  static_assert(is_message_v<T> || codec_is_envelope<T>,
+                RINGKERNEL_DETAIL_NOT_A_MESSAGE("ringkernel::max_encoded_size<T>"));
+  if constexpr (is_message_v<T>) {
+    return max_message_size<T>();
+  } else {
+    return 0;
+  }
+}
+}  // namespace detail
+
 /// Bytes that hold the encoding of any value of T (canonical encodings, every str at full length).
 template <class T>
-  requires is_message_v<T>
-inline constexpr std::size_t max_encoded_size = detail::max_message_size<T>();
+inline constexpr std::size_t max_encoded_size = detail::max_encoded_size_of<T>();
 
 /// Deepest array/map nesting decode follows, unknown (skipped) values included.
 inline constexpr std::uint32_t max_decode_depth = detail::codec_max_depth;
@@ -62,6 +107,16 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result encode(const
   return detail::encode_checked(msg, out, capacity);
 }
 
+/// encode of a T that is not a message: fails to compile, naming the fix (Unused: see above).
+template <class T, class... Unused>
+  requires(sizeof...(Unused) == 0)
+RINGKERNEL_HOST_DEVICE inline codec_result encode(const T&, std::uint8_t*, std::size_t, Unused...) noexcept {
+  static_assert(!detail::codec_is_envelope<T>,
+                RINGKERNEL_DETAIL_AN_ENVELOPE("ringkernel::encode_envelope", "ringkernel::encode"));
+  static_assert(is_message_v<T> || detail::codec_is_envelope<T>, RINGKERNEL_DETAIL_NOT_A_MESSAGE("ringkernel::encode"));
+  return {codec_status::invalid_input, 0};
+}
+
 template <class T>
   requires is_message_v<T>
 RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result decode(const std::uint8_t* in, std::size_t size, T& msg) noexcept {
@@ -82,5 +137,18 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FLATTEN inline codec_result decode(const
 #endif
   return {status, r.offset()};
 }
+
+/// decode into a T that is not a message: fails to compile, naming the fix (Unused: see above).
+template <class T, class... Unused>
+  requires(sizeof...(Unused) == 0)
+RINGKERNEL_HOST_DEVICE inline codec_result decode(const std::uint8_t*, std::size_t, T&, Unused...) noexcept {
+  static_assert(!detail::codec_is_envelope<T>,
+                RINGKERNEL_DETAIL_AN_ENVELOPE("ringkernel::decode_envelope", "ringkernel::decode"));
+  static_assert(is_message_v<T> || detail::codec_is_envelope<T>, RINGKERNEL_DETAIL_NOT_A_MESSAGE("ringkernel::decode"));
+  return {codec_status::invalid_input, 0};
+}
+
+#undef RINGKERNEL_DETAIL_NOT_A_MESSAGE
+#undef RINGKERNEL_DETAIL_AN_ENVELOPE
 
 }  // namespace ringkernel
