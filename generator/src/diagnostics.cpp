@@ -57,20 +57,6 @@ clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::Sour
   return loc;
 }
 
-void printAtHeader(llvm::raw_ostream& out, llvm::StringRef file, clang::DiagnosticsEngine::Level level,
-                   llvm::StringRef message) {
-  const bool colors = out.has_colors();
-  const std::uint64_t start = out.tell();
-  if (colors) out.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
-  out << file << ":1:1: ";
-  if (colors) out.resetColor();
-  clang::TextDiagnostic::printDiagnosticLevel(out, level, colors);
-  clang::TextDiagnostic::printDiagnosticMessage(out, level == clang::DiagnosticsEngine::Note, message,
-                                                static_cast<unsigned>(out.tell() - start),
-                                                /*Columns=*/0, colors);
-  out.flush();
-}
-
 RecordingDiagnosticConsumer::RecordingDiagnosticConsumer(llvm::raw_ostream& out)
     : out_(out), options_(new clang::DiagnosticOptions()) {
   options_->ShowColors = out.has_colors();
@@ -88,11 +74,13 @@ void RecordingDiagnosticConsumer::BeginSourceFile(const clang::LangOptions& lang
                                                   const clang::Preprocessor* pp) {
   langOpts_ = &langOpts;
   printer_ = std::make_unique<clang::TextDiagnostic>(out_, langOpts, options_.get(), pp);
+  placedFile_.clear();  // a note without a location here is no note of the last header's
 }
 
 void RecordingDiagnosticConsumer::EndSourceFile() {
   printer_.reset();
   langOpts_ = nullptr;
+  placedFile_.clear();
 }
 
 void RecordingDiagnosticConsumer::finish() { out_.flush(); }
@@ -190,10 +178,13 @@ std::optional<RecordedFixIt> recordedFixIt(const clang::FixItHint& fixIt, const 
 }
 
 /// The header being parsed, for an error clang reports without a location (such as a UTF-16 byte
-/// order mark in it); empty for a diagnostic with a location, one that is no error, "too many
-/// errors" (about the count, not a place) and one before a header is open (command-line flags).
-std::string mainFileOf(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) {
-  if (level < clang::DiagnosticsEngine::Error || info.getLocation().isValid() ||
+/// order mark in it), or a warning `atHeader`; empty for a diagnostic with a location, any other
+/// one that is no error, "too many errors" (about the count, not a place) and one before a header
+/// is open (command-line flags).
+std::string mainFileOf(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info, bool atHeader) {
+  const clang::DiagnosticsEngine::Level least =
+      atHeader ? clang::DiagnosticsEngine::Warning : clang::DiagnosticsEngine::Error;
+  if (level < least || info.getLocation().isValid() ||
       !info.hasSourceManager() || info.getID() == clang::diag::fatal_too_many_errors) {
     return {};
   }
@@ -269,7 +260,8 @@ void RecordingDiagnosticConsumer::record(clang::DiagnosticsEngine::Level level,
       if (recorded) record.fixIts.push_back(std::move(*recorded));
     }
   } else if (level != clang::DiagnosticsEngine::Note) {
-    placedFile_ = mainFileOf(level, info);  // empty: printed without a location, as clang does
+    // Empty: printed without a location, as clang does.
+    placedFile_ = mainFileOf(level, info, placingAtHeader_);
   }
   const std::uint64_t start = out_.tell();
   if (!placedFile_.empty() && !info.getLocation().isValid()) {

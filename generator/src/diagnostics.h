@@ -55,11 +55,6 @@ class Diagnoser {
 /// text no file holds (token pasting, -D).
 clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::SourceManager& sm);
 
-/// Prints "<file>:1:1: <level>: <message>" as clang's printer does (colours when `out` has them),
-/// for what the generator says about a header as a whole, after its parse (no source line shown).
-void printAtHeader(llvm::raw_ostream& out, llvm::StringRef file, clang::DiagnosticsEngine::Level level,
-                   llvm::StringRef message);
-
 /// A range the caret line underlines, as recorded: the characters from line:column up to
 /// endLine:endColumn (exclusive; presumed locations, as printed).
 struct RecordedRange {
@@ -87,9 +82,11 @@ struct RecordedDiagnostic {
 };
 
 /// Prints diagnostics like clang does (to `out`) and records them. Shared by every translation
-/// unit of one run. An error clang reports without a location while a header is parsed (a UTF-16
-/// byte order mark: the file cannot be read, so there is no place in it) is printed and recorded at
-/// the header's line 1, column 1, and so are the notes that follow it.
+/// unit of one run; the run clears its counts (clear(): the counts only, not what was recorded)
+/// before each header, for clang's "N warnings generated." after it. An error clang reports
+/// without a location while a header is parsed (a UTF-16 byte order mark: the file cannot be read,
+/// so there is no place in it) is printed and recorded at the header's line 1, column 1, and so are
+/// the notes that follow it in that header (BeginSourceFile and EndSourceFile end the placing).
 class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
  public:
   explicit RecordingDiagnosticConsumer(llvm::raw_ostream& out);
@@ -101,6 +98,11 @@ class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
   void finish() override;
 
   const std::vector<RecordedDiagnostic>& diagnostics() const { return recorded_; }
+
+  /// While on, a warning reported without a location while a header is parsed is placed at the
+  /// header's line 1, column 1 too (with the notes after it): the generator's diagnostics about a
+  /// header as a whole, with no source line shown (no_messages_warning.h).
+  void setPlacingAtHeader(bool on) { placingAtHeader_ = on; }
 
  private:
   /// Counts, prints (as clang's TextDiagnosticPrinter does) and records one diagnostic; `info`
@@ -115,7 +117,8 @@ class RecordingDiagnosticConsumer : public clang::DiagnosticConsumer {
   const clang::LangOptions* langOpts_ = nullptr;  // of the source file being parsed
   std::unique_ptr<clang::TextDiagnostic> printer_;  // while a source file is parsed
   std::vector<RecordedDiagnostic> recorded_;
-  std::string placedFile_;  // the header the last location-less error was placed in; else empty
+  std::string placedFile_;  // the header the last location-less error was placed in (this source file); else empty
+  bool placingAtHeader_ = false;
 };
 
 }  // namespace ringkernel::gen

@@ -7,11 +7,11 @@
 #include <set>
 #include <utility>
 
+#include "annotated_records.h"
 #include "attribute_registration.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/DeclTemplate.h"
-#include "clang/AST/Expr.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/Basic/LangStandard.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
@@ -25,107 +25,12 @@
 #include "llvm/Support/Path.h"
 #include "generator_flags.h"
 #include "model_builder.h"
+#include "no_messages_warning.h"
 #include "paths.h"
 #include "unknown_options.h"
 
 namespace ringkernel::gen {
 namespace {
-
-/// Every written record of the main file that carries its own [[ringkernel::message]], in
-/// declaration order, including template patterns, specialisations and local classes (the
-/// validator reports those). Implicit instantiations are skipped.
-void collectAnnotatedRecords(const clang::Decl* decl, const clang::SourceManager& sm,
-                             std::vector<const clang::CXXRecordDecl*>& records) {
-  if (const auto* pattern = llvm::dyn_cast<clang::ClassTemplateDecl>(decl)) {
-    decl = pattern->getTemplatedDecl();
-  }
-  if (!llvm::isa<clang::DeclContext>(decl)) return;  // neither a record nor holding one (fields, ...)
-  if (!llvm::isa<clang::NamespaceDecl>(decl) && !llvm::isa<clang::LinkageSpecDecl>(decl) &&
-      !sm.isInMainFile(sm.getExpansionLoc(decl->getLocation()))) {
-    return;
-  }
-  if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(decl)) {
-    if (record->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation) return;
-    if (ownMessageAnnotation(*record) != nullptr) records.push_back(record);
-  }
-  if (const auto* inner = llvm::dyn_cast<clang::DeclContext>(decl)) {
-    for (const clang::Decl* member : inner->decls()) collectAnnotatedRecords(member, sm, records);
-  }
-}
-
-/// Where the attribute sits: the `ringkernel` token of [[ringkernel::message]].
-clang::SourceLocation attributeLoc(const clang::AnnotateAttr& attr) { return attr.getLocation(); }
-
-/// The annotated records that are message definitions; the others are reported.
-std::vector<const clang::CXXRecordDecl*> selectRoots(
-    const std::vector<const clang::CXXRecordDecl*>& annotated, Diagnoser& diagnoser) {
-  std::vector<const clang::CXXRecordDecl*> roots;
-  for (const clang::CXXRecordDecl* record : annotated) {
-    const auto name = [record] { return "'" + record->getNameAsString() + "'"; };  // errors only
-    const auto annotations = ownMessageAnnotations(*record);
-    if (annotations.size() > 1) {
-      diagnoser.error(attributeLoc(*annotations[1]),
-                      "[[ringkernel::message]] is given more than once on " + name(),
-                      "keep one attribute and put all options in it");
-      continue;
-    }
-    if (!record->isThisDeclarationADefinition()) {
-      diagnoser.error(attributeLoc(*annotations.front()),
-                      "[[ringkernel::message]] is on a declaration of " + name() +
-                          " that is not its definition",
-                      "put the attribute on the definition: struct [[ringkernel::message]] " +
-                          record->getNameAsString() + " { ... };");
-      continue;
-    }
-    roots.push_back(record);
-  }
-  return roots;
-}
-
-/// A default member initializer whose value cannot depend on anything declared after it.
-bool isLiteralInitializer(const clang::Expr* init) {
-  init = init->IgnoreParenImpCasts();
-  if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CXXBoolLiteralExpr,
-                clang::CharacterLiteral>(init)) {
-    return true;
-  }
-  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(init)) {
-    return isLiteralInitializer(unary->getSubExpr());
-  }
-  if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(init)) {
-    return isLiteralInitializer(cast->getSubExpr());
-  }
-  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
-    return list->getNumInits() == 0 || (list->getNumInits() == 1 && isLiteralInitializer(list->getInit(0)));
-  }
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(init)) {
-    return llvm::isa<clang::EnumConstantDecl>(ref->getDecl());
-  }
-  return false;
-}
-
-/// True when building these records now gives what building them after the whole parse would: no
-/// field uses an enum that is only declared so far, and every default member initializer is a
-/// literal (a constexpr function, say, may still get its definition later in the header).
-bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records,
-                 const clang::ASTContext& context) {
-  for (const clang::CXXRecordDecl* record : records) {
-    if (!record->isThisDeclarationADefinition()) continue;
-    for (const clang::FieldDecl* field : record->fields()) {
-      const clang::QualType element = context.getBaseElementType(field->getType());
-      if (const auto* enumType = element->getAs<clang::EnumType>();
-          enumType != nullptr && enumType->getDecl()->getDefinition() == nullptr) {
-        return false;
-      }
-      if (field->hasInClassInitializer() &&
-          (field->getInClassInitializer() == nullptr ||
-           !isLiteralInitializer(field->getInClassInitializer()))) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
 
 /// Builds the model while clang parses: when a record at namespace scope is complete, the messages
 /// in it are built and handed to the listener (the backend renders them while the parse goes on).
@@ -135,11 +40,15 @@ bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records,
 class HeaderConsumer : public clang::SemaConsumer {
  public:
   HeaderConsumer(HeaderModel& model, ModelListener* listener, std::string header,
-                 const clang::Preprocessor& preprocessor)
+                 const clang::Preprocessor& preprocessor, NoMessagesWarning noMessages,
+                 RecordingDiagnosticConsumer& diagnostics)
       : model_(model),
         listener_(listener),
         header_(std::move(header)),
-        preprocessor_(preprocessor) {}
+        preprocessor_(preprocessor),
+        noMessages_(noMessages),
+        diagnostics_(diagnostics),
+        errorsBefore_(diagnostics.getNumErrors()) {}
 
   void Initialize(clang::ASTContext& context) override {
     context_ = &context;
@@ -175,7 +84,18 @@ class HeaderConsumer : public clang::SemaConsumer {
     builder_->addRoots(selectRoots(annotated, *diagnoser_));
   }
 
+  /// A header without errors and without a message gets its warning (no_messages_warning.h). The
+  /// consumer's count has the errors it made of clang's warnings (a misspelt attribute), too.
   void HandleTranslationUnit(clang::ASTContext& context) override {
+    build(context);
+    if (model_.messages.empty() && !context.getDiagnostics().hasErrorOccurred() &&
+        diagnostics_.getNumErrors() == errorsBefore_) {
+      noMessages_.report(context.getDiagnostics(), diagnostics_, fileStem(header_));
+    }
+  }
+
+ private:
+  void build(clang::ASTContext& context) {
     model_.targetTriple = context.getTargetInfo().getTriple().str();
     if (context.getDiagnostics().hasFatalErrorOccurred()) return;
     builder_->handOver();  // the listener renders the last records while the rest is collected
@@ -209,11 +129,13 @@ class HeaderConsumer : public clang::SemaConsumer {
     builder_->finish(model_);
   }
 
- private:
   HeaderModel& model_;
   ModelListener* listener_;
   std::string header_;
   const clang::Preprocessor& preprocessor_;  // finds the macros that spell attributes
+  NoMessagesWarning noMessages_;
+  RecordingDiagnosticConsumer& diagnostics_;  // the engine's client
+  unsigned errorsBefore_;  // the consumer's count (this header's: runFrontend resets it) at its parse's start
   clang::ASTContext* context_ = nullptr;
   clang::Sema* sema_ = nullptr;
   std::optional<Diagnoser> diagnoser_;
@@ -223,6 +145,7 @@ class HeaderConsumer : public clang::SemaConsumer {
 };
 
 struct RunState {
+  RecordingDiagnosticConsumer* diagnostics = nullptr;
   ModelListener* listener = nullptr;
   std::map<std::string, HeaderModel> models;  // by absolute header path
   /// By absolute header path: the parse's -iquote, then -I directories (absolute, normalised).
@@ -255,8 +178,9 @@ class HeaderAction : public clang::ASTFrontendAction {
     std::string header = absolutePath(file.str());
     state_.includeDirs[header] = quotedSearchPath(ci);
     HeaderModel& model = state_.models[header];
-    return std::make_unique<HeaderConsumer>(model, state_.listener, std::move(header),
-                                            ci.getPreprocessor());
+    return std::make_unique<HeaderConsumer>(model, state_.listener, std::move(header), ci.getPreprocessor(),
+                                            NoMessagesWarning::fromWarningOptions(ci.getDiagnosticOpts().Warnings),
+                                            *state_.diagnostics);
   }
 
   /// The generated files need C++20 (.rk.h stops with #error under an older standard): a header
@@ -347,12 +271,14 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
       });
   RecordingDiagnosticConsumer diagnostics(diagnosticStream);
   RunState state;
+  state.diagnostics = &diagnostics;
   state.listener = request.listener;
   HeaderActionFactory factory(state, request.leakAst);
   // One ClangTool per header: a tool given several files prints "[1/2] Processing file ..." for each
   // on stderr. Headers clang reported an error for (an unknown --target, a file it cannot read) get
   // no second error for having no model.
   std::set<std::string> reported;
+  FrontendResult result;
   const auto pch = std::make_shared<clang::PCHContainerOperations>();
   for (const std::string& header : request.headers) {
     clang::tooling::ClangTool tool(*request.compilations, {header}, pch, fileSystem);
@@ -360,13 +286,14 @@ FrontendResult runFrontend(const FrontendRequest& request, llvm::raw_ostream& di
     tool.appendArgumentsAdjuster(generatorFlags(request.targetTriple, request.resourceDir));
     tool.setDiagnosticConsumer(&diagnostics);
     tool.setPrintErrorMessage(false);
-    const unsigned errorsBefore = diagnostics.getNumErrors();
+    // Clang prints the consumer's counts after each header ("1 warning generated."): this header's
+    // alone, as clang does per file. clear() resets the counts only; the recorded list stays.
+    diagnostics.clear();
     tool.run(&factory);
-    if (diagnostics.getNumErrors() != errorsBefore) reported.insert(header);
+    result.errorCount += diagnostics.getNumErrors();  // the run's total
+    if (diagnostics.getNumErrors() != 0) reported.insert(header);
   }
 
-  FrontendResult result;
-  result.errorCount = diagnostics.getNumErrors();
   for (const std::string& header : request.headers) {
     llvm::Expected<std::string> absolute = clang::tooling::getAbsolutePath(*fileSystem, header);
     const std::string path = absolute ? absolutePath(*absolute) : absolutePath(header);

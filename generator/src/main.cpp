@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // ringkernel-gen: parse the headers, check them, render everything in memory, and write only when
 // the whole run had no error. Exit status: 0 success (also with warnings, such as a header without
-// a message), 1 the run failed (input errors, or an output that could not be rendered or written),
+// a message: reported during its parse, no_messages_warning.h), 1 the run failed (input errors, a
+// warning that -Werror made one among them, or an output that could not be rendered or written),
 // 2 bad usage.
 #include <map>
 #include <optional>
@@ -11,7 +12,6 @@
 #include <vector>
 
 #include "build_integration.h"
-#include "diagnostics.h"
 #include "emit.h"
 #include "frontend.h"
 #include "llvm/ADT/SmallString.h"
@@ -152,18 +152,6 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   if (parsed.errorCount != 0) {
     return failed("ringkernel-gen: nothing was written (" + std::to_string(parsed.errorCount) +
                   (parsed.errorCount == 1 ? " error" : " errors") + " in the input)");
-  }
-
-  // A header without a message (its annotation forgotten, say) still gets its outputs, which then
-  // declare nothing: said at the header, as a warning (the exit status stays 0).
-  for (const HeaderModel& header : parsed.headers) {
-    if (!header.messages.empty()) continue;
-    printAtHeader(llvm::errs(), header.headerPath, clang::DiagnosticsEngine::Warning,
-                  "no [[ringkernel::message]] type in this header; its " + header.stem +
-                      ".rk.h declares no message");
-    printAtHeader(llvm::errs(), header.headerPath, clang::DiagnosticsEngine::Note,
-                  "fix: annotate each message struct (struct [[ringkernel::message]] Name { ... };), or "
-                  "stop listing this header");
   }
 
   std::vector<OutputFile> outputs;

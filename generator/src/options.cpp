@@ -107,8 +107,9 @@ const char* kOverview =
     "  ringkernel-gen [options] -p <build-dir> <header>...\n"
     "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n\n"
     "Exit status: 0 success, also after a warning (a header with no [[ringkernel::message]] type still\n"
-    "gets its outputs, which declare no message), 1 the run failed (errors in the input, or an output\n"
-    "that could not be rendered or written; nothing written), 2 bad usage.\n";
+    "gets its outputs, which declare no message; -w silences it, -Werror makes it an error, its own\n"
+    "flag is -W[no-][error=]ringkernel-no-messages), 1 the run failed (errors in the input, or an\n"
+    "output that could not be rendered or written; nothing written), 2 bad usage.\n";
 
 /// An option given with an empty value (`--depfile=`, or an empty "${VAR}" in a build script) is bad
 /// usage: an empty --output-dir would write into the current directory, and the others would act

@@ -157,24 +157,6 @@ TEST_F(CliTest, Utf16ByteOrderMarkIsAnErrorAtTheHeader) {
   }
 }
 
-// A header listed without any [[ringkernel::message]] (the annotation forgotten) gave an empty .rk.h
-// and nothing on stderr. Now a warning at the header says so; the run still succeeds and writes.
-TEST_F(CliTest, HeaderWithoutMessageIsAWarningAtTheHeader) {
-  const std::string good = write("good.h", kGoodHeader);
-  const std::string plain = write("plain.h", "#pragma once\nstruct Forgotten { int a; };\n");
-  const Result result = runGenerator("--output-dir " + quote(path("out")) + " --stamp " + quote(path("stamp")) +
-                                     " " + quote(good) + " " + quote(plain));
-  EXPECT_EQ(result.status, 0) << result.output;
-  EXPECT_EQ(result.output,
-            plain + ":1:1: warning: no [[ringkernel::message]] type in this header; its plain.rk.h declares no "
-                    "message\n" +
-                plain + ":1:1: note: fix: annotate each message struct (struct [[ringkernel::message]] Name { ... "
-                        "};), or stop listing this header\n");
-  for (const char* file : {"out/good.rk.h", "out/plain.rk.h", "out/plain.rk.cuh", "out/plain.rk.json", "stamp"}) {
-    EXPECT_TRUE(fs::exists(path(file))) << file;
-  }
-}
-
 TEST_F(CliTest, BadAttributeOptionExitsOne) {
   const std::string bad = write("opt.h", "struct [[ringkernel::message(priority = 999)]] P { int a; };\n");
   const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(bad));
