@@ -1,7 +1,8 @@
-# cmake --install: ringkernel-gen, the runtime library and its public headers, the templates, and a
+# cmake --install: ringkernel-gen, the runtime library and its public headers, the templates, a
 # relocatable package (RingKernelConfig.cmake + version + exported RingKernel::runtime/RingKernel::gen
-# + ringkernel_generate_messages()). With RINGKERNEL_INSTALL off (the default under add_subdirectory or
-# FetchContent) only the build tree's own config is written and nothing is installed.
+# + ringkernel_generate_messages()) and a pkg-config file (RingKernelPkgConfig.cmake). With
+# RINGKERNEL_INSTALL off (the default under add_subdirectory or FetchContent) only the build tree's own
+# config is written and nothing is installed.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -86,3 +87,4 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateLink.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateNames.cmake"
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
+include(RingKernelPkgConfig)  # <libdir>/pkgconfig/ringkernel.pc

@@ -9,8 +9,8 @@ packages=(
   libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-19
   # runtime, codecs, manifests, tests, benchmarks
   libmsgpack-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-  # build tools
-  cmake ninja-build make g++
+  # build tools (pkg-config: the installed ringkernel.pc's test, cmake.pkgconfig)
+  cmake ninja-build make g++ pkg-config
   # benchmark peers
   libmsgpack-cxx-dev libboost-dev libreaderwriterqueue-dev libconcurrentqueue-dev
   # fuzzing and sanitizers
