@@ -4,9 +4,11 @@
 #include "ringkernel/queue/queue_users.h"
 
 #include <string>
+#include <string_view>
 
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
+#include "ringkernel/queue/queue_options.h"
 
 namespace ringkernel {
 
@@ -53,7 +55,15 @@ void check_ring_side(const char* call, const ring_side& side, QueueMemory memory
 }
 
 void check_kernel_ring(const char* call, QueueUsers producers, QueueUsers consumers, int producer_device,
-                       int consumer_device) {
+                       int consumer_device, QueueMemory memory) {
+  // First: with memory kernels cannot reach, no declaration of the sides makes kernel_ring() usable.
+  if (memory == QueueMemory::host) {
+    throw Error(errc::invalid_argument, call, no_device,
+                "the queue is in QueueMemory::host, ordinary host memory that kernels cannot reach, and "
+                "kernel_ring() is the ring for kernels: build the queue with QueueMemory::pinned (and "
+                "QueueOptions::device), declaring the side kernels work QueueUsers::kernels and the other "
+                "QueueUsers::host or kernels");
+  }
   const ring_side sides[] = {{"producers", producers, true, producer_device},
                              {"consumers", consumers, true, consumer_device}};
   for (const ring_side& side : sides) {
@@ -74,11 +84,22 @@ void check_kernel_ring(const char* call, QueueUsers producers, QueueUsers consum
   }
 }
 
-void throw_host_not_a_user(const char* call, const char* side, int device) {
+void throw_host_not_a_user(const char* call, const char* side, int device, const char* kernel_view) {
   throw Error(errc::unsupported, call, device,
               std::string("a host thread called it, but this queue's ") + side +
-                  " are declared QueueUsers::kernels (kernels work that side through ring()); declare " + side +
-                  " = QueueUsers::host or host_and_kernels for host-side calls");
+                  " are declared QueueUsers::kernels (kernels work that side through " + kernel_view +
+                  "); declare " + side + " = QueueUsers::host or host_and_kernels for host-side calls");
+}
+
+void throw_host_not_a_user(const char* call, const char* side, const QueueOptions& options, bool has_kernel_ring) {
+  const bool producers = std::string_view(side) == "producers";
+  const QueueUsers other = producers ? options.consumers : options.producers;
+  // kernel_ring() is the view check_kernel_ring accepts: this side is kernels only, so it does
+  // unless the other is shared; on device memory ring()'s system scope is atomic anyway.
+  const bool kernel_ring =
+      has_kernel_ring && options.memory == QueueMemory::pinned && other != QueueUsers::host_and_kernels;
+  throw_host_not_a_user(call, side, producers ? producer_device_of(options) : consumer_device_of(options),
+                        kernel_ring ? "kernel_ring()" : "ring()");
 }
 
 }  // namespace detail

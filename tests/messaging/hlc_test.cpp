@@ -60,6 +60,20 @@ TEST(HybridLogicalClock, UpdateTakesTheMaximumOfLocalRemoteAndWall) {
   EXPECT_EQ(clock.skew_rejections(), 0u);
 }
 
+// docs/messaging.md §2: the empty stamp is merged like any other, so ok does not tell a receiver
+// that a message carried a causal link (it checks the stamp for 0 itself).
+TEST(HybridLogicalClock, UpdateWithTheEmptyStampIsOkAndActsAsNow) {
+  HybridLogicalClock clock(1000), twin(1000);
+  EXPECT_EQ(clock.now_at(100), twin.now_at(100));
+  for (const std::uint64_t wall : {90u, 100u, 300u}) {
+    const auto r = clock.update_at(hlc_timestamp{}, wall);
+    EXPECT_EQ(r.status, hlc_status::ok);
+    EXPECT_EQ(r.stamp, twin.now_at(wall)) << "as now_at(" << wall << ")";
+  }
+  EXPECT_EQ(clock.skew_rejections(), 0u);
+  EXPECT_EQ(clock.exhaustions(), 0u);
+}
+
 TEST(HybridLogicalClock, RejectsAndCountsRemoteStampsTooFarAhead) {
   HybridLogicalClock clock(50);
   const hlc_timestamp before = clock.now_at(1000);

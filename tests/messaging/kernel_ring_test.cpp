@@ -95,8 +95,9 @@ TEST(QueueUsers, KernelRingIsRefusedWhereHostThreadsClaimTooOrNoKernelsWork) {
   EXPECT_TRUE(mentions(e, "consumers = QueueUsers::host_and_kernels")) << e.what();
   EXPECT_TRUE(mentions(e, "must be system scope")) << e.what();
   EXPECT_NO_THROW((void)shared.ring()) << "ring() stays the view for shared sides";
-  // The defaults (both sides host_and_kernels), on ordinary host memory too.
-  EXPECT_EQ(error_of([] { (void)MpmcQueue<Tagged>().kernel_ring(); }).code(), errc::unsupported);
+  // The defaults on ordinary host memory: the memory is refused first (kernels cannot reach it;
+  // queue_user_errors_test.cpp), before the shared sides.
+  EXPECT_EQ(error_of([] { (void)MpmcQueue<Tagged>().kernel_ring(); }).code(), errc::invalid_argument);
   const auto host_only = error_of([&] { (void)MpmcQueue<Tagged>(pinned_on(dev, QueueUsers::host, QueueUsers::host)).kernel_ring(); });
   EXPECT_EQ(host_only.code(), errc::invalid_argument);
   EXPECT_TRUE(mentions(host_only, "no side is declared for kernels")) << host_only.what();

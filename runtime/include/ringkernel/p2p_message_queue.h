@@ -20,14 +20,15 @@
 // P2PQueueOptions::producers / consumers declare who works each side (queue_users.h): with the
 // CUDA backend, direct_p2p puts the ring in GPU memory, which host threads cannot load or store,
 // so it needs both sides declared QueueUsers::kernels; its host-side send/receive calls (and
-// try_peek, clear, set_eviction_handler) throw Error(errc::unsupported) naming host_staged;
+// try_peek, clear) throw Error(errc::unsupported) naming host_staged;
 // count(), is_empty(), is_full(), shutdown(), is_shut_down() and statistics() still work (they
 // copy the ring's control words on a stream the queue keeps). The host backend supports every
 // mode from host threads.
 // statistics(): sent, received and bytes_* come from the ring's indices, so they count kernel
 // pushes and pops too, in every mode; the other counters, high_water_mark and latency count host
 // calls only (zero in CUDA direct_p2p, whose `detailed` is false). policy() governs host sends
-// only: kernels push with the ring's own calls, which apply no policy (as for MpmcQueue).
+// only: kernels push with the ring's own calls, which apply no policy (as for MpmcQueue), so with
+// producers declared QueueUsers::kernels set_eviction_handler throws unsupported on every backend.
 // Peer access (direct_p2p only; host_staged neither enables it nor maps): the queue enables it
 // after allocating the ring and never disables it (a queue that was built, or failed, leaves it
 // enabled); its peer mapping is its own (a PeerMemory member), so
@@ -73,7 +74,8 @@ class P2PMessageQueue {
         mode_(detail::resolve_p2p_mode(peers, source_device, destination_device,
                                        prevalidated(options, source_device, destination_device))),
         capacity_(options.capacity),
-        policy_(options.policy) {
+        policy_(options.policy),
+        producers_(options.producers) {
     place_ring(peers, options);
   }
   ~P2PMessageQueue() {
@@ -116,7 +118,16 @@ class P2PMessageQueue {
   /// the default consumers, host_and_kernels, let kernels pop meanwhile; see docs/messaging.md §5).
   bool try_peek(T& out) const { return host_queue("P2PMessageQueue::try_peek", host_role::consumer).try_peek(out); }
   std::size_t clear() { return host_queue("P2PMessageQueue::clear", host_role::consumer).clear(); }
+  /// Throws Error(unsupported) when producers are declared QueueUsers::kernels (both backends):
+  /// only host sends evict, so the handler would never run.
   void set_eviction_handler(std::function<void(const T&)> handler) {
+    if (!has_host(producers_)) {
+      throw Error(errc::unsupported, "P2PMessageQueue::set_eviction_handler", source_,
+                  "this queue's producers are declared QueueUsers::kernels, and the handler sees only what a "
+                  "host-side send evicts (FullPolicy::drop_oldest): kernels' pushes apply no policy, so it would "
+                  "never run. Declare producers = QueueUsers::host or host_and_kernels for host sends that evict "
+                  "(with the CUDA backend the ring is then host_staged), or set no handler");
+    }
     host_queue("P2PMessageQueue::set_eviction_handler", host_role::either).set_eviction_handler(std::move(handler));
   }
   /// Later host sends see the queue closed (SendStatus::closed); kernels' pushes do not read the
@@ -317,10 +328,10 @@ class P2PMessageQueue {
   // side is declared for kernels only (named here, with this class's call name).
   MpmcQueue<T>& host_queue(const char* call, host_role role) const {
     if (queue_ != nullptr && role == host_role::producer && !has_host(queue_->options().producers)) {
-      detail::throw_host_not_a_user(call, "producers", source_);
+      detail::throw_host_not_a_user(call, "producers", source_, kernel_view(host_role::producer));
     }
     if (queue_ != nullptr && role == host_role::consumer && !has_host(queue_->options().consumers)) {
-      detail::throw_host_not_a_user(call, "consumers", destination_);
+      detail::throw_host_not_a_user(call, "consumers", destination_, kernel_view(host_role::consumer));
     }
     if (queue_ == nullptr) {
       throw Error(errc::unsupported, call, destination_,
@@ -331,6 +342,18 @@ class P2PMessageQueue {
     }
     return *queue_;
   }
+  // What kernels work a side declared kernels only through, for host_queue's error: kernel_ring()
+  // in host_staged mode where it accepts the sides (the other not host_and_kernels), else the
+  // side's own view of the ring.
+  const char* kernel_view(host_role role) const noexcept {
+    const bool producer = role == host_role::producer;
+    const QueueUsers other = producer ? queue_->options().consumers : queue_->options().producers;
+    if (mode_ == P2PTransferMode::direct_p2p) {
+      return producer ? "source_ring() (direct_p2p mode)" : "destination_ring() (direct_p2p mode)";
+    }
+    if (other != QueueUsers::host_and_kernels) return "kernel_ring() (host_staged mode)";
+    return producer ? "source_ring()" : "destination_ring()";
+  }
   const QueueStorage& storage() const noexcept { return queue_ != nullptr ? queue_->storage() : *kernel_storage_; }
 
   int source_;
@@ -339,6 +362,7 @@ class P2PMessageQueue {
   P2PTransferMode mode_;
   std::size_t capacity_;
   FullPolicy policy_;
+  QueueUsers producers_;
   PeerMemory mapper_;                           // owns source_mapping_ (for the queue's whole life)
   std::unique_ptr<MpmcQueue<T>> queue_;         // host-reachable ring (every mode but CUDA direct_p2p)
   std::optional<QueueStorage> kernel_storage_;  // else: the ring in the destination GPU's memory

@@ -5,7 +5,9 @@
 // receive_one are meant to be). clang++ 19 refused try_send / try_receive by cost (the queue API at
 // 0.72-0.79x the ring), and g++ 12 kept try_receive out of line in bench_queue, calling try_pop from
 // it (0.45-0.55x; bench/RESULTS.md); RINGKERNEL_QUEUE_FAST_PATH in ringkernel/queue/message_queue.h
-// forces them.
+// forces them. Compiled with the release setting of the SpscQueue check (queue_checks.h: NDEBUG's
+// default), which is what programs measure; the macro changes no instruction of these paths.
+#define RINGKERNEL_QUEUE_CHECKS 0
 #include <cstdint>
 
 #include "ringkernel/queue/message_queue.h"

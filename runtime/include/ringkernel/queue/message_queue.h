@@ -22,6 +22,10 @@
 //    what the memory cannot serve (host threads and kernels claiming one side of an MPMC ring in
 //    pinned memory of a device without host-native atomics); host-side calls on a side declared
 //    QueueUsers::kernels throw Error(unsupported).
+//  - SpscQueue: one host thread per side at a time (a side may pass to another thread between
+//    calls). With RINGKERNEL_QUEUE_CHECKS (default: on without NDEBUG; queue_checks.h) a call made
+//    while another host thread is inside a call on the same side throws Error(invalid_state).
+//  - The eviction handler must not throw: one that does ends the process (queue_checks.h).
 #pragma once
 
 #include <atomic>
@@ -39,8 +43,10 @@
 #include "ringkernel/queue/backoff.h"
 #include "ringkernel/queue/latency_histogram.h"
 #include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/queue_checks.h"
 #include "ringkernel/queue/queue_counters.h"
 #include "ringkernel/queue/queue_options.h"
+#include "ringkernel/queue/queue_policy.h"
 #include "ringkernel/queue/queue_storage.h"
 #include "ringkernel/queue/queue_timeout.h"
 #include "ringkernel/queue/queue_types.h"
@@ -85,11 +91,17 @@ class BasicMessageQueue {
   BasicMessageQueue(const BasicMessageQueue&) = delete;
   BasicMessageQueue& operator=(const BasicMessageQueue&) = delete;
 
-  /// Called with each message drop_oldest evicts, on the sending thread (set before sending).
-  void set_eviction_handler(std::function<void(const T&)> handler) { on_evict_ = std::move(handler); }
+  /// Called with each message drop_oldest evicts, on the sending thread (set before sending). It
+  /// must not throw: one that does ends the process (std::abort, after a line on stderr). Throws
+  /// Error(unsupported) where producers are QueueUsers::kernels (no host send, no policy applied).
+  void set_eviction_handler(std::function<void(const T&)> handler) {
+    host_producer("BasicMessageQueue::set_eviction_handler");
+    on_evict_ = std::move(handler);
+  }
 
   // Single sends and receives try the ring first, after one test of a flag that says this side may
-  // (plain_send_ / plain_receive_: host threads work the side and no detailed statistics are kept);
+  // (plain_send_ / plain_receive_: host threads work the side, no detailed statistics are kept and
+  // no SpscQueue concurrent-use check is made);
   // the side's user check, waiting, policies and statistics only when that does not settle the call
   // (bench/RESULTS.md: without the ring first, 0.76x the bare ring; with the user and detailed tests
   // made apart on every call, 0.82-0.90x the rate of this one test).
@@ -114,6 +126,7 @@ class BasicMessageQueue {
                              std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
                              std::stop_token stop = {}) {
     host_producer("BasicMessageQueue::send_batch");
+    const side_scope in_use(producer_check_, "BasicMessageQueue::send_batch", "producer");
     BatchSendResult result;
     if (ring_.closed()) {
       stats_.rejected_closed.fetch_add(values.size(), std::memory_order_relaxed);
@@ -126,7 +139,7 @@ class BasicMessageQueue {
       result.accepted += n;
       if (result.accepted == values.size()) break;
       if (n != 0) continue;
-      const SendStatus s = on_full(result.evicted, wait, true);
+      const SendStatus s = on_full(result.evicted, wait, true, "BasicMessageQueue::send_batch");
       if (s == SendStatus::ok) continue;
       if (s == SendStatus::dropped_newest) {
         stats_.dropped_newest.fetch_add(values.size() - result.accepted, std::memory_order_relaxed);
@@ -159,22 +172,26 @@ class BasicMessageQueue {
   BatchReceiveResult receive_batch(std::span<T> out, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
                                    std::stop_token stop = {}) {
     host_consumer("BasicMessageQueue::receive_batch");
+    const side_scope in_use(consumer_check_, "BasicMessageQueue::receive_batch", "consumer");
     return receive_many(out, saturating_nanoseconds(timeout), stop, true);
   }
   /// Never waits: `empty` where receive_batch would wait (a zero timeout there is `timeout`, as for receive).
   BatchReceiveResult try_receive_batch(std::span<T> out) {
     host_consumer("BasicMessageQueue::try_receive_batch");
+    const side_scope in_use(consumer_check_, "BasicMessageQueue::try_receive_batch", "consumer");
     return receive_many(out, duration::zero(), no_stop(), false);
   }
 
   /// The oldest message without removing it; only while no other consumer runs.
   bool try_peek(T& out) const {
     host_consumer("BasicMessageQueue::try_peek");
+    const side_scope in_use(consumer_check_, "BasicMessageQueue::try_peek", "consumer");
     return ring_.try_peek(out);
   }
 
   std::size_t clear() {
     host_consumer("BasicMessageQueue::clear");
+    const side_scope in_use(consumer_check_, "BasicMessageQueue::clear", "consumer");
     std::size_t removed = 0;
     T scratch[16];
     // Counted per batch: a statistics() snapshot taken meanwhile is off by at most one batch.
@@ -210,14 +227,14 @@ class BasicMessageQueue {
   /// Host threads keep using the queue's calls (the host ignores scope). Throws Error: unsupported
   /// when a side is host_and_kernels (host threads and kernels claim one index: only ring()'s
   /// system scope, with host-native atomics, is right), invalid_argument when no side is declared
-  /// for kernels (there is nothing to hand them). Memory that kernels cannot reach (QueueMemory::host
-  /// with a kernels side) is refused at construction already.
+  /// for kernels (there is nothing to hand them); before both, invalid_argument on QueueMemory::host
+  /// (kernels cannot reach it; with a kernels side construction refuses it already).
   using kernel_ring_type = mpmc_ring<T, atomic_scope::system, atomic_scope::device>;
   kernel_ring_type kernel_ring() const
     requires(Ring::multi_producer && Ring::scope == atomic_scope::system)
   {
     detail::check_kernel_ring("BasicMessageQueue::kernel_ring", options_.producers, options_.consumers,
-                              producer_device_of(options_), consumer_device_of(options_));
+                              producer_device_of(options_), consumer_device_of(options_), options_.memory);
     return kernel_ring_type(storage_.data(), options_.capacity);
   }
 
@@ -246,13 +263,21 @@ class BasicMessageQueue {
   static std::stop_token no_stop() noexcept { return {}; }
   bool detailed() const noexcept { return options_.detailed_statistics; }
   void host_producer(const char* call) const {
-    if (!has_host(options_.producers)) [[unlikely]] detail::throw_host_not_a_user(call, "producers", producer_device_of(options_));
+    if (!has_host(options_.producers)) [[unlikely]] detail::throw_host_not_a_user(call, "producers", options_, Ring::multi_producer);
   }
   void host_consumer(const char* call) const {
-    if (!has_host(options_.consumers)) [[unlikely]] detail::throw_host_not_a_user(call, "consumers", consumer_device_of(options_));
+    if (!has_host(options_.consumers)) [[unlikely]] detail::throw_host_not_a_user(call, "consumers", options_, Ring::multi_producer);
   }
 
+  using side_scope = detail::side_use_check::scope;  // holds a side for one call (queue_checks.h)
+  // SpscQueue's concurrent-use check (queue_checks.h) is on for this side (MPMC sides need none).
+  static constexpr bool checked(bool multi) noexcept { return !multi && RINGKERNEL_QUEUE_CHECKS != 0; }
+
+  // The fast paths call the slow ones with what they had (may_wait tells send from try_send, receive
+  // from try_receive): RINGKERNEL_QUEUE_CHECKS changes no instruction of the fast paths.
   RINGKERNEL_QUEUE_SLOW_PATH SendResult send_one(const T& value, duration timeout, const std::stop_token& stop, bool may_wait) {
+    const char* const call = may_wait ? "BasicMessageQueue::send" : "BasicMessageQueue::try_send";
+    const side_scope in_use(producer_check_, call, "producer");
     SendResult result;
     if (ring_.closed()) {
       stats_.rejected_closed.fetch_add(1, std::memory_order_relaxed);
@@ -261,7 +286,7 @@ class BasicMessageQueue {
     }
     detail::backoff wait(timeout, stop);
     while (!ring_.try_push(value)) {
-      const SendStatus s = on_full(result.evicted, wait, may_wait);
+      const SendStatus s = on_full(result.evicted, wait, may_wait, call);
       if (s == SendStatus::ok) continue;
       if (s == SendStatus::dropped_newest) {
         stats_.dropped_newest.fetch_add(1, std::memory_order_relaxed);
@@ -276,44 +301,14 @@ class BasicMessageQueue {
     return result;
   }
 
-  // The ring was full: apply the policy. ok = try again.
-  SendStatus on_full(std::size_t& evicted, detail::backoff& wait, bool may_wait) {
-    if (ring_.closed()) return SendStatus::closed;
-    switch (options_.policy) {
-      case FullPolicy::reject: return SendStatus::full;
-      case FullPolicy::drop_newest: return SendStatus::dropped_newest;
-      case FullPolicy::drop_oldest: {
-        // Evict only when the ring is full by its indices: then the oldest queued message is in the
-        // slot this push needs. Otherwise a consumer has claimed that slot's message and not yet
-        // released the slot (a preempted thread, a kernel): evicting others would not free it, so
-        // wait for the consumer as block does.
-        if (ring_.size() >= ring_.capacity()) {
-          T oldest;
-          if (ring_.try_pop(oldest)) {
-            ++evicted;
-            stats_.count_evicted(1);  // after the pop: see queue_counters::snapshot
-            if (on_evict_) on_evict_(oldest);
-            return SendStatus::ok;
-          }
-        }
-        return wait_for_room(wait, may_wait);
-      }
-      case FullPolicy::block: return wait_for_room(wait, may_wait);
-    }
-    return SendStatus::full;
-  }
-
-  SendStatus wait_for_room(detail::backoff& wait, bool may_wait) {
-    if (!may_wait) return SendStatus::full;
-    switch (wait.pause()) {
-      case detail::backoff::outcome::retry: return SendStatus::ok;
-      case detail::backoff::outcome::timeout: return SendStatus::timeout;
-      case detail::backoff::outcome::stopped: return SendStatus::stopped;
-    }
-    return SendStatus::full;
+  // The ring was full: apply the policy (queue_policy.h). ok = try again.
+  SendStatus on_full(std::size_t& evicted, detail::backoff& wait, bool may_wait, const char* call) {
+    return detail::on_full(ring_, options_.policy, stats_, on_evict_, evicted, wait, may_wait, call);
   }
 
   RINGKERNEL_QUEUE_SLOW_PATH ReceiveStatus receive_one(T& out, duration timeout, const std::stop_token& stop, bool may_wait) {
+    const char* const call = may_wait ? "BasicMessageQueue::receive" : "BasicMessageQueue::try_receive";
+    const side_scope in_use(consumer_check_, call, "consumer");
     detail::backoff wait(timeout, stop);
     for (;;) {
       const std::uint64_t before = detailed() ? ring_.size() : 0;
@@ -324,7 +319,7 @@ class BasicMessageQueue {
         }
         return ReceiveStatus::ok;
       }
-      if (const auto s = empty_outcome(wait, may_wait); s != ReceiveStatus::ok) return s;
+      if (const auto s = detail::empty_outcome(ring_, wait, may_wait); s != ReceiveStatus::ok) return s;
     }
   }
 
@@ -343,26 +338,11 @@ class BasicMessageQueue {
         }
         return result;
       }
-      if (const auto s = empty_outcome(wait, may_wait); s != ReceiveStatus::ok) {
+      if (const auto s = detail::empty_outcome(ring_, wait, may_wait); s != ReceiveStatus::ok) {
         result.status = s;
         return result;
       }
     }
-  }
-
-  // The ring looked empty: ok = try again.
-  ReceiveStatus empty_outcome(detail::backoff& wait, bool may_wait) {
-    // Closed first, then empty: anything sent before the close was seen is claimed by now. Closed
-    // but not empty: a producer claimed a position and has not published it yet (MpmcQueue), so
-    // wait for it as for any message, under the same timeout and stop token.
-    if (ring_.closed() && ring_.size() == 0) return ReceiveStatus::closed;
-    if (!may_wait) return ReceiveStatus::empty;
-    switch (wait.pause()) {
-      case detail::backoff::outcome::retry: return ReceiveStatus::ok;
-      case detail::backoff::outcome::timeout: return ReceiveStatus::timeout;
-      case detail::backoff::outcome::stopped: return ReceiveStatus::stopped;
-    }
-    return ReceiveStatus::empty;
   }
 
   void note_occupancy(std::uint64_t seen) noexcept { stats_.note_occupancy(seen); }
@@ -385,12 +365,16 @@ class BasicMessageQueue {
   QueueStorage storage_;
   Ring ring_;
   // The fast paths' one test per call (set from options_, which never change): this side is worked
-  // by host threads, and no detailed statistics are kept. Beside ring_, on the line they read anyway.
-  const bool plain_send_ = has_host(options_.producers) && !options_.detailed_statistics;
-  const bool plain_receive_ = has_host(options_.consumers) && !options_.detailed_statistics;
+  // by host threads, no detailed statistics are kept and no concurrent-use check is made (the slow
+  // paths make it). Beside ring_, on the line they read anyway.
+  const bool plain_send_ = has_host(options_.producers) && !options_.detailed_statistics && !checked(Ring::multi_producer);
+  const bool plain_receive_ = has_host(options_.consumers) && !options_.detailed_statistics && !checked(Ring::multi_consumer);
   detail::queue_counters stats_;
   detail::latency_histogram latency_;
   std::function<void(const T&)> on_evict_;
+  // Present whatever RINGKERNEL_QUEUE_CHECKS says (one layout); read and written only where on.
+  detail::side_use_check producer_check_{checked(Ring::multi_producer)};
+  detail::side_use_check consumer_check_{checked(Ring::multi_consumer)};
 };
 
 template <class T>

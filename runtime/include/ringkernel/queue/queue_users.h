@@ -25,13 +25,15 @@ namespace ringkernel {
 /// Who calls one side (producers or consumers) of a queue.
 enum class QueueUsers : std::uint8_t {
   host = 1,              // host threads only (send / receive / clear on the queue object)
-  kernels = 2,           // device threads only (through ring())
+  kernels = 2,           // device threads only (through the queue's views: ring(), kernel_ring(), ...)
   host_and_kernels = 3,  // both, possibly at once (mpmc pinned memory: needs host-native atomics)
 };
 const char* to_string(QueueUsers u) noexcept;
 
 constexpr bool has_host(QueueUsers u) noexcept { return (static_cast<unsigned>(u) & 1u) != 0; }
 constexpr bool has_kernels(QueueUsers u) noexcept { return (static_cast<unsigned>(u) & 2u) != 0; }
+
+struct QueueOptions;  // queue_options.h
 
 namespace detail {
 
@@ -48,13 +50,20 @@ struct ring_side {
 void check_ring_side(const char* call, const ring_side& side, QueueMemory memory);
 
 /// Throws Error unless a ring whose claims are device scope (mpmc_ring<T, system, device>,
-/// BasicMessageQueue::kernel_ring) suits the sides: unsupported when a side is host_and_kernels
+/// BasicMessageQueue::kernel_ring) suits the queue: first invalid_argument when `memory` is
+/// QueueMemory::host (kernels cannot reach it), then unsupported when a side is host_and_kernels
 /// (host threads and kernels claim one index), invalid_argument when neither side has kernels.
 void check_kernel_ring(const char* call, QueueUsers producers, QueueUsers consumers, int producer_device,
-                       int consumer_device);
+                       int consumer_device, QueueMemory memory);
 
-/// Throws Error(unsupported): a host thread called `call` on a side declared for kernels only.
-[[noreturn]] void throw_host_not_a_user(const char* call, const char* side, int device);
+/// Throws Error(unsupported): a host thread called `call` on a side declared for kernels only;
+/// `kernel_view` names what kernels work that side through (e.g. "source_ring() (direct_p2p mode)").
+[[noreturn]] void throw_host_not_a_user(const char* call, const char* side, int device, const char* kernel_view);
+/// The same for a BasicMessageQueue with these options: names its kernel_ring() (`has_kernel_ring`:
+/// MpmcQueue) where that is the view for the side (pinned memory, the other side not host_and_kernels),
+/// else its ring(). `side` is "producers" or "consumers"; the device is that side's.
+[[noreturn]] void throw_host_not_a_user(const char* call, const char* side, const QueueOptions& options,
+                                        bool has_kernel_ring);
 
 }  // namespace detail
 }  // namespace ringkernel
