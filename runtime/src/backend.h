@@ -66,6 +66,10 @@ class DeviceBackend {
   /// Error unless [p, p + bytes) is memory of `ordinal`; `what` names the argument.
   virtual void check_device_range(int ordinal, const void* p, std::size_t bytes,
                                   const char* call, const char* what, int device_id) const = 0;
+  /// Error(out_of_range) if [p, p + bytes), taken for host memory (owner_of(p) is -1), runs into
+  /// device memory this backend allocated; `first_id`: the global id of ordinal 0.
+  virtual void check_host_range(const void* p, std::size_t bytes, const char* call, const char* what,
+                                int first_id) const = 0;
   virtual void copy_sync(void* dst, const void* src, std::size_t bytes, int device_id) = 0;
 
   // Streams and events.

@@ -2,6 +2,7 @@
 // DeviceBuffer and PinnedBuffer: RAII owners of backend allocations.
 #include <utility>
 
+#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/buffers.h"
 #include "ringkernel/error.h"
@@ -56,16 +57,39 @@ void check_host_transfer(const char* call, int device, const void* host, std::si
                 "range [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
                     std::to_string(bytes) + ") exceeds the buffer of " + std::to_string(size) + " bytes");
 }
+// The host side of a transfer: device memory of the backend (another buffer) must hold the whole
+// range, and host memory must not run into device memory (an overrun either way). Device memory of
+// another backend or host configuration is neither: the backend would take it for host memory
+// (memcpy a CUDA pointer on the host backend) without knowing its range.
+void check_host_side(const detail::DeviceBackend& backend, const char* call, int device, int ordinal,
+                     const void* host, std::size_t bytes) {
+  const int first = device - ordinal;  // the global id of the backend's ordinal 0
+  const int owner = backend.owner_of(host);
+  if (owner >= 0) return backend.check_device_range(owner, host, bytes, call, "host pointer", first + owner);
+  using Access = detail::Registry::Access;
+  const auto elsewhere = detail::Registry::instance().foreign_memory(host, &backend, Access::synchronous);
+  if (!elsewhere.empty())
+    throw Error(errc::invalid_argument, call, device,
+                "host pointer " + detail::hex(host) + " is " + elsewhere + ", which device " + std::to_string(device) +
+                    " cannot use (another backend or another host configuration)");
+  backend.check_host_range(host, bytes, call, "host pointer", first);
+}
 }  // namespace
 
 void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t offset) {
-  check_host_transfer("DeviceBuffer::upload", device_, host, bytes, offset, size_);
-  if (bytes != 0) backend_->copy_sync(static_cast<std::byte*>(data_) + offset, host, bytes, device_);
+  constexpr const char* call = "DeviceBuffer::upload";
+  check_host_transfer(call, device_, host, bytes, offset, size_);
+  if (bytes == 0) return;
+  check_host_side(*backend_, call, device_, ordinal_, host, bytes);
+  backend_->copy_sync(static_cast<std::byte*>(data_) + offset, host, bytes, device_);
 }
 
 void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) const {
-  check_host_transfer("DeviceBuffer::download", device_, host, bytes, offset, size_);
-  if (bytes != 0) backend_->copy_sync(host, static_cast<const std::byte*>(data_) + offset, bytes, device_);
+  constexpr const char* call = "DeviceBuffer::download";
+  check_host_transfer(call, device_, host, bytes, offset, size_);
+  if (bytes == 0) return;
+  check_host_side(*backend_, call, device_, ordinal_, host, bytes);
+  backend_->copy_sync(host, static_cast<const std::byte*>(data_) + offset, bytes, device_);
 }
 
 PinnedBuffer::PinnedBuffer(int device, std::size_t bytes) {

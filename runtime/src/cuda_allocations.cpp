@@ -4,6 +4,7 @@
 #include <cudaTypedefs.h>  // PFN_cuMemGetAddressRange_v3020 (types only; libcuda is not linked)
 #include <cuda_runtime_api.h>
 
+#include <limits>
 #include <string>
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -181,12 +182,14 @@ void CudaAllocations::check_range(int ordinal, const void* p, std::size_t bytes,
     if (a->ordinal != ordinal)
       throw Error(errc::invalid_argument, call, device_id,
                   std::string(what) + " " + hex(p) + " is memory of device " + std::to_string(a->ordinal) +
-                      ", not of device " + std::to_string(device_id));
+                      ", not of device " + std::to_string(device_id) + " (pass " + std::to_string(a->ordinal) +
+                      " as its device)");
     const std::size_t offset = address - a->start;
     if (bytes > a->bytes - offset)
       throw Error(errc::out_of_range, call, device_id,
                   std::string(what) + " range [" + std::to_string(offset) + ", " + std::to_string(offset) + " + " +
-                      std::to_string(bytes) + ") exceeds its allocation of " + std::to_string(a->bytes) + " bytes");
+                      std::to_string(bytes) + ") exceeds its allocation of " + std::to_string(a->bytes) + " bytes at " +
+                      hex(reinterpret_cast<const void*>(a->start)));
     return;
   }
   // Past the end of one of ours, in its block's padding: an overrun, whatever the driver takes it
@@ -196,12 +199,43 @@ void CudaAllocations::check_range(int ordinal, const void* p, std::size_t bytes,
       below && in_padding_of(below->start, below->start + below->bytes, address, below->ordinal, device)) {
     throw Error(errc::out_of_range, call, device_id,
                 std::string(what) + " " + hex(p) + " starts " + std::to_string(address - below->start - below->bytes) +
-                    " bytes past the end of its allocation of " + std::to_string(below->bytes) + " bytes");
+                    " bytes past the end of its allocation of " + std::to_string(below->bytes) + " bytes at " +
+                    hex(reinterpret_cast<const void*>(below->start)));
   }
   // Memory not allocated through RingKernel: the driver can say where it lives, not its size.
+  if (device >= 0 && device != ordinal)
+    throw Error(errc::invalid_argument, call, device_id,
+                std::string(what) + " " + hex(p) + " is memory of device " + std::to_string(device) +
+                    ", not of device " + std::to_string(device_id) + " (pass " + std::to_string(device) +
+                    " as its device)");
   if (device != ordinal)
     throw Error(errc::invalid_argument, call, device_id,
                 std::string(what) + " " + hex(p) + " is not memory of device " + std::to_string(device_id));
+}
+
+// A range from host memory that runs into the first of the table's allocations at or above it. Not
+// the driver's foreign blocks: it cannot say where they start.
+void CudaAllocations::check_host_range(const void* p, std::size_t bytes, const char* call, const char* what,
+                                       int first_id) const {
+  if (bytes == 0) return;
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  // No memory wraps around the top of the address space (a range ending exactly there does not wrap).
+  if (bytes - 1 > std::numeric_limits<std::uintptr_t>::max() - address)
+    throw Error(errc::out_of_range, call, no_device,
+                std::string(what) + " range [" + hex(p) + ", " + hex(p) + " + " + std::to_string(bytes) +
+                    ") wraps around the end of the address space");
+  Found hit{};
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = allocations_.lower_bound(address);
+    if (it == allocations_.end() || it->first - address >= bytes) return;
+    hit = Found{it->first, it->second.ordinal, it->second.bytes};
+  }
+  const int device = first_id + hit.ordinal;
+  throw Error(errc::out_of_range, call, device,
+              std::string(what) + " range [" + hex(p) + ", " + hex(p) + " + " + std::to_string(bytes) +
+                  ") runs into the allocation of " + std::to_string(hit.bytes) + " bytes at " +
+                  hex(reinterpret_cast<const void*>(hit.start)) + " of device " + std::to_string(device));
 }
 
 }  // namespace ringkernel::detail

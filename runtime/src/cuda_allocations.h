@@ -46,6 +46,12 @@ class CudaAllocations {
   void check_range(int ordinal, const void* p, std::size_t bytes, const char* call, const char* what,
                    int device_id) const;
 
+  /// Throws ringkernel::Error(out_of_range) if [p, p + bytes), taken for host memory (owner_of(p) is
+  /// -1), runs into one of the table's allocations (`first_id`: the global id of ordinal 0; the
+  /// error names the allocation's device) or wraps around the end of the address space (an error of
+  /// no device).
+  void check_host_range(const void* p, std::size_t bytes, const char* call, const char* what, int first_id) const;
+
  private:
   struct Found {
     std::uintptr_t start;

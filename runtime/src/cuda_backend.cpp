@@ -210,6 +210,11 @@ class CudaBackend final : public DeviceBackend {
     allocations_.check_range(ordinal, p, bytes, call, what, device_id);
   }
 
+  void check_host_range(const void* p, std::size_t bytes, const char* call, const char* what,
+                        int first_id) const override {
+    allocations_.check_host_range(p, bytes, call, what, first_id);
+  }
+
   // Not cudaMemcpy: that runs on the legacy default stream, which waits for every kernel launched
   // there, a persistent one forever. A non-blocking stream of the buffer's device waits for nothing.
   void copy_sync(void* dst, const void* src, std::size_t bytes, int device_id) override {

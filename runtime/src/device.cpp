@@ -2,6 +2,7 @@
 // devices(), selection helpers, device-wide synchronisation and wall-clock offsets over the registry.
 #include "ringkernel/device.h"
 
+#include <optional>
 #include <string>
 
 #include "registry.h"
@@ -36,15 +37,23 @@ std::string to_string(Capability c) {
   return s.empty() ? "none" : s;
 }
 
-std::vector<DeviceInfo> devices() {
+namespace {
+
+// Every device, or one backend's: only the CUDA backend's alone is listed while a bad
+// RINGKERNEL_HOST_* environment is pending (Registry::all).
+std::vector<DeviceInfo> describe_all(std::optional<Backend> only) {
   std::vector<DeviceInfo> list;
-  for (const auto& ref : detail::Registry::instance().all()) {
+  for (const auto& ref : detail::Registry::instance().all(only)) {
     DeviceInfo info = ref.backend->describe(ref.ordinal);
     info.id = ref.id;
     list.push_back(std::move(info));
   }
   return list;
 }
+
+}  // namespace
+
+std::vector<DeviceInfo> devices() { return describe_all(std::nullopt); }
 
 DeviceInfo device(int id) {
   const auto ref = detail::Registry::instance().resolve(id, "ringkernel::device");
@@ -65,8 +74,7 @@ int device_count() { return detail::Registry::instance().device_count(); }
 
 std::vector<DeviceInfo> select_devices(const DeviceRequirements& r) {
   std::vector<DeviceInfo> selected;
-  for (auto& info : devices()) {
-    if (r.backend && info.backend != *r.backend) continue;
+  for (auto& info : describe_all(r.backend)) {
     if (!info.has(r.capabilities)) continue;
     if (info.compute_units < r.min_compute_units) continue;
     if (info.total_memory < r.min_total_memory) continue;

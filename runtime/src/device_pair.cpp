@@ -24,12 +24,25 @@ DevicePair resolve_device_pair(int src, int dst, const char* call) {
   return p;
 }
 
-void check_device_memory(const DeviceRef& d, const void* p, std::size_t bytes, const char* call, const char* what) {
+void check_device_memory(const DeviceRef& d, const void* p, std::size_t bytes, const char* call, const char* what,
+                         DeviceMemoryUse use) {
+  if (!p && bytes == 0) return;  // an empty DeviceBuffer's data(): nothing to copy or map
   try {
     d.backend->check_device_range(d.ordinal, p, bytes, call, what, d.id);
   } catch (const Error& e) {
-    const auto elsewhere = e.code() == errc::invalid_argument && p ? Registry::instance().foreign_memory(p, d.backend.get()) : "";
-    if (elsewhere.empty()) throw;
+    if (e.code() != errc::invalid_argument || !p || d.backend->owner_of(p) >= 0) throw;
+    const auto elsewhere = Registry::instance().foreign_memory(p, d.backend.get());
+    // Host memory given for device memory: say so, and what copies it (PeerMemory's copies only).
+    const bool copy = use == DeviceMemoryUse::copy;
+    const std::string fix = copy ? "; copy between host and device memory with Stream::copy_async" : "";
+    if (elsewhere.empty() && d.backend->owns_pinned(p))
+      throw Error(errc::invalid_argument, call, d.id,
+                  std::string(what) + " " + hex(p) + " is pinned host memory, not memory of device " +
+                      std::to_string(d.id) + fix);
+    if (elsewhere.empty())
+      throw Error(errc::invalid_argument, call, d.id,
+                  std::string(what) + " " + hex(p) + " is not memory of device " + std::to_string(d.id) +
+                      (copy ? " (host memory, or memory RingKernel does not know)" + fix : ""));
     throw Error(errc::invalid_argument, call, d.id,
                 std::string(what) + " " + hex(p) + " is " + elsewhere + ", not memory of device " + std::to_string(d.id) +
                     (d.backend->kind() == Backend::host ? " of the current host configuration" : ""));

@@ -1,11 +1,9 @@
 // Copyright RingKernel authors.
-// The host backend: virtual devices whose memory is host memory, with per-device allocation
-// tables and capacity, worker-thread streams, events and a configurable peer topology.
+// The host backend: virtual devices whose memory is host memory, with an allocation table
+// (host_allocations.h) and per-device capacity, worker-thread streams, events and a configurable peer topology.
+#include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
-#include <limits>
-#include <map>
 #include <mutex>
 #include <new>
 #include <set>
@@ -15,9 +13,9 @@
 #include <vector>
 
 #include "aligned_host_memory.h"
+#include "host_allocations.h"
 #include "host_stream.h"
 #include "pinned_allocations.h"
-#include "pointer_text.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 
@@ -31,8 +29,7 @@ class HostBackend final : public DeviceBackend {
       : config_(std::move(config)), devices_(static_cast<std::size_t>(config_.device_count)) {}
 
   ~HostBackend() override {
-    for (auto& d : devices_)
-      for (auto& [base, size] : d.allocations) free_aligned_host(reinterpret_cast<void*>(base));
+    for (void* p : allocations_.take_all()) free_aligned_host(p);
     for (void* p : pinned_.take_all()) free_aligned_host(p);
   }
 
@@ -72,17 +69,18 @@ class HostBackend final : public DeviceBackend {
                   "cannot allocate " + std::to_string(bytes) + " bytes: " +
                       std::to_string(config_.memory_per_device - d.used) + " of " +
                       std::to_string(config_.memory_per_device) + " bytes free");
-    // One byte more than asked: the address one past the end, which counts as the allocation's
-    // (empty ranges at its end), then lies inside it and cannot be where host memory of the
-    // program begins. Allocators without chunk headers (jemalloc, tcmalloc, the sanitizers') put
-    // objects of one size class side by side, and host memory there was taken for this
-    // allocation's end: Stream::copy_async refused it as out of range.
-    void* p = bytes == std::numeric_limits<std::size_t>::max() ? nullptr : allocate_aligned_host(bytes + 1);
+    // A block past the end, to a 256-byte boundary and 256 bytes more (HostAllocations::block_bytes):
+    // the address one past the end, which counts as the allocation's (empty ranges at its end), and
+    // at least 256 bytes after it are the backend's, so an overrun that starts up to 256 bytes past
+    // the end starts in the block's padding (refused), never in host memory of the program. Allocators without chunk headers (jemalloc, tcmalloc, the
+    // sanitizers') put objects side by side, and host memory there would pass for the buffer's.
+    const std::size_t block = HostAllocations::block_bytes(bytes);
+    void* p = block == 0 ? nullptr : allocate_aligned_host(block);
     if (!p)
       throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
                   "host allocation of " + std::to_string(bytes) + " bytes failed");
     try {
-      d.allocations.emplace(reinterpret_cast<std::uintptr_t>(p), bytes);
+      allocations_.add(p, ordinal, bytes);
     } catch (...) {  // std::bad_alloc of the table's node: the block must not leak
       free_aligned_host(p);
       throw Error(errc::out_of_memory, "DeviceBuffer::DeviceBuffer", device_id,
@@ -100,10 +98,9 @@ class HostBackend final : public DeviceBackend {
     for (int device = 0; device < config_.device_count; ++device) synchronize_device(device, -1);
     std::lock_guard lock(mutex_);
     auto& d = devices_[static_cast<std::size_t>(ordinal)];
-    const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(p));
-    if (it == d.allocations.end()) return;  // owners only release what they allocated
-    d.used -= it->second;
-    d.allocations.erase(it);
+    const auto bytes = allocations_.remove(p, ordinal);
+    if (!bytes) return;  // owners only release what they allocated
+    d.used -= *bytes;
     free_aligned_host(p);
   }
 
@@ -133,28 +130,16 @@ class HostBackend final : public DeviceBackend {
 
   bool owns_pinned(const void* p) const noexcept override { return pinned_.contains(p); }
 
-  int owner_of(const void* p) const noexcept override {
-    std::lock_guard lock(mutex_);
-    for (std::size_t i = 0; i < devices_.size(); ++i)
-      if (find(devices_[i], p)) return static_cast<int>(i);
-    return -1;
-  }
+  int owner_of(const void* p) const noexcept override { return allocations_.owner_of(p); }
 
   void check_device_range(int ordinal, const void* p, std::size_t bytes, const char* call,
                           const char* what, int device_id) const override {
-    if (!p) throw Error(errc::invalid_argument, call, device_id, std::string(what) + " is null");
-    std::lock_guard lock(mutex_);
-    const auto* alloc = find(devices_[static_cast<std::size_t>(ordinal)], p);
-    if (!alloc)
-      throw Error(errc::invalid_argument, call, device_id,
-                  std::string(what) + " " + hex(p) + " is not memory of device " +
-                      std::to_string(device_id));
-    const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - alloc->first;
-    if (bytes > alloc->second - offset)
-      throw Error(errc::out_of_range, call, device_id,
-                  std::string(what) + " range [" + std::to_string(offset) + ", " +
-                      std::to_string(offset) + " + " + std::to_string(bytes) +
-                      ") exceeds its allocation of " + std::to_string(alloc->second) + " bytes");
+    allocations_.check_range(ordinal, p, bytes, call, what, device_id);
+  }
+
+  void check_host_range(const void* p, std::size_t bytes, const char* call, const char* what,
+                        int first_id) const override {
+    allocations_.check_host_range(p, bytes, call, what, first_id);
   }
 
   void copy_sync(void* dst, const void* src, std::size_t bytes, int) override {
@@ -262,24 +247,14 @@ class HostBackend final : public DeviceBackend {
 
  private:
   struct VirtualDevice {
-    std::map<std::uintptr_t, std::size_t> allocations;  // base -> size
     std::size_t used = 0;
     std::vector<std::weak_ptr<HostStream>> streams;
   };
 
-  static const std::pair<const std::uintptr_t, std::size_t>* find(const VirtualDevice& d,
-                                                                  const void* p) {
-    const auto address = reinterpret_cast<std::uintptr_t>(p);
-    auto it = d.allocations.upper_bound(address);
-    if (it == d.allocations.begin()) return nullptr;
-    --it;
-    // One past the end belongs to the allocation too, so that empty ranges at the end are valid.
-    return address <= it->first + it->second ? &*it : nullptr;
-  }
-
   const HostBackendConfig config_;
   mutable std::mutex mutex_;
   std::vector<VirtualDevice> devices_;
+  HostAllocations allocations_;  // its own lock
   PinnedAllocations pinned_;  // its own lock
   std::set<std::pair<int, int>> enabled_;
 };

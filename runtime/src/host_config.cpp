@@ -49,18 +49,11 @@ std::string quoted(std::string_view text) {
   throw Error(errc::configuration, variable, no_device, quoted(text) + ": " + why);
 }
 
-// White space around a value (and around each pair) is not part of it: blanks, and the line breaks a
-// value read from a file keeps (CRLF).
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
+// White space around a value (and around each pair) is not part of it (memory_text.h).
+using detail::trim_space;
 
 bool parse_int(std::string_view s, long long& out) {
-  s = trim(s);
+  s = trim_space(s);
   if (s.empty()) return false;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc{} && end == s.data() + s.size();
@@ -74,7 +67,7 @@ std::string ordinal_range(int count) {
 }
 
 std::pair<int, int> parse_pair(std::string_view token, std::string_view whole, int device_count) {
-  const std::string_view t = trim(token);
+  const std::string_view t = trim_space(token);
   if (t.empty()) {
     fail("RINGKERNEL_HOST_TOPOLOGY", whole, "an empty pair (a comma at either end, or two in a row)");
   }
@@ -85,7 +78,7 @@ std::pair<int, int> parse_pair(std::string_view token, std::string_view whole, i
     fail("RINGKERNEL_HOST_TOPOLOGY", whole,
          "expected all, none or pairs like 0-1,2-3 but found " + quoted(token));
   // A minus sign is a negative ordinal, "-0" too (as a device count is refused).
-  const bool negative = t.front() == '-' || trim(t.substr(dash + 1)).front() == '-';
+  const bool negative = t.front() == '-' || trim_space(t.substr(dash + 1)).front() == '-';
   if (negative || a >= device_count || b >= device_count) {
     const std::string name = negative ? quoted(t) : std::to_string(a) + "-" + std::to_string(b);
     fail("RINGKERNEL_HOST_TOPOLOGY", whole, "pair " + name + " names a device " + ordinal_range(device_count));
@@ -150,15 +143,15 @@ HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string
                                            std::string_view memory,
                                            std::string_view native_atomics) {
   HostBackendConfig config;
-  if (!trim(devices).empty()) {
+  if (!trim_space(devices).empty()) {
     long long n = 0;
     // No sign: "+3" does not parse, and "-0" is refused as well.
-    if (!parse_int(devices, n) || trim(devices).front() == '-' || n < 0 || n > max_host_devices)
+    if (!parse_int(devices, n) || trim_space(devices).front() == '-' || n < 0 || n > max_host_devices)
       fail("RINGKERNEL_HOST_DEVICES", devices,
            "expected a device count from 0 to " + std::to_string(max_host_devices));
     config.device_count = static_cast<int>(n);
   }
-  const std::string_view topo = trim(topology);
+  const std::string_view topo = trim_space(topology);
   if (topo.empty() || topo == "all") {
     config.topology = HostTopology::all;
   } else if (topo == "none") {
@@ -172,24 +165,12 @@ HostBackendConfig HostBackendConfig::parse(std::string_view devices, std::string
       start = comma + 1;
     }
   }
-  const std::string_view mem = trim(memory);
-  if (!mem.empty()) {
-    std::size_t shift = 0;
-    std::string_view digits = mem;
-    switch (mem.back()) {
-      case 'K': case 'k': shift = 10; break;
-      case 'M': case 'm': shift = 20; break;
-      case 'G': case 'g': shift = 30; break;
-      default: break;
-    }
-    if (shift != 0) digits.remove_suffix(1);
-    long long value = 0;
-    if (!parse_int(digits, value) || value <= 0 || value > (1LL << 50) >> shift)
-      fail("RINGKERNEL_HOST_MEMORY", memory,
-           "expected a positive byte count with optional K, M or G suffix (at most 1 PiB)");
-    config.memory_per_device = static_cast<std::size_t>(value) << shift;
+  if (!trim_space(memory).empty()) {
+    const auto bytes = detail::parse_memory_text(memory);
+    if (!bytes) fail("RINGKERNEL_HOST_MEMORY", memory, std::string("expected ") + detail::memory_text_syntax);
+    config.memory_per_device = *bytes;
   }
-  const std::string_view atomics = trim(native_atomics);
+  const std::string_view atomics = trim_space(native_atomics);
   if (atomics == "0") {
     config.native_atomics = false;
   } else if (!atomics.empty() && atomics != "1") {

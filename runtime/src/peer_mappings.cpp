@@ -122,7 +122,7 @@ void* PeerMemory::map_peer_memory(void* local, int local_device, int remote_devi
     throw Error(errc::invalid_argument, call, local_device,
                 "local and remote device are the same; the memory is accessible without a mapping");
   if (bytes == 0) throw Error(errc::invalid_argument, call, local_device, "cannot map 0 bytes");
-  detail::check_device_memory(p.src, local, bytes, call, "local memory");
+  detail::check_device_memory(p.src, local, bytes, call, "local memory", detail::DeviceMemoryUse::mapping);
   auto& table = mapping_table();
   std::lock_guard lock(table.mutex);  // access checked and mapping recorded as one step (disable_peer_access)
   if (!p.src.backend->peer_access_enabled(p.dst.ordinal, p.src.ordinal)) {

@@ -101,8 +101,8 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
                     " but the copy is between devices " + std::to_string(src_device) + " and " +
                     std::to_string(dst_device) + "; use a stream of one of them");
   auto& backend = *p.src.backend;
-  detail::check_device_memory(p.dst, dst, bytes, call, "destination");
-  detail::check_device_memory(p.src, src, bytes, call, "source");
+  detail::check_device_memory(p.dst, dst, bytes, call, "destination", detail::DeviceMemoryUse::copy);
+  detail::check_device_memory(p.src, src, bytes, call, "source", detail::DeviceMemoryUse::copy);
 
   if (src_device == dst_device) {
     if (overlaps(dst, src, bytes))

@@ -35,6 +35,8 @@ void Registry::throw_if_unconfigured() const {
 
 DeviceRef Registry::resolve(int id, const char* call) const {
   std::shared_lock lock(mutex_);
+  // CUDA devices are numbered first: a bad host configuration does not make their ids unknown.
+  if (cuda_ && id >= 0 && id < cuda_->device_count()) return DeviceRef{cuda_, id, id};
   throw_if_unconfigured();
   int first = 0;
   for (const auto& backend : {cuda_, host_}) {
@@ -58,15 +60,16 @@ int Registry::device_count() const {
   return n;
 }
 
-std::vector<DeviceRef> Registry::all() const {
+std::vector<DeviceRef> Registry::all(std::optional<Backend> only) const {
   std::shared_lock lock(mutex_);
-  throw_if_unconfigured();
+  if (only != Backend::cuda) throw_if_unconfigured();  // CUDA ids come first, whatever the host's
   std::vector<DeviceRef> refs;
   int id = 0;
   for (const auto& backend : {cuda_, host_}) {
     if (!backend) continue;
-    for (int ordinal = 0; ordinal < backend->device_count(); ++ordinal)
-      refs.push_back(DeviceRef{backend, ordinal, id++});
+    const bool wanted = !only || backend->kind() == *only;
+    for (int ordinal = 0; ordinal < backend->device_count(); ++ordinal, ++id)
+      if (wanted) refs.push_back(DeviceRef{backend, ordinal, id});
   }
   return refs;
 }
@@ -87,20 +90,22 @@ std::vector<BackendStatus> Registry::statuses() const {
   if (environment_error_) {
     list.push_back(BackendStatus{Backend::host, false, 0,
                                  std::string(environment_error_->what()) +
-                                     " (every call that needs the devices throws this until "
-                                     "configure_host_backend() replaces the configuration)"});
+                                     " (every call that needs a host device, or the devices of "
+                                     "every backend, throws this until configure_host_backend() "
+                                     "replaces the configuration)"});
   } else if (host_) {
     list.push_back(host_->status());
   }
   return list;
 }
 
-std::string Registry::foreign_memory(const void* p, const DeviceBackend* except) const {
+std::string Registry::foreign_memory(const void* p, const DeviceBackend* except, Access use) const {
   std::shared_lock lock(mutex_);
   // Only a host backend's streams copy host memory truly asynchronously: CUDA copies another
   // backend's pinned memory (ordinary memory to it) as pageable memory, staged before the call
   // returns, so its release cannot race them.
-  const bool pinned_matters = except == nullptr || except->kind() == Backend::host;
+  const bool pinned_matters =
+      use == Access::asynchronous && (except == nullptr || except->kind() == Backend::host);
   int first = 0;
   for (const auto& backend : {cuda_, host_}) {
     if (!backend) continue;

@@ -26,9 +26,14 @@ class Registry {
   static Registry& instance();
 
   /// Error(errc::invalid_device) naming `call` and the valid range if `id` names no device.
+  /// A CUDA device's id resolves also while a bad RINGKERNEL_HOST_* environment is pending (CUDA
+  /// devices come first, so their ids do not depend on the host configuration); any other id throws
+  /// the configuration error then.
   DeviceRef resolve(int id, const char* call) const;
   int device_count() const;
-  std::vector<DeviceRef> all() const;
+  /// Every device, or only `only`'s devices (with their global ids). Only a call for the CUDA
+  /// backend's devices alone does not throw a pending configuration error: it needs no host device.
+  std::vector<DeviceRef> all(std::optional<Backend> only = std::nullopt) const;
   std::vector<std::shared_ptr<DeviceBackend>> backends() const;
   /// Each backend's status; never throws for a bad RINGKERNEL_HOST_* environment, which the host
   /// backend's status then reports (a diagnosis must not fail on what it is to diagnose).
@@ -40,8 +45,10 @@ class Registry {
   /// memory of the cuda backend", ...); empty otherwise. For checks of memory that `except` takes
   /// for host memory: device memory it cannot reach, and (where `except` is a host backend, whose
   /// streams copy host memory asynchronously) pinned memory whose release would not wait for its
-  /// streams.
-  std::string foreign_memory(const void* p, const DeviceBackend* except) const;
+  /// streams. `use`: Access::synchronous for a copy done before the call returns
+  /// (DeviceBuffer::upload/download), which no release can race: pinned memory is not named then.
+  enum class Access { asynchronous, synchronous };
+  std::string foreign_memory(const void* p, const DeviceBackend* except, Access use = Access::asynchronous) const;
 
   void configure_host(const HostBackendConfig& config);
   HostBackendConfig host_config() const;

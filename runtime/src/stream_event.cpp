@@ -88,10 +88,12 @@ void* Stream::native_handle() const { return live(*this, "Stream::native_handle"
 void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
   constexpr const char* call = "Stream::copy_async";
   auto& stream = live(*this, call);
-  if (!dst) throw Error(errc::invalid_argument, call, device_, "destination is null");
-  if (!src) throw Error(errc::invalid_argument, call, device_, "source is null");
-  const int dst_owner = backend_->owner_of(dst);
-  const int src_owner = backend_->owner_of(src);
+  // A null pointer is fine for 0 bytes (an empty DeviceBuffer's data()): nothing is copied.
+  if (!dst && bytes != 0) throw Error(errc::invalid_argument, call, device_, "destination is null");
+  if (!src && bytes != 0) throw Error(errc::invalid_argument, call, device_, "source is null");
+  // A null pointer (0 bytes) is no one's memory: not asked about (CUDA would ask the driver).
+  const int dst_owner = dst ? backend_->owner_of(dst) : -1;
+  const int src_owner = src ? backend_->owner_of(src) : -1;
   // Device ids in messages: this backend's ordinals are offset from the stream's own device.
   const int base = device_ - ordinal_;
   if (dst_owner >= 0) backend_->check_device_range(dst_owner, dst, bytes, call, "destination", base + dst_owner);
@@ -101,6 +103,7 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
                 "source is on device " + std::to_string(base + src_owner) + " and destination on device " +
                     std::to_string(base + dst_owner) + "; copy between devices with PeerMemory::copy_peer_async");
   const auto check_owner = [&](const void* p, int owner, const char* what) {
+    if (!p) return;  // 0 bytes: nothing to check
     if (owner >= 0) {
       if (owner != ordinal_)
         throw Error(errc::invalid_argument, call, device_,
@@ -127,20 +130,22 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
                       (elsewhere.starts_with("pinned") ? ": freeing it would not wait for this stream; use pinned "
                                                          "memory of this stream's backend or ordinary host memory)"
                                                        : ")"));
+    // Host memory, whose range must not run into this backend's device memory (an overrun).
+    backend_->check_host_range(p, bytes, call, what, base);
   };
   check_owner(dst, dst_owner, "destination");
   check_owner(src, src_owner, "source");
   if (overlaps(dst, src, bytes))
     throw Error(errc::overlapping_ranges, call, device_,
                 "source and destination ranges of " + std::to_string(bytes) + " bytes overlap");
-  backend_->copy_async(stream, dst, src, bytes);
+  if (bytes != 0) backend_->copy_async(stream, dst, src, bytes);
 }
 
 void Stream::wait(const Event& event) {
   auto& stream = live(*this, "Stream::wait");
   auto& target = live(event, "Stream::wait");
   if (event.backend() != backend_)
-    throw Error(errc::unsupported, "Stream::wait", device_,
+    throw Error(errc::invalid_argument, "Stream::wait", device_,
                 "event of device " + std::to_string(event.device()) +
                     " belongs to another backend (or an older host configuration)");
   backend_->wait(stream, target);
@@ -191,7 +196,7 @@ void Event::record(Stream& stream) {
   auto& event = live(*this, call);
   auto& target = live(stream, call);
   if (stream.backend() != backend_)
-    throw Error(errc::unsupported, call, device_,
+    throw Error(errc::invalid_argument, call, device_,
                 "event of device " + std::to_string(device_) + " and the stream of device " +
                     std::to_string(stream.device()) +
                     " belong to different backends (or host configurations: one of them was "

@@ -26,7 +26,8 @@ namespace {
 constexpr const char* usage =
     "usage: ringkernel-info [--bandwidth] [--bytes N] [--repetitions N]\n"
     "  --bandwidth       measure copy bandwidth and latency between every device pair\n"
-    "  --bytes N         bytes per bandwidth copy (default 64 MiB)\n"
+    "  --bytes N         bytes per bandwidth copy, with optional K, M or G suffix as in\n"
+    "                    RINGKERNEL_HOST_MEMORY (default 64M, at most 1 PiB)\n"
     "  --repetitions N   bandwidth copies per pair (default 10)\n"
     "Host devices: RINGKERNEL_HOST_DEVICES, RINGKERNEL_HOST_TOPOLOGY, RINGKERNEL_HOST_MEMORY,\n"
     "  RINGKERNEL_HOST_NATIVE_ATOMICS\n";
@@ -139,24 +140,33 @@ int main(int argc, char** argv) {
   ringkernel::MeasureOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    std::size_t value = 0;
     if (arg == "--bandwidth") {
       bandwidth = true;
     } else if (arg == "--bytes" || arg == "--repetitions") {
-      const bool bytes = arg == "--bytes";
-      const std::size_t max = bytes ? std::numeric_limits<std::size_t>::max()
-                                    : static_cast<std::size_t>(std::numeric_limits<int>::max());
       if (i + 1 == argc) {
         std::fprintf(stderr, "ringkernel-info: %s needs a value\n%s", argv[i], usage);
         return 2;
       }
-      if (!parse_count(argv[++i], max, value)) {
-        std::fprintf(stderr, "ringkernel-info: %s needs a positive integer up to %zu, got \"%s\"\n%s",
-                     argv[i - 1], max, argv[i], usage);
-        return 2;
+      const char* text = argv[++i];
+      if (arg == "--bytes") {
+        // The syntax of RINGKERNEL_HOST_MEMORY ("64M"), by its parser.
+        const auto bytes = ringkernel::detail::parse_memory_text(text);
+        if (!bytes) {
+          std::fprintf(stderr, "ringkernel-info: --bytes needs %s, got \"%s\"\n%s",
+                       ringkernel::detail::memory_text_syntax, text, usage);
+          return 2;
+        }
+        options.bandwidth_bytes = *bytes;
+      } else {
+        const auto max = static_cast<std::size_t>(std::numeric_limits<int>::max());
+        std::size_t value = 0;
+        if (!parse_count(text, max, value)) {
+          std::fprintf(stderr, "ringkernel-info: --repetitions needs a positive integer up to %zu, got \"%s\"\n%s",
+                       max, text, usage);
+          return 2;
+        }
+        options.bandwidth_repetitions = static_cast<int>(value);
       }
-      if (bytes) options.bandwidth_bytes = value;
-      else options.bandwidth_repetitions = static_cast<int>(value);
       measure_option = argv[i - 1];
     } else if (arg == "--help" || arg == "-h") {
       std::fputs(usage, stdout);
@@ -180,6 +190,10 @@ int main(int argc, char** argv) {
     std::printf("\n%s", peers.topology().to_string().c_str());
     print_pairs(peers, devices);
     if (bandwidth) {
+      std::printf("\nMeasured: bandwidth with copies of %zu bytes (%s), %d per pair; latency with copies of %zu "
+                  "bytes, %d per pair\n",
+                  options.bandwidth_bytes, memory(options.bandwidth_bytes).c_str(), options.bandwidth_repetitions,
+                  options.latency_bytes, options.latency_repetitions);
       print_measured(peers, devices, options, "Peer access disabled");
       for (const auto& a : devices)
         for (const auto& b : devices)

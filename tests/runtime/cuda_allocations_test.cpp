@@ -196,6 +196,37 @@ TEST(CudaAllocations, AnAlignedEndIsTheNextBlocksOnlyWhereTheDriverSaysOneStarts
                   "source range [256, 256 + 8) exceeds its allocation of 256 bytes");
 }
 
+// Memory the driver says is another device's is named as that device's (it said "is not memory of
+// device 0"), with the fix; host memory keeps "is not memory of device N".
+TEST(CudaAllocations, TheDriversOtherDeviceIsNamed) {
+  auto other = table_with_fake_driver({3, 0});
+  EXPECT_RK_ERROR(other.check_range(0, at(block), 4, "copy", "destination", 0), errc::invalid_argument,
+                  "destination 0x1000 is memory of device 3, not of device 0 (pass 3 as its device)");
+  auto host = table_with_fake_driver({-1, 0});
+  EXPECT_RK_ERROR(host.check_range(0, at(block), 4, "copy", "destination", 0), errc::invalid_argument,
+                  "destination 0x1000 is not memory of device 0");
+}
+
+// A range from host memory (owner -1) that runs into one of the table's allocations is an overrun
+// (as on the host backend); one that ends where the allocation starts is fine.
+TEST(CudaAllocations, HostRangesIntoAnAllocationAreRefused) {
+  CudaAllocations table;
+  table.add(at(block), 1, 100);
+  table.check_host_range(at(block - 64), 64, "copy", "source", 0);
+  table.check_host_range(at(block - 64), 0, "copy", "source", 0);
+  table.check_host_range(at(block + 0x1000), 64, "copy", "source", 0);
+  EXPECT_RK_ERROR(table.check_host_range(at(block - 64), 65, "Stream::copy_async", "source", 5), errc::out_of_range,
+                  "Stream::copy_async (device 6): out of range: source range [0xfc0, 0xfc0 + 65) runs into the "
+                  "allocation of 100 bytes at 0x1000 of device 6");
+  // A range that wraps around the top of the address space, into the allocation or not.
+  const std::uintptr_t top = UINTPTR_MAX - 0xfff;
+  table.check_host_range(at(top), 0x1000, "copy", "source", 0);  // ends exactly at the top
+  EXPECT_RK_ERROR(table.check_host_range(at(top), 0x1001, "Stream::copy_async", "source", 5), errc::out_of_range,
+                  "Stream::copy_async: out of range: source range [0xfffffffffffff000, 0xfffffffffffff000 + 4097) "
+                  "wraps around the end of the address space");
+  EXPECT_RK_ERROR(table.check_host_range(at(top), 0x2000 + 1, "copy", "source", 0), errc::out_of_range, "wraps around");
+}
+
 TEST(CudaAllocations, NullAndUnknownAddressesAreRefused) {
   CudaAllocations table;
   EXPECT_RK_ERROR(table.check_range(0, nullptr, 0, "copy", "source", 0), errc::invalid_argument, "source is null");

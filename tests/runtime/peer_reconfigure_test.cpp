@@ -190,10 +190,10 @@ TEST(PeerReconfigure, BuffersOfAReplacedConfigurationAreNamedAsSuch) {
   peers.enable_peer_access(ids[1], ids[0]);
   EXPECT_RK_ERROR(peers.map_peer_memory(a.data(), ids[0], ids[1], 10), errc::invalid_argument,
                   "local memory " + address(a.data()) + " " + expected + std::to_string(ids[0]));
-  // Memory of another device of the same configuration keeps its message.
+  // Memory of another device of the same configuration is named as that device's.
   DeviceBuffer other(ids[0], 100);
   EXPECT_RK_ERROR(peers.copy_peer(fresh.data(), ids[1], other.data(), ids[1], 10), errc::invalid_argument,
-                  "is not memory of device " + std::to_string(ids[1]));
+                  "is memory of device " + std::to_string(ids[0]) + ", not of device " + std::to_string(ids[1]));
 }
 
 }  // namespace

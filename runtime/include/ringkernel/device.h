@@ -55,7 +55,9 @@ struct DeviceInfo {
 };
 
 /// Every device of every backend. Never throws because a backend is missing: a machine without a
-/// CUDA driver or GPU simply has no cuda devices (see backend_statuses() for why).
+/// CUDA driver or GPU simply has no cuda devices (see backend_statuses() for why). A bad
+/// RINGKERNEL_HOST_* environment is Error(errc::configuration) here, as in every call that needs a
+/// host device (devices(Backend::cuda) lists the CUDA devices all the same).
 std::vector<DeviceInfo> devices();
 
 /// One device; Error(errc::invalid_device) if `id` names none.
@@ -67,7 +69,7 @@ DeviceInfo device(int id);
 /// (valid ids are 0..3)"; the error's code is device(id)'s.
 DeviceInfo require_device(int id, std::string_view call, std::string_view role);
 
-/// Number of devices of all backends.
+/// Number of devices of all backends (a bad RINGKERNEL_HOST_* environment throws, as devices()).
 int device_count();
 
 struct DeviceRequirements {
@@ -78,9 +80,11 @@ struct DeviceRequirements {
   std::size_t min_total_memory = 0;
 };
 
-/// Devices meeting every requirement, in id order (possibly none).
+/// Devices meeting every requirement, in id order (possibly none). With backend == Backend::cuda it
+/// does not throw a bad RINGKERNEL_HOST_* environment's error (it needs no host device); otherwise
+/// it does, as devices().
 std::vector<DeviceInfo> select_devices(const DeviceRequirements& requirements);
-/// Devices of one backend.
+/// Devices of one backend (select_devices with only `backend` required).
 std::vector<DeviceInfo> devices(Backend backend);
 
 /// What each compiled-in backend found, for diagnostics (ringkernel-info prints it).
