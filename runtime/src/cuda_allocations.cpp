@@ -4,13 +4,13 @@
 #include <cudaTypedefs.h>  // PFN_cuMemGetAddressRange_v3020 (types only; libcuda is not linked)
 #include <cuda_runtime_api.h>
 
-#include <limits>
 #include <string>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>  // sysconf
 #endif
 
+#include "host_range_errors.h"
 #include "pointer_text.h"
 #include "ringkernel/error.h"
 
@@ -218,12 +218,8 @@ void CudaAllocations::check_range(int ordinal, const void* p, std::size_t bytes,
 void CudaAllocations::check_host_range(const void* p, std::size_t bytes, const char* call, const char* what,
                                        int first_id) const {
   if (bytes == 0) return;
+  check_host_range_does_not_wrap(p, bytes, call, what);
   const auto address = reinterpret_cast<std::uintptr_t>(p);
-  // No memory wraps around the top of the address space (a range ending exactly there does not wrap).
-  if (bytes - 1 > std::numeric_limits<std::uintptr_t>::max() - address)
-    throw Error(errc::out_of_range, call, no_device,
-                std::string(what) + " range [" + hex(p) + ", " + hex(p) + " + " + std::to_string(bytes) +
-                    ") wraps around the end of the address space");
   Found hit{};
   {
     std::lock_guard lock(mutex_);
@@ -231,11 +227,7 @@ void CudaAllocations::check_host_range(const void* p, std::size_t bytes, const c
     if (it == allocations_.end() || it->first - address >= bytes) return;
     hit = Found{it->first, it->second.ordinal, it->second.bytes};
   }
-  const int device = first_id + hit.ordinal;
-  throw Error(errc::out_of_range, call, device,
-              std::string(what) + " range [" + hex(p) + ", " + hex(p) + " + " + std::to_string(bytes) +
-                  ") runs into the allocation of " + std::to_string(hit.bytes) + " bytes at " +
-                  hex(reinterpret_cast<const void*>(hit.start)) + " of device " + std::to_string(device));
+  throw_host_range_runs_into(p, bytes, call, what, hit.start, hit.bytes, first_id + hit.ordinal);
 }
 
 }  // namespace ringkernel::detail

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "host_range_errors.h"
 #include "pointer_text.h"
 #include "ringkernel/error.h"
 
@@ -91,11 +92,7 @@ void HostAllocations::check_range(int ordinal, const void* p, std::size_t bytes,
 void HostAllocations::check_host_range(const void* p, std::size_t bytes, const char* call, const char* what,
                                        int first_id) const {
   if (bytes == 0) return;
-  // No memory wraps around the top of the address space (a range ending exactly there does not wrap).
-  if (bytes - 1 > std::numeric_limits<std::uintptr_t>::max() - address(p))
-    throw Error(errc::out_of_range, call, no_device,
-                std::string(what) + " range [" + hex(p) + ", " + hex(p) + " + " + std::to_string(bytes) +
-                    ") wraps around the end of the address space");
+  check_host_range_does_not_wrap(p, bytes, call, what);
   Found hit{};
   {
     std::lock_guard lock(mutex_);
@@ -103,11 +100,7 @@ void HostAllocations::check_host_range(const void* p, std::size_t bytes, const c
     if (it == allocations_.end() || it->first - address(p) >= bytes) return;
     hit = Found{it->first, it->second.ordinal, it->second.bytes};
   }
-  const int device = first_id + hit.ordinal;
-  throw Error(errc::out_of_range, call, device,
-              std::string(what) + " range [" + hex(p) + ", " + hex(p) + " + " + std::to_string(bytes) +
-                  ") runs into the allocation of " + std::to_string(hit.bytes) + " bytes at " +
-                  hex(reinterpret_cast<const void*>(hit.start)) + " of device " + std::to_string(device));
+  throw_host_range_runs_into(p, bytes, call, what, hit.start, hit.bytes, first_id + hit.ordinal);
 }
 
 }  // namespace ringkernel::detail
