@@ -8,6 +8,10 @@
 #include <exception>
 #include <string>
 
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>  // abi::__forced_unwind: glibc's pthread_cancel unwinds with it
+#endif
+
 #include "ringkernel/error.h"
 
 namespace ringkernel::detail {
@@ -27,6 +31,14 @@ void eviction_handler_threw(const char* call) noexcept {
       "cannot complete); aborting";
   try {
     throw;
+#if defined(__GLIBCXX__)
+  } catch (abi::__forced_unwind&) {
+    // Not rethrown: the unwind would leave a noexcept function (std::terminate, with no word on why).
+    std::fprintf(stderr,
+                 "ringkernel: %s: the thread was cancelled (pthread_cancel) inside the eviction handler, and "
+                 "a cancellation unwinds like an exception; %s\n",
+                 call, rule);
+#endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ringkernel: %s: the eviction handler threw: %s; %s\n", call, e.what(), rule);
   } catch (...) {

@@ -3,13 +3,17 @@
 // ends the process with one line on stderr naming the queue call, the exception's what() (for a
 // std::exception) and the rule (death tests, for send, try_send and send_batch). It can be set
 // only where host threads send (producers = QueueUsers::kernels: Error(unsupported), nothing set);
-// setting it under a policy other than drop_oldest is allowed (it is never called there).
+// setting it under a policy other than drop_oldest is allowed (it is never called there). A thread
+// cancelled inside the handler ends the process with a line that says so.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <pthread.h>
+
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "error_capture.h"
@@ -67,6 +71,22 @@ void send_evicting_non_standard() {
   (void)q.send(2);
 }
 
+// A thread cancelled at a cancellation point inside the handler (glibc unwinds it with
+// abi::__forced_unwind, which is not a std::exception).
+void send_cancelled_in_handler() {
+  std::thread t([] {
+    Queue q(dropping(2));
+    q.set_eviction_handler([](const int&) {
+      pthread_cancel(pthread_self());
+      pthread_testcancel();
+    });
+    (void)q.try_send(0);
+    (void)q.try_send(1);
+    (void)q.send(2);
+  });
+  t.join();
+}
+
 std::string death_message(const std::string& call, const std::string& thrown) {
   return "ringkernel: BasicMessageQueue::" + call + ": the eviction handler threw" + thrown +
          "; an eviction handler must not throw";
@@ -87,6 +107,13 @@ TEST(EvictionHandlerDeathTest, ThrowingHandlerInSendBatchEndsTheProcessWithItsMe
 TEST(EvictionHandlerDeathTest, HandlerThrowingANonStandardExceptionEndsTheProcess) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(send_evicting_non_standard(), death_message("send", " an exception that is not a std::exception"));
+}
+
+TEST(EvictionHandlerDeathTest, ThreadCancelledInsideTheHandlerEndsTheProcessSayingSo) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(send_cancelled_in_handler(),
+               "ringkernel: BasicMessageQueue::send: the thread was cancelled \\(pthread_cancel\\) inside the "
+               "eviction handler, and a cancellation unwinds like an exception; an eviction handler must not throw");
 }
 
 // A handler that returns sees every eviction of a batch, in order, and the batch completes.
