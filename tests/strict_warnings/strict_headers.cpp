@@ -54,6 +54,7 @@
 #include "ringkernel/queue/queue_users.h"
 #include "ringkernel/queue/ring_control.h"
 #include "ringkernel/queue/spsc_ring.h"
+#include "ringkernel/queue/warp_claim.h"
 #include "ringkernel/queue/warp_collectives.h"
 #include "ringkernel/queue/warp_enqueue.h"
 #include "ringkernel/status.h"
