@@ -13,6 +13,8 @@ packages=(
   cmake ninja-build make g++ pkg-config
   # benchmark peers
   libmsgpack-cxx-dev libboost-dev libreaderwriterqueue-dev libconcurrentqueue-dev
+  # bench/queue/run.sh records each round's CPU time and load with /usr/bin/time
+  time
   # fuzzing and sanitizers
   libclang-rt-19-dev libfuzzer-19-dev
   # cross-language wire checks

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # Copyright RingKernel authors.
 """Turns `bench_codec --benchmark_format=json` output into the bench/RESULTS.md table: CPU ns per
 message and the ratios that the codec's goals are stated in (peer / ringkernel; ringkernel / memcpy),
@@ -60,19 +60,32 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statistic", choices=("median", "min"), default="median")
     args = parser.parse_args()
-    ns, reps = times(json.load(sys.stdin)["benchmarks"], args.statistic)
+    try:
+        runs = json.load(sys.stdin)["benchmarks"]
+    except (ValueError, KeyError, TypeError):
+        sys.exit("ratios.py: the input is not bench_codec --benchmark_format=json output (empty: did the run fail?)")
+    failed = sorted({r["name"] for r in runs if r.get("error_occurred")})
+    runs = [r for r in runs if not r.get("error_occurred")]
+    ns, reps = times(runs, args.statistic)
+    if not ns:
+        sys.exit("ratios.py: no benchmark ran" + (f" ({len(failed)} ended with an error)" if failed else ""))
     print(f"CPU ns per message: {args.statistic} of {statistics.median(reps.values()):.0f} repetitions")
     print()
     print("| operation | message | input | ringkernel ns | msgpack-cxx ns | msgpack-c ns | memcpy ns "
           "| msgpack-cxx / ringkernel | msgpack-c / ringkernel | ringkernel / memcpy |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    misses = []
+    misses, incomplete, rows = [], [], 0
     for op in ("encode", "decode"):
         for message in MESSAGES:
             for case in INPUTS:
                 t = {impl: ns.get((op, message, impl, case)) for impl in IMPLEMENTATIONS}
                 if None in (t["ringkernel"], t["msgpack_cxx"], t["memcpy"]):
+                    have = [impl for impl in IMPLEMENTATIONS if t[impl] is not None]
+                    if have:  # e.g. a --benchmark_filter that kept only some contenders
+                        incomplete.append(f"{op} {message} {case} (has {', '.join(have)}; a row needs "
+                                          "ringkernel, msgpack_cxx and memcpy)")
                     continue
+                rows += 1
                 # (No hand-written msgpack-c peer for the map messages.)
                 c_ns = f"{t['msgpack_c']:.1f}" if t["msgpack_c"] else "—"
                 c_ratio = f"{t['msgpack_c'] / t['ringkernel']:.1f}x" if t["msgpack_c"] else "—"
@@ -84,10 +97,22 @@ def main():
                 if floor > MEMCPY_GOAL:
                     misses.append(f"{op} {message} {case}: ringkernel / memcpy {floor:.2f}x > {MEMCPY_GOAL:g}x")
     print()
+    if incomplete:
+        print("Left out, a contender missing from the input:")
+        for row in incomplete:
+            print(f"- {row}")
+        print()
+    if not rows:
+        print("No row has all of ringkernel, msgpack_cxx and memcpy: no ratio, no goal checked")
+        for name in failed:
+            print(f"- ended with an error: {name}")
+        sys.exit(1)
     print(f"Goals: encode >= {PEER_GOAL['encode']:g}x msgpack-cxx, decode >= {PEER_GOAL['decode']:g}x, "
           f"ringkernel within {MEMCPY_GOAL:g}x of memcpy: " + ("all rows meet them" if not misses else "missed by"))
     for miss in misses:
         print(f"- {miss}")
+    for name in failed:
+        print(f"- ended with an error, left out: {name}")
 
 
 if __name__ == "__main__":

@@ -3,14 +3,22 @@
 # clang++-19 -fsyntax-only on the same header, run alternately and side by side; prints the medians
 # and the ratio. The timed runs hold an exclusive flock on $RINGKERNEL_BENCH_LOCK (default
 # /tmp/rk-cpu.lock), as bench/codec/run.sh and bench/queue/run.sh do (builds on a shared machine take
-# it shared and wait). Usage: bench/generator/run.sh [build-dir] [count] [repetitions]
+# it shared and wait). ringkernel-gen works on more than one thread, clang on one: RESULTS.md's figures
+# are from 2-core machines (on a bigger one, `taskset -c 0,1 bench/generator/run.sh` gives it 2 cores).
+# It prints wall times only (RESULTS.md's CPU-time ratio is not measured here).
+# Usage: bench/generator/run.sh [BUILD_DIR (default build/default)] [COUNT (default 1000)] [REPETITIONS (default 9)]
 set -euo pipefail
+if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then sed -n 's/^# Usage: //p' "$0"; exit 0; fi
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build/default}"
 count="${2:-1000}"
 reps="${3:-9}"
 gen="$build/generator/ringkernel-gen"
-[ -x "$gen" ] || { echo "run.sh: $gen not built (cmake --build --preset default)" >&2; exit 2; }
+[ -x "$gen" ] || { echo "run.sh: $gen not built (cmake --build $build --target ringkernel-gen)" >&2; exit 2; }
+for n in "$count" "$reps"; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: '$n' is not a positive count ($(sed -n 's/^# Usage: //p' "$0"))" >&2; exit 2; }
+done
+command -v clang++-19 > /dev/null || { echo "run.sh: clang++-19 not found (Debian package clang-19; scripts/setup.sh installs it)" >&2; exit 2; }
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -37,7 +37,15 @@ def load(paths):
     rounds = []
     for path in paths:
         one = {}
-        for b in json.load(open(path))["benchmarks"]:
+        try:
+            with open(path, encoding="utf-8") as f:
+                benchmarks = json.load(f)["benchmarks"]
+        except OSError as e:
+            sys.exit(f"summarize.py: {path}: {e.strerror} (run bench/queue/run.sh BUILD_DIR OUT_PREFIX first)")
+        except (ValueError, KeyError, TypeError):
+            sys.exit(f"summarize.py: {path} is not bench_queue --benchmark_format=json output "
+                     "(empty: did the round fail or match no row?)")
+        for b in benchmarks:
             if b.get("run_type") == "iteration":
                 # name, arguments (digits, or P:1 with ArgNames), min_time:..., real_time
                 parts = b["run_name"].split("/")
@@ -48,12 +56,26 @@ def load(paths):
 
 
 def main(paths):
-    rounds = load(paths)
+    if not paths or paths[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stderr if not paths else sys.stdout)
+        sys.exit(2 if not paths else 0)
+    all_rounds = load(paths)
+    if not any(all_rounds):
+        sys.exit("summarize.py: no benchmark row in " + " ".join(paths))
+    # Rows that did not run (SkipWithError, e.g. "needs 2 CPUs ..."): reported, left out of the figures.
+    skipped = {}
+    for r in all_rounds:
+        for name, b in r.items():
+            if row_error(b) and not name.startswith("BM_Paired_"):
+                skipped.setdefault(name, []).append(row_error(b))
+    rounds = [{n: b for n, b in r.items() if n.startswith("BM_Paired_") or not row_error(b)} for r in all_rounds]
     names = sorted({n for r in rounds for n in r if not n.startswith("BM_Paired_")},
                    key=lambda n: (not n.startswith("BM_Floor"), n))
     print(f"{len(rounds)} rounds\n")
     print("| benchmark | median M msgs/s | min..max | empty polls/msg | full polls/msg | capacity |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, errors in sorted(skipped.items()):
+        print(f"| {name} | skipped in {len(errors)} of {len(rounds)} rounds: {errors[0]} | | | | |")
     for name in names:
         reps = [r[name] for r in rounds if name in r]
         rate = [b["items_per_second"] / 1e6 for b in reps]
@@ -71,13 +93,14 @@ def main(paths):
         for m in MESSAGES if "<M>" in ours_t else [None]:
             ours = ours_t.replace("<M>", f"<{m}>") if m else ours_t
             peers = [p.replace("<M>", f"<{m}>") if m else p for p in peers_t]
-            ratios = []
+            ratios, compared = [], set()
             for r in rounds:
                 present = [p for p in peers if p in r]
                 if ours in r and present:
                     ratios.append(r[ours]["items_per_second"] / max(r[p]["items_per_second"] for p in present))
-            if ratios:
-                print(f"| {ours} | {', '.join(peers)} | {statistics.median(ratios):.2f} "
+                    compared.update(present)
+            if ratios:  # the peers column: those that ran (a --benchmark_filter may have left some out)
+                print(f"| {ours} | {', '.join(p for p in peers if p in compared)} | {statistics.median(ratios):.2f} "
                       f"| {min(ratios):.2f}..{max(ratios):.2f} |")
     by_state(rounds)
     paired(rounds)
