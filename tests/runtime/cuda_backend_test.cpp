@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda_test_devices.h"
 #include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/error.h"
@@ -17,16 +18,15 @@ namespace {
 
 using test::pattern;
 
-std::vector<int> cuda_ids() {
+std::vector<int> ids_of(const std::vector<DeviceInfo>& devices) {
   std::vector<int> ids;
-  for (const auto& d : devices(Backend::cuda)) ids.push_back(d.id);
+  for (const auto& d : devices) ids.push_back(d.id);
   return ids;
 }
 
-#define REQUIRE_CUDA_DEVICES(n)                                                                   \
-  const auto ids = cuda_ids();                                                                    \
-  if (ids.size() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA device(s), found " << ids.size() \
-                                     << ": " << backend_statuses().front().note
+#define REQUIRE_CUDA_DEVICES(n)                   \
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda_devices_, n); \
+  const std::vector<int> ids = ids_of(cuda_devices_)
 
 TEST(CudaBackend, EnumerationMatchesTheRuntime) {
   REQUIRE_CUDA_DEVICES(1u);

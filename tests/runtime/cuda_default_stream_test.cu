@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda_test_devices.h"
 #include "ringkernel/buffers.h"
 #include "ringkernel/device.h"
 #include "ringkernel/peer_memory.h"
@@ -31,8 +32,7 @@ __global__ void hold(const volatile unsigned* release, std::uint64_t limit_ns) {
 }
 
 TEST(CudaBackend, BufferCopiesDoNotWaitForTheLegacyDefaultStream) {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  if (cuda.empty()) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)";
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda, 1);
   const ringkernel::DeviceInfo& d = cuda.front();
   // Everything is allocated before the kernel starts: allocation may synchronise with it.
   ringkernel::PinnedBuffer flag(d.id, sizeof(unsigned));

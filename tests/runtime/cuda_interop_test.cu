@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cuda_test_devices.h"
 #include "ringkernel/buffers.h"
 #include "ringkernel/cuda_interop.h"
 #include "ringkernel/device.h"
@@ -37,8 +38,7 @@ __global__ void delayed_increment(std::uint32_t* data, int n, std::uint64_t dela
 }
 
 TEST(CudaInterop, KernelsOnTheStreamAreOrderedWithItsCopiesAndEvents) {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  if (cuda.empty()) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)";
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda, 1);
   const ringkernel::DeviceInfo& d = cuda.front();
   constexpr int n = 1 << 16;
   constexpr std::size_t bytes = n * sizeof(std::uint32_t);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "cuda_test_devices.h"
 #include "ringkernel/device.h"
 #include "ringkernel/wall_clock.h"
 #include "ringkernel/wall_clock_offset.h"
@@ -63,8 +64,7 @@ Bracket bracket_by_kernel(std::uint64_t* device_us) {
 }
 
 TEST(CudaWallClock, OffsetAgreesWithAKernelReadingTheClockMessagesAreStampedWith) {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  if (cuda.empty()) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)";
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda, 1);
   const ringkernel::DeviceInfo& d = cuda.front();
   ASSERT_EQ(cudaSetDevice(d.ordinal), cudaSuccess);
   std::uint64_t* device_us = nullptr;  // the reading and whether the clock ticked

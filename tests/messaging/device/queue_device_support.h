@@ -12,16 +12,11 @@
 #include <cstdint>
 #include <string>
 
+#include "cuda_test_devices.h"
 #include "ringkernel/deadline.h"
 #include "ringkernel/device.h"
 
 namespace queue_device_test {
-
-/// The id of the first CUDA device, or -1 when there is none.
-inline int cuda_device_or_skip() {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  return cuda.empty() ? -1 : cuda.front().id;
-}
 
 /// Every spinning kernel gives up after this long, before the host's own 10 s deadlines: a failed
 /// host-side check returns while kernels still spin, and the queues' destructors would then wait
@@ -139,10 +134,10 @@ static inline const detail::launch_probe_result& asynchronous_launches() {
 
 }  // namespace queue_device_test
 
-/// Declares `id`, the first CUDA device, or skips the test saying why.
-#define REQUIRE_CUDA_DEVICE(id)                                                     \
-  const int id = queue_device_test::cuda_device_or_skip();                          \
-  if (id < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"
+/// Declares `name`, the first CUDA device's id, or skips the test saying why.
+#define REQUIRE_CUDA_DEVICE(name)                  \
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda_devices_, 1); \
+  const int name = cuda_devices_.front().id
 
 /// Skips, saying why, where a kernel launch does not return before the kernel ends; fails where it
 /// does but host and kernel do not see each other's writes (see above).

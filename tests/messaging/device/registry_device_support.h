@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuda_test_devices.h"
 #include "device_routes.registry.rk.h"
 #include "ringkernel/device.h"
 #include "ringkernel/envelope_codec.h"
@@ -172,9 +173,8 @@ struct cuda_free {
 using device_ptr = std::unique_ptr<void, cuda_free>;
 
 /// Skips the test, saying why, without a CUDA device; else makes the first one current.
-#define REQUIRE_CUDA_DEVICE()                                                                      \
-  const auto cuda_devices_ = ringkernel::devices(ringkernel::Backend::cuda);                       \
-  if (cuda_devices_.empty()) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"; \
+#define REQUIRE_CUDA_DEVICE()                      \
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda_devices_, 1); \
   CUDA_CHECK(cudaSetDevice(cuda_devices_.front().ordinal))
 
 template <class T>

@@ -25,6 +25,7 @@
 #include "ringkernel/wall_clock.h"
 
 #include "cuda_check.h"
+#include "cuda_test_devices.h"
 
 namespace {
 
@@ -35,15 +36,10 @@ using ringkernel::HybridLogicalClock;
 using ringkernel::KernelMessage;
 using ringkernel::MessageStamper;
 
-int cuda_ordinal_or_skip() {
-  const auto cuda = ringkernel::devices(ringkernel::Backend::cuda);
-  return cuda.empty() ? -1 : cuda.front().ordinal;
-}
 // Skips the test, saying why, without a CUDA device; else makes the first one current.
-#define REQUIRE_CUDA_DEVICE()                                                                   \
-  const int cuda_ordinal_ = cuda_ordinal_or_skip();                                             \
-  if (cuda_ordinal_ < 0) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty)"; \
-  CUDA_CHECK(cudaSetDevice(cuda_ordinal_))
+#define REQUIRE_CUDA_DEVICE()                      \
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda_devices_, 1); \
+  CUDA_CHECK(cudaSetDevice(cuda_devices_.front().ordinal))
 
 /// Device memory freed when the test ends, however it ends (a failed ASSERT returns early).
 class DeviceMemory {

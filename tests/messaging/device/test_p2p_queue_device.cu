@@ -37,13 +37,10 @@ static_assert(StagedRing::index_scope == ringkernel::atomic_scope::device && Sta
 
 constexpr std::uint32_t threads = 1024, per_thread = 32, capacity = 1024;
 
-#define REQUIRE_TWO_CUDA_DEVICES(src, dst)                                                        \
-  const auto cuda_devices = ringkernel::devices(ringkernel::Backend::cuda);                       \
-  if (cuda_devices.size() < 2) {                                                                  \
-    GTEST_SKIP() << "needs two CUDA devices, found " << cuda_devices.size()                       \
-                 << " (a P2P queue joins two distinct devices)";                                  \
-  }                                                                                               \
-  const ringkernel::DeviceInfo src = cuda_devices[0];                                             \
+// A P2P queue joins two distinct devices.
+#define REQUIRE_TWO_CUDA_DEVICES(src, dst)        \
+  RINGKERNEL_REQUIRE_CUDA_DEVICES(cuda_devices, 2); \
+  const ringkernel::DeviceInfo src = cuda_devices[0]; \
   const ringkernel::DeviceInfo dst = cuda_devices[1]
 
 using queue_device_test::kernel_budget_us;  // the host waits up to 10 s per message

@@ -192,22 +192,12 @@ void fetch(const device_results& d, run_results& r) {
   from_device(d.counters, r.counters);
 }
 
-std::string cuda_backend_note() {
-  for (const ringkernel::BackendStatus& b : ringkernel::backend_statuses()) {
-    if (b.backend == ringkernel::Backend::cuda) return b.note;
-  }
-  return "the CUDA backend is not compiled in";
-}
-
 }  // namespace
 
 /// Declares `name`, the first CUDA device's id (made current), or skips the test with the CUDA backend's reason.
-#define REQUIRE_CUDA_DEVICE_ID(name)                                                                   \
-  const auto cuda_devices_ = ringkernel::devices(ringkernel::Backend::cuda);                         \
-  if (cuda_devices_.empty()) GTEST_SKIP() << "no CUDA device (ringkernel::devices(Backend::cuda) is empty): " \
-                                          << cuda_backend_note();                                    \
-  const int name = cuda_devices_.front().id;                                                         \
-  CUDA_CHECK(cudaSetDevice(cuda_devices_.front().ordinal))
+#define REQUIRE_CUDA_DEVICE_ID(name) \
+  REQUIRE_CUDA_DEVICE();             \
+  const int name = cuda_devices_.front().id
 
 namespace {
 
