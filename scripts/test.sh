@@ -4,6 +4,24 @@
 # build (labels unit, fuzz), the tsan build (label unit), and compiles ringkernel-gen's sources with
 # clang++-19 (the builds above compile them with g++ only).
 set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/test.sh [-h | --help]
+  Installs what is missing (scripts/setup.sh), then builds and runs every test: the default build
+  (all labels), the asan+ubsan build (labels unit, fuzz), the tsan build (label unit), and compiles
+  ringkernel-gen's sources with clang++-19. About 30 minutes on 2 cores. It takes no other argument;
+  for part of the suite, after a build: ctest --preset default -L unit (or -R <regex>).
+EOF
+}
+# Arguments first, before anything is installed or built.
+for arg in "$@"; do
+  case "$arg" in
+    -h | --help) ;;
+    *) printf 'scripts/test.sh: unknown argument %s\n' "'$arg'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+if [ $# -gt 0 ]; then usage; exit 0; fi
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh

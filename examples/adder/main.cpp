@@ -37,6 +37,12 @@ constexpr int exit_skipped = 77;                       // --gpu without a CUDA d
 
 enum class Where { any, host, gpu };
 
+#if defined(ADDER_HAS_CUDA)
+constexpr bool has_cuda_code = true;  // adder_kernel.cu is compiled in
+#else
+constexpr bool has_cuda_code = false;  // no CUDA code: CUDA devices are not used (AddKernelRunner)
+#endif
+
 void print_message_facts() {
   namespace reg = ringkernel::registry::adder;
   for (const auto& info : reg::messages) {
@@ -125,11 +131,16 @@ bool show_wire_form(const app::ResponseEnvelope& answer) {
   return same;
 }
 
-// Why the cuda backend has no device, as backend_statuses() says (the driver's error, or a build
-// without the CUDA toolkit).
+// Why no GPU is used: the cuda backend's reason as backend_statuses() says it (the driver's error,
+// or a runtime built without the backend), or that this build of the example has no CUDA code.
 std::string why_no_gpu() {
   for (const ringkernel::BackendStatus& s : ringkernel::backend_statuses()) {
-    if (s.backend == ringkernel::Backend::cuda) return s.note.empty() ? "no reason given" : s.note;
+    if (s.backend != ringkernel::Backend::cuda) continue;
+    if (!has_cuda_code && s.device_count > 0) {
+      return "this build of the example has no CUDA code (adder_kernel.cu is compiled only where the project "
+             "enables the CUDA language), so the " + std::to_string(s.device_count) + " CUDA device(s) go unused";
+    }
+    return "the cuda backend says: " + (s.note.empty() ? std::string("no reason given") : s.note);
   }
   return "the cuda backend is not compiled in";
 }
@@ -148,9 +159,9 @@ int verdict(const std::vector<std::string>& failed) {
 
 int run(Where where) {
   std::vector<ringkernel::DeviceInfo> candidates;
-  if (where != Where::host) candidates = ringkernel::devices(ringkernel::Backend::cuda);
+  if (where != Where::host && has_cuda_code) candidates = ringkernel::devices(ringkernel::Backend::cuda);
   if (candidates.empty() && where == Where::gpu) {
-    std::printf("adder --gpu: skipped (exit code %d), no CUDA device; the cuda backend says: %s\n", exit_skipped,
+    std::printf("adder --gpu: skipped (exit code %d), no GPU to run on; %s\n", exit_skipped,
                 why_no_gpu().c_str());
     return exit_skipped;
   }
@@ -161,7 +172,7 @@ int run(Where where) {
   print_message_facts();
   std::printf("device %d: %s (%s backend)\n", device.id, device.name.c_str(), ringkernel::to_string(device.backend));
   if (where == Where::any && device.backend != ringkernel::Backend::cuda) {
-    std::printf("  no GPU used; the cuda backend says: %s\n", why_no_gpu().c_str());
+    std::printf("  no GPU used; %s\n", why_no_gpu().c_str());
   } else if (where == Where::host) {
     std::printf("  host backend chosen by --host\n");
   }
@@ -219,24 +230,46 @@ int run(Where where) {
   return verdict(failed);
 }
 
+void print_usage(std::FILE* to) {
+  std::fprintf(to,
+               "usage: adder [--host | --gpu]\n"
+               "  (none)  run on a GPU if there is one, else on a host-backend device, saying why\n"
+               "  --host  run on a host-backend device even if a GPU exists\n"
+               "  --gpu   run on a GPU; without one, say so and exit with %d (skipped)\n"
+               "  -h, --help  print this and exit\n"
+               "The last line is the verdict: \"adder: OK, all checks passed\" (exit 0) or \"adder: FAILED: ...\" "
+               "(1); exit 2: a bad argument.\n",
+               exit_skipped);
+}
+
+// A bad command line: says what is wrong, then the usage, on stderr. Exit status 2.
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "adder: %s\n", what.c_str());
+  print_usage(stderr);
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line-buffered even into a pipe, so that stdout's lines and stderr's (unbuffered) keep the order
+  // in which the program writes them.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   Where where = Where::any;
+  std::string_view chosen;  // the argument that chose `where`
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--host") {
-      where = Where::host;
-    } else if (arg == "--gpu") {
-      where = Where::gpu;
-    } else {
-      std::fprintf(stderr,
-                   "usage: adder [--host | --gpu]\n"
-                   "  --host  run on a host-backend device even if a GPU exists\n"
-                   "  --gpu   run on a GPU; without one, say so and exit with %d (skipped)\n",
-                   exit_skipped);
-      return 2;
+    if (arg == "-h" || arg == "--help") {
+      print_usage(stdout);
+      return 0;
     }
+    if (arg != "--host" && arg != "--gpu") return usage_error("unknown argument '" + std::string(arg) + "'");
+    const Where w = arg == "--host" ? Where::host : Where::gpu;
+    if (where != Where::any && where != w) {
+      return usage_error(std::string(chosen) + " and " + std::string(arg) + " exclude each other");
+    }
+    where = w;
+    chosen = arg;
   }
   try {
     return run(where);

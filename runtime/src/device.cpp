@@ -92,8 +92,13 @@ std::vector<DeviceInfo> devices(Backend backend) {
 std::vector<BackendStatus> backend_statuses() {
   std::vector<BackendStatus> list = detail::Registry::instance().statuses();
 #if !defined(RINGKERNEL_HAS_CUDA_BACKEND)
-  list.insert(list.begin(), BackendStatus{Backend::cuda, false, 0,
-                                          "not compiled in (built without the CUDA toolkit)"});
+  // runtime/CMakeLists.txt says why: the option turned CUDA off, or CMake found no CUDA compiler.
+#if defined(RINGKERNEL_CUDA_DISABLED_BY_OPTION)
+  constexpr const char* why = "not compiled in (RingKernel was configured with -DRINGKERNEL_ENABLE_CUDA=OFF)";
+#else
+  constexpr const char* why = "not compiled in (no CUDA compiler was found when RingKernel was configured)";
+#endif
+  list.insert(list.begin(), BackendStatus{Backend::cuda, false, 0, why});
 #endif
   return list;
 }
