@@ -45,6 +45,16 @@ std::string integerLiteral(const llvm::APSInt& value, FieldKind kind) {
   }
 }
 
+std::uint64_t wireInteger(const llvm::APSInt& value, FieldKind kind) {
+  const std::uint64_t bits = value.isSigned() ? static_cast<std::uint64_t>(value.getExtValue()) : value.getZExtValue();
+  switch (kind) {
+    case FieldKind::Boolean: return value.isZero() ? 0u : 1u;
+    case FieldKind::Character:
+      return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int8_t>(bits & 0xffu)));
+    default: return bits;
+  }
+}
+
 std::optional<std::string> floatLiteral(const llvm::APFloat& value, FieldKind kind) {
   if (!value.isFinite()) return std::nullopt;
   const bool single = kind == FieldKind::Float32;

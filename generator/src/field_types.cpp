@@ -229,8 +229,8 @@ bool scalarKind(clang::QualType type, const clang::ASTContext& context, FieldKin
     case clang::BuiltinType::Char_S:
     case clang::BuiltinType::Char_U: kind = FieldKind::Character; return true;
     case clang::BuiltinType::SChar: kind = FieldKind::Int8; return true;
-    case clang::BuiltinType::UChar:
-    case clang::BuiltinType::Char8: kind = FieldKind::UInt8; return true;
+    case clang::BuiltinType::UChar: kind = FieldKind::UInt8; return true;
+    case clang::BuiltinType::Char8: kind = FieldKind::Char8; return true;
     case clang::BuiltinType::Char16: kind = FieldKind::UInt16; return true;
     case clang::BuiltinType::Char32: kind = FieldKind::UInt32; return true;
     case clang::BuiltinType::Short:

@@ -40,7 +40,8 @@ struct FieldType {
 
 /// Classifies `type` (as written on the field) for the target of `context`: integer kinds by the
 /// target's width and signedness (long is Int64 on x86_64, Int32 on i686), char -> Character,
-/// signed/unsigned char -> Int8/UInt8, char8/16/32_t -> UInt8/16/32, std::byte -> Byte,
+/// signed/unsigned char -> Int8/UInt8, char8_t -> Char8 (not UInt8: their arrays differ on the
+/// wire), char16/32_t -> UInt16/32, std::byte -> Byte,
 /// enums -> Enumeration, [[ringkernel::message]] records -> Message.
 FieldType classifyFieldType(clang::QualType type, const clang::ASTContext& context);
 

@@ -86,6 +86,13 @@ void JsonWriter::number(std::uint64_t value) {
   out_.append(buffer, result.ptr);
 }
 
+void JsonWriter::signedNumber(std::int64_t value) {
+  beforeValue();
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out_.append(buffer, result.ptr);
+}
+
 void JsonWriter::boolean(bool value) {
   beforeValue();
   out_.append(value ? "true" : "false");

@@ -30,6 +30,7 @@ class JsonWriter {
 
   void text(std::string_view value);
   void number(std::uint64_t value);
+  void signedNumber(std::int64_t value);
   void boolean(bool value);
   void null();
   /// A value that is already JSON text (written as it is, after the separator).

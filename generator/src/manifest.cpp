@@ -113,6 +113,12 @@ void writeEnum(JsonWriter& w, const EnumModel& e) {
     w.beginObject();
     w.member("name", en.name);
     w.member("value", en.value);
+    w.key("wire_value");
+    if (signedOnTheWire(e.underlying)) {
+      w.signedNumber(static_cast<std::int64_t>(en.wireValue));
+    } else {
+      w.number(en.wireValue);
+    }
     w.endObject();
   }
   w.endArray();

@@ -16,7 +16,7 @@ namespace ringkernel::gen {
 /// Identifies the format; readers reject other values.
 inline constexpr const char* kManifestSchema = "ringkernel-manifest";
 /// Bumped whenever a field of the manifest changes meaning or is removed.
-inline constexpr int kManifestSchemaVersion = 1;
+inline constexpr int kManifestSchemaVersion = 2;  // 2: field kind "char8", enumerators' wire_value
 
 /// Deterministic JSON text (fixed key order, final newline): the top level laid out with a two-space
 /// indent, every enum and message compact on a line of its own.

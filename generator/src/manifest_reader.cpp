@@ -23,7 +23,7 @@ constexpr FieldKind kAllKinds[] = {
     FieldKind::Boolean, FieldKind::Character, FieldKind::Int8,    FieldKind::Int16,
     FieldKind::Int32,   FieldKind::Int64,     FieldKind::UInt8,   FieldKind::UInt16,
     FieldKind::UInt32,  FieldKind::UInt64,    FieldKind::Float32, FieldKind::Float64,
-    FieldKind::Enumeration, FieldKind::Message, FieldKind::Byte};
+    FieldKind::Enumeration, FieldKind::Message, FieldKind::Byte,  FieldKind::Char8};
 constexpr Direction kAllDirections[] = {Direction::Input, Direction::Output,
                                         Direction::KernelToKernel, Direction::Bidirectional};
 constexpr WireFormat kAllFormats[] = {WireFormat::Array, WireFormat::Map};
@@ -109,6 +109,16 @@ class Reader {
       throw Failure{path + ": expected an unsigned integer up to " + std::to_string(max)};
     }
     return v.get<std::uint64_t>();
+  }
+  /// An enumerator's wire_value: an int64 when `isSigned`, else a uint64 (as two's complement bits).
+  static std::uint64_t wireValue(const Json& o, const std::string& path, bool isSigned) {
+    const Json& v = member(o, "wire_value", path);
+    if (!isSigned) return unsignedValue(v, join(path, "wire_value"), std::numeric_limits<std::uint64_t>::max());
+    if (!v.is_number_integer() ||
+        (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()})) {
+      throw Failure{join(path, "wire_value") + ": expected a signed 64-bit integer"};
+    }
+    return static_cast<std::uint64_t>(v.get<std::int64_t>());
   }
   static const Json& array(const Json& o, const char* key, const std::string& path) {
     const Json& v = member(o, key, path);
@@ -257,7 +267,8 @@ class Reader {
     const Json& items = array(o, "enumerators", path);
     for (std::size_t i = 0; i < items.size(); ++i) {
       const std::string at = join(path, "enumerators") + "[" + std::to_string(i) + "]";
-      e.enumerators.push_back({text(items[i], "name", at), text(items[i], "value", at)});
+      e.enumerators.push_back({text(items[i], "name", at), text(items[i], "value", at),
+                               wireValue(items[i], at, signedOnTheWire(e.underlying))});
     }
     e.location = location(o, path);
     return e;

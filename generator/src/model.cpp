@@ -20,8 +20,20 @@ const char* runtimeName(FieldKind kind) {
     case FieldKind::Enumeration: return "enumeration";
     case FieldKind::Message: return "message";
     case FieldKind::Byte: return "byte";
+    case FieldKind::Char8: return "char8";
   }
   return "unknown";
+}
+
+bool signedOnTheWire(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::Character:
+    case FieldKind::Int8:
+    case FieldKind::Int16:
+    case FieldKind::Int32:
+    case FieldKind::Int64: return true;
+    default: return false;
+  }
 }
 
 const char* fixedWidthType(FieldKind kind) {
@@ -39,6 +51,7 @@ const char* fixedWidthType(FieldKind kind) {
     case FieldKind::Float32: return "float";
     case FieldKind::Float64: return "double";
     case FieldKind::Byte: return "std::byte";
+    case FieldKind::Char8: return "char8_t";
     case FieldKind::Enumeration:
     case FieldKind::Message: return "";
   }

@@ -13,12 +13,16 @@ namespace ringkernel::gen {
 /// Mirrors ringkernel::field_kind (runtime/include/ringkernel/message.h); same enumerator names.
 enum class FieldKind {
   Boolean, Character, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
-  Float32, Float64, Enumeration, Message, Byte,
+  Float32, Float64, Enumeration, Message, Byte, Char8,
 };
 
 /// Spelling of the runtime enumerator, e.g. "int32" (used in templates and the manifest).
 const char* runtimeName(FieldKind kind);
-/// Fixed-width C++ spelling for scalar kinds, e.g. "std::int32_t"; empty for Enumeration/Message.
+/// Whether an integer of this kind is signed on the wire: Character (plain char travels as signed
+/// char everywhere), Int8 to Int64. Boolean, the unsigned kinds, Char8 and Byte are not.
+bool signedOnTheWire(FieldKind kind);
+/// Fixed-width C++ spelling for scalar kinds, e.g. "std::int32_t" ("char8_t" for Char8); empty for
+/// Enumeration/Message.
 const char* fixedWidthType(FieldKind kind);
 
 enum class Direction { Input, Output, KernelToKernel, Bidirectional };
@@ -51,7 +55,12 @@ struct EnumModel {
   std::string enclosingMessage;          // qualified name of the message it is nested in, or empty
   bool scoped = false;                   // enum class
   FieldKind underlying = FieldKind::Int32;
-  struct Enumerator { std::string name; std::string value; };  // value as a C++ literal
+  struct Enumerator {
+    std::string name;
+    std::string value;         // as a C++ literal ("0u", "'\\xe9'", "(-9223372036854775807LL - 1)")
+    std::uint64_t wireValue = 0;  // the integer the wire carries, two's complement: an int64 where
+                                  // signedOnTheWire(underlying) ('\\xe9' is -23), else a uint64
+  };
   std::vector<Enumerator> enumerators;
   SourceLoc location;
 };

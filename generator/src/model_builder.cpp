@@ -219,10 +219,10 @@ bool ModelBuilder::buildField(const clang::FieldDecl& field, const MessageModel&
     model.sourceType = "::std::byte";
   } else {
     model.sourceType = type.element.getAsString(context_.getPrintingPolicy());  // "unsigned long"
-    // char8_t/char16_t/char32_t keep their type in .rk.cuh: a char8_t[N] is an array of ints on the
-    // wire, a std::uint8_t[N] is bin (docs/wire-format.md section 3).
-    const bool unicodeCharacter =
-        type.element->isChar8Type() || type.element->isChar16Type() || type.element->isChar32Type();
+    // char8_t (kind Char8: fixedWidthType is char8_t), char16_t and char32_t keep their type in
+    // .rk.cuh: a char8_t[N] is an array of ints on the wire, a std::uint8_t[N] is bin
+    // (docs/wire-format.md section 3).
+    const bool unicodeCharacter = type.element->isChar16Type() || type.element->isChar32Type();
     model.typeName = unicodeCharacter ? model.sourceType : fixedWidthType(type.kind);
   }
   if (!validator_.checkInitializer(field, type, message.qualifiedName, model.initializer)) {
@@ -250,8 +250,9 @@ bool ModelBuilder::addEnum(const clang::FieldDecl& field, const clang::EnumDecl&
   scopeOf(definition, model.namespaces, model.inlineNamespaces, model.enclosingMessage);
   scalarKind(definition.getIntegerType(), context_, model.underlying);
   for (const clang::EnumConstantDecl* enumerator : definition.enumerators()) {
-    model.enumerators.push_back(
-        {enumerator->getNameAsString(), integerLiteral(enumerator->getInitVal(), model.underlying)});
+    model.enumerators.push_back({enumerator->getNameAsString(),
+                                 integerLiteral(enumerator->getInitVal(), model.underlying),
+                                 wireInteger(enumerator->getInitVal(), model.underlying)});
   }
   enums_.push_back(std::move(model));
   if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(definition.getDeclContext());

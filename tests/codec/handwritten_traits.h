@@ -19,6 +19,9 @@ RINGKERNEL_HOST_DEVICE constexpr ringkernel::field_kind kind_of() {
   if constexpr (std::is_same_v<E, bool>) return field_kind::boolean;
   else if constexpr (std::is_same_v<E, char>) return field_kind::character;
   else if constexpr (std::is_same_v<E, std::byte>) return field_kind::byte;
+  else if constexpr (std::is_same_v<E, char8_t>) return field_kind::char8;
+  else if constexpr (std::is_same_v<E, char16_t>) return field_kind::uint16;
+  else if constexpr (std::is_same_v<E, char32_t>) return field_kind::uint32;
   else if constexpr (std::is_enum_v<E>) return field_kind::enumeration;
   else if constexpr (std::is_same_v<E, float>) return field_kind::float32;
   else if constexpr (std::is_same_v<E, double>) return field_kind::float64;

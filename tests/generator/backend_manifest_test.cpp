@@ -142,6 +142,18 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
               "messages[0].fields[1].location.line: " + kUpToUInt32},
   BadManifest{"EnumeratorNotAnObject", [](Json& j) { j["enums"][0]["enumerators"][1] = Json::array(); },
               "enums[0].enumerators[1]: expected an object"},
+  BadManifest{"EnumeratorWithoutWireValue", [](Json& j) { j["enums"][0]["enumerators"][1].erase("wire_value"); },
+              "enums[0].enumerators[1]: missing key \"wire_value\""},
+  BadManifest{"EnumeratorWireValueNegativeOnAnUnsignedEnum", [](Json& j) { j["enums"][0]["enumerators"][0]["wire_value"] = -1; },
+              "enums[0].enumerators[0].wire_value: expected an unsigned integer up to 18446744073709551615"},
+  BadManifest{"EnumeratorWireValueAboveInt64OnASignedEnum",
+              [](Json& j) {
+                j["enums"][0]["underlying"] = "int8";
+                j["enums"][0]["enumerators"][0]["wire_value"] = 9223372036854775808ull;
+              },
+              "enums[0].enumerators[0].wire_value: expected a signed 64-bit integer"},
+  BadManifest{"EnumeratorWireValueAString", [](Json& j) { j["enums"][0]["enumerators"][0]["wire_value"] = "0"; },
+              "enums[0].enumerators[0].wire_value: expected an unsigned integer up to 18446744073709551615"},
   BadManifest{"EnumUnderlyingUnknown", [](Json& j) { j["enums"][0]["underlying"] = "uint7"; },
               "enums[0].underlying: unknown value \"uint7\""}));
 // clang-format on

@@ -48,7 +48,7 @@ inline HeaderModel sampleHeader() {
   color.namespaces = {"app"};
   color.scoped = true;
   color.underlying = FieldKind::UInt8;
-  color.enumerators = {{"red", "0"}, {"green", "1"}};
+  color.enumerators = {{"red", "0", 0}, {"green", "1", 1}};
   h.enums.push_back(color);
 
   MessageModel point = message("app", "Point", 8, 4);

@@ -26,7 +26,7 @@ struct [[ringkernel::message]] Kinds {
   ASSERT_EQ(errorCount(run), 0u) << run.printed;
   const std::vector<std::pair<const char*, FieldKind>> expected = {
       {"b", FieldKind::Boolean},  {"c", FieldKind::Character}, {"sc", FieldKind::Int8},
-      {"uc", FieldKind::UInt8},   {"c8", FieldKind::UInt8},    {"c16", FieldKind::UInt16},
+      {"uc", FieldKind::UInt8},   {"c8", FieldKind::Char8},    {"c16", FieldKind::UInt16},
       {"c32", FieldKind::UInt32}, {"by", FieldKind::Byte},     {"s", FieldKind::Int16},
       {"us", FieldKind::UInt16},  {"i", FieldKind::Int32},     {"u", FieldKind::UInt32},
       {"ll", FieldKind::Int64},   {"ull", FieldKind::UInt64},  {"i8", FieldKind::Int8},
@@ -36,9 +36,9 @@ struct [[ringkernel::message]] Kinds {
     EXPECT_EQ(field.kind, kind) << name;
     EXPECT_EQ(field.underlying, kind) << name;
     const std::string_view own(name);
-    // .rk.cuh keeps the Unicode character types: std::uint8_t[N] would be bin on the wire, char8_t[N] is not.
-    const std::string spelled = own == "c8" ? "char8_t" : own == "c16" ? "char16_t" : own == "c32" ? "char32_t"
-                                                                                                : fixedWidthType(kind);
+    // .rk.cuh keeps the Unicode character types: std::uint8_t[N] would be bin on the wire, char8_t[N] is not
+    // (char8_t has a kind of its own, whose fixed-width spelling is char8_t).
+    const std::string spelled = own == "c16" ? "char16_t" : own == "c32" ? "char32_t" : fixedWidthType(kind);
     EXPECT_EQ(field.typeName, spelled) << name;
     EXPECT_TRUE(field.referencedType.empty()) << name;
   }

@@ -58,6 +58,8 @@ enum class field_kind : std::uint8_t {
   enumeration = 12,  // `underlying` holds the integer kind
   message = 13,      // nested [[ringkernel::message]]; `message_type_id` names it
   byte = 14,         // std::byte (an array of std::byte is bin on the wire)
+  char8 = 15,        // char8_t: an unsigned int like uint8, but an array of char8_t is an array of
+                     // ints on the wire where an array of uint8 (unsigned char) is bin
 };
 
 /// Largest supported number of array dimensions of one field.

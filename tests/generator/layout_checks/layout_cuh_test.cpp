@@ -22,6 +22,8 @@ TEST(GeneratedLayoutCuh, EnumValuesAndDefaultsAreReproduced) {
   EXPECT_EQ(static_cast<int>(corpus::enums::plain_b), 7);
   EXPECT_EQ(static_cast<int>(corpus::enums::small_min), -128);
   EXPECT_EQ(static_cast<std::uint64_t>(corpus::enums::Wide::big), 0xffffffffffffull);
+  static_assert(std::is_same_v<std::underlying_type_t<corpus::enums::Octet>, char8_t>);
+  EXPECT_EQ(static_cast<unsigned>(corpus::enums::Octet::top), 255u);
   EXPECT_EQ(static_cast<unsigned>(corpus::enums::WithNestedEnum::Mode::on), 1u);
   const corpus::Defaults defaults{};
   EXPECT_EQ(defaults.count, 42);

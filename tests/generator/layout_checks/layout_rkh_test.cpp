@@ -27,7 +27,7 @@ TEST(GeneratedLayoutRkH, EveryFieldDescriptorMatchesTheCompiledLayout) { layout_
 TEST(GeneratedLayoutRkH, UnicodeCharacterFieldsHaveTheirOwnTypeAndWireBytes) { layout_checks::checkUnicodeChars(); }
 
 TEST(GeneratedLayoutRkH, RegistryHoldsEveryCorpusMessageOnceSortedById) {
-  EXPECT_EQ(reg::message_count, 41u) << "the corpus declares 41 messages; none may be dropped or repeated";
+  EXPECT_EQ(reg::message_count, 42u) << "the corpus declares 42 messages; none may be dropped or repeated";
   EXPECT_TRUE(std::is_sorted(std::begin(reg::messages), std::end(reg::messages),
                              [](const auto& a, const auto& b) { return a.type_id < b.type_id; }));
   EXPECT_EQ(std::adjacent_find(std::begin(reg::messages), std::end(reg::messages),
@@ -122,6 +122,18 @@ TEST(GeneratedLayoutRkH, DescriptorsOfArraysEnumsAndNestedMessages) {
   EXPECT_EQ(Route::field(0).message_type_id, message_traits<GlobalPoint>::type_id);
   EXPECT_EQ(message_traits<corpus::Blob>::field(0).kind, ringkernel::field_kind::byte);
   EXPECT_EQ(message_traits<corpus::Text>::field(0).kind, ringkernel::field_kind::character);
+  // char8_t has a kind of its own: its arrays are arrays of ints, those of std::uint8_t bin.
+  using Unicode = message_traits<corpus::UnicodeChars>;
+  EXPECT_EQ(Unicode::field(0).kind, ringkernel::field_kind::char8);
+  EXPECT_EQ(Unicode::field(0).underlying, ringkernel::field_kind::char8);
+  EXPECT_EQ(Unicode::field(1).kind, ringkernel::field_kind::char8);
+  EXPECT_EQ(Unicode::field(2).kind, ringkernel::field_kind::uint16);
+  EXPECT_EQ(message_traits<corpus::Blob>::field(1).kind, ringkernel::field_kind::uint8);
+  using Octets = message_traits<corpus::enums::Octets>;
+  EXPECT_EQ(Octets::field(1).kind, ringkernel::field_kind::enumeration);
+  EXPECT_EQ(Octets::field(1).underlying, ringkernel::field_kind::char8);
+  EXPECT_EQ(static_cast<int>(ringkernel::field_kind::char8), 15);  // appended: the others keep their values
+  EXPECT_EQ(static_cast<int>(ringkernel::field_kind::byte), 14);
 }
 
 // Every corpus message (a zeroed value, found through dispatch) goes out as an envelope and comes

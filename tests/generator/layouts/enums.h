@@ -19,6 +19,10 @@ struct [[ringkernel::message]] WithNestedEnum {
   std::uint32_t value;
 };
 
+// An enum on char8_t: .rk.cuh spells the underlying type char8_t; the descriptor's underlying is char8.
+enum class Octet : char8_t { nul = 0, top = 0xff };
+struct [[ringkernel::message]] Octets { Octet one; Octet many[2]; };
+
 struct [[ringkernel::message]] DefaultEnum { Level level = Level::mid; std::int32_t x = -1; };
 
 }  // namespace corpus::enums
