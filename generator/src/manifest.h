@@ -15,7 +15,8 @@ namespace ringkernel::gen {
 
 /// Identifies the format; readers reject other values.
 inline constexpr const char* kManifestSchema = "ringkernel-manifest";
-/// Bumped whenever a field of the manifest changes meaning or is removed.
+/// Bumped whenever a field of the manifest changes meaning or is removed, or gains a value a reader
+/// must understand (a new field kind); docs/generator.md, "The manifest (.rk.json) for non-C++ peers".
 inline constexpr int kManifestSchemaVersion = 2;  // 2: field kind "char8", enumerators' wire_value
 
 /// Deterministic JSON text (fixed key order, final newline): the top level laid out with a two-space

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -24,6 +26,31 @@ constexpr FieldKind kAllKinds[] = {
     FieldKind::Int32,   FieldKind::Int64,     FieldKind::UInt8,   FieldKind::UInt16,
     FieldKind::UInt32,  FieldKind::UInt64,    FieldKind::Float32, FieldKind::Float64,
     FieldKind::Enumeration, FieldKind::Message, FieldKind::Byte,  FieldKind::Char8};
+static_assert(std::size(kAllKinds) == static_cast<std::size_t>(FieldKind::Char8) + 1,
+              "kAllKinds lists every FieldKind (a new kind goes last in model.h and here)");
+
+/// The values an enumerator of an enum of `kind` can take ([0, 1] for bool); a signed kind's max
+/// fits an int64.
+struct WireRange {
+  std::int64_t min;
+  std::uint64_t max;
+};
+WireRange wireRange(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::Boolean: return {0, 1};
+    case FieldKind::Character:
+    case FieldKind::Int8: return {std::numeric_limits<std::int8_t>::min(), std::numeric_limits<std::int8_t>::max()};
+    case FieldKind::Int16: return {std::numeric_limits<std::int16_t>::min(), std::numeric_limits<std::int16_t>::max()};
+    case FieldKind::Int32: return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+    case FieldKind::Int64: return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+    case FieldKind::UInt8:
+    case FieldKind::Char8: return {0, std::numeric_limits<std::uint8_t>::max()};
+    case FieldKind::UInt16: return {0, std::numeric_limits<std::uint16_t>::max()};
+    case FieldKind::UInt32: return {0, std::numeric_limits<std::uint32_t>::max()};
+    default: return {0, std::numeric_limits<std::uint64_t>::max()};  // UInt64; no enum has the other kinds
+  }
+}
+
 constexpr Direction kAllDirections[] = {Direction::Input, Direction::Output,
                                         Direction::KernelToKernel, Direction::Bidirectional};
 constexpr WireFormat kAllFormats[] = {WireFormat::Array, WireFormat::Map};
@@ -110,15 +137,22 @@ class Reader {
     }
     return v.get<std::uint64_t>();
   }
-  /// An enumerator's wire_value: an int64 when `isSigned`, else a uint64 (as two's complement bits).
-  static std::uint64_t wireValue(const Json& o, const std::string& path, bool isSigned) {
+  /// An enumerator's wire_value: a value of the enum's underlying kind (two's complement bits of an
+  /// int64 where signedOnTheWire(underlying)), so that the registry renders only what the wire carries.
+  static std::uint64_t wireValue(const Json& o, const std::string& path, FieldKind underlying) {
     const Json& v = member(o, "wire_value", path);
-    if (!isSigned) return unsignedValue(v, join(path, "wire_value"), std::numeric_limits<std::uint64_t>::max());
-    if (!v.is_number_integer() ||
-        (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()})) {
-      throw Failure{join(path, "wire_value") + ": expected a signed 64-bit integer"};
+    const WireRange range = wireRange(underlying);
+    const bool isSigned = signedOnTheWire(underlying);
+    const bool inRange =
+        v.is_number_integer() &&
+        (v.is_number_unsigned() ? v.get<std::uint64_t>() <= range.max
+                                : isSigned && v.get<std::int64_t>() >= range.min &&
+                                      v.get<std::int64_t>() <= static_cast<std::int64_t>(range.max));
+    if (!inRange) {
+      throw Failure{join(path, "wire_value") + ": expected an integer from " + std::to_string(range.min) + " to " +
+                    std::to_string(range.max) + " (the enum's underlying kind is " + runtimeName(underlying) + ")"};
     }
-    return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    return v.is_number_unsigned() ? v.get<std::uint64_t>() : static_cast<std::uint64_t>(v.get<std::int64_t>());
   }
   static const Json& array(const Json& o, const char* key, const std::string& path) {
     const Json& v = member(o, key, path);
@@ -268,7 +302,7 @@ class Reader {
     for (std::size_t i = 0; i < items.size(); ++i) {
       const std::string at = join(path, "enumerators") + "[" + std::to_string(i) + "]";
       e.enumerators.push_back({text(items[i], "name", at), text(items[i], "value", at),
-                               wireValue(items[i], at, signedOnTheWire(e.underlying))});
+                               wireValue(items[i], at, e.underlying)});
     }
     e.location = location(o, path);
     return e;

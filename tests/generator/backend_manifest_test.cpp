@@ -145,15 +145,29 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
   BadManifest{"EnumeratorWithoutWireValue", [](Json& j) { j["enums"][0]["enumerators"][1].erase("wire_value"); },
               "enums[0].enumerators[1]: missing key \"wire_value\""},
   BadManifest{"EnumeratorWireValueNegativeOnAnUnsignedEnum", [](Json& j) { j["enums"][0]["enumerators"][0]["wire_value"] = -1; },
-              "enums[0].enumerators[0].wire_value: expected an unsigned integer up to 18446744073709551615"},
+              "enums[0].enumerators[0].wire_value: expected an integer from 0 to 255 (the enum's underlying kind is uint8)"},
+  BadManifest{"EnumeratorWireValuePastItsUnderlyingKind", [](Json& j) { j["enums"][0]["enumerators"][1]["wire_value"] = 256; },
+              "enums[0].enumerators[1].wire_value: expected an integer from 0 to 255 (the enum's underlying kind is uint8)"},
+  BadManifest{"EnumeratorWireValueBelowASignedKind",
+              [](Json& j) {
+                j["enums"][0]["underlying"] = "int8";
+                j["enums"][0]["enumerators"][0]["wire_value"] = -129;
+              },
+              "enums[0].enumerators[0].wire_value: expected an integer from -128 to 127 (the enum's underlying kind is int8)"},
+  BadManifest{"EnumeratorWireValueTwoOnABoolEnum",
+              [](Json& j) {
+                j["enums"][0]["underlying"] = "boolean";
+                j["enums"][0]["enumerators"][1]["wire_value"] = 2;
+              },
+              "enums[0].enumerators[1].wire_value: expected an integer from 0 to 1 (the enum's underlying kind is boolean)"},
   BadManifest{"EnumeratorWireValueAboveInt64OnASignedEnum",
               [](Json& j) {
                 j["enums"][0]["underlying"] = "int8";
                 j["enums"][0]["enumerators"][0]["wire_value"] = 9223372036854775808ull;
               },
-              "enums[0].enumerators[0].wire_value: expected a signed 64-bit integer"},
+              "enums[0].enumerators[0].wire_value: expected an integer from -128 to 127 (the enum's underlying kind is int8)"},
   BadManifest{"EnumeratorWireValueAString", [](Json& j) { j["enums"][0]["enumerators"][0]["wire_value"] = "0"; },
-              "enums[0].enumerators[0].wire_value: expected an unsigned integer up to 18446744073709551615"},
+              "enums[0].enumerators[0].wire_value: expected an integer from 0 to 255 (the enum's underlying kind is uint8)"},
   BadManifest{"EnumUnderlyingUnknown", [](Json& j) { j["enums"][0]["underlying"] = "uint7"; },
               "enums[0].underlying: unknown value \"uint7\""}));
 // clang-format on

@@ -255,6 +255,11 @@ TEST(BackendManifest, ErrorsNameTheManifestAndTheValue) {
   EXPECT_EQ(error.rfind("x.rk.json:1:2: not valid JSON: ", 0), 0u) << error;
   EXPECT_FALSE(readManifest(R"({"schema": "ringkernel-manifest", "schema_version": 99})", "y.rk.json", back, error));
   EXPECT_NE(error.find("y.rk.json: schema_version: manifest has version 99"), std::string::npos) << error;
+  // A manifest of the previous schema (before field kind "char8" and enumerators' wire_value).
+  EXPECT_FALSE(readManifest(R"({"schema": "ringkernel-manifest", "schema_version": 1})", "old.rk.json", back, error));
+  EXPECT_NE(error.find("old.rk.json: schema_version: manifest has version 1, this ringkernel-gen reads version 2"),
+            std::string::npos)
+      << error;
 }
 
 TEST(BackendOutput, UnchangedFilesKeepTheirMtime) {
