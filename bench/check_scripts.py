@@ -50,6 +50,12 @@ def check_ratios():
     rc, out, err = run(ratios, "")
     expect("ratios empty input", rc == 1 and "Traceback" not in err and "not bench_codec" in err,
            f"exit {rc}, stderr:\n{err}")
+    # Valid JSON of the wrong shape: the same message, not a TypeError / AttributeError traceback.
+    for name, text in (("null", '{"benchmarks": null}'), ("number", '{"benchmarks": 5}'),
+                       ("list of numbers", '{"benchmarks": [1, 2]}'), ("top-level list", "[]")):
+        rc, out, err = run(ratios, text)
+        expect(f"ratios benchmarks {name}", rc == 1 and "Traceback" not in err and "not bench_codec" in err,
+               f"exit {rc}, stderr:\n{err}")
 
 
 def queue_row(name, rate=None, error=None):

@@ -62,6 +62,8 @@ def main():
     args = parser.parse_args()
     try:
         runs = json.load(sys.stdin)["benchmarks"]
+        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+            raise TypeError("'benchmarks' is not a list of objects")
     except (ValueError, KeyError, TypeError):
         sys.exit("ratios.py: the input is not bench_codec --benchmark_format=json output (empty: did the run fail?)")
     failed = sorted({r["name"] for r in runs if r.get("error_occurred")})

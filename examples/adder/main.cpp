@@ -161,7 +161,7 @@ int run(Where where) {
   std::vector<ringkernel::DeviceInfo> candidates;
   if (where != Where::host && has_cuda_code) candidates = ringkernel::devices(ringkernel::Backend::cuda);
   if (candidates.empty() && where == Where::gpu) {
-    std::printf("adder --gpu: skipped (exit code %d), no GPU to run on; %s\n", exit_skipped,
+    std::printf("adder --gpu: skipped (exit code %d), no GPU usable by this build; %s\n", exit_skipped,
                 why_no_gpu().c_str());
     return exit_skipped;
   }

@@ -1,6 +1,6 @@
 # Configures and builds tests/cmake/consumer in a fresh directory and checks the build behaviour of
 # ringkernel_generate_messages(). Run as: cmake -DMODE=... -DGENERATOR=... -DCXX=... -DWORK=...
-#   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON] [-DINCREMENTAL=ON]
+#   -DRK_SOURCE_DIR=... [-DGEN_EXE=...] [-DPREFIX=...] [-DCUDA=ON [-DCUDA_COMPILER=<nvcc>]] [-DINCREMENTAL=ON]
 #   [-DBUILD_TYPE=Debug|Release|...] [-DCONFIG_CHECKS=ON] -P check_consumer.cmake
 # A multi-config GENERATOR ("Ninja Multi-Config") configures Debug and Release and builds BUILD_TYPE
 # first. CONFIG_CHECKS: also check what a reconfigure does (outputs of a header dropped from HEADERS,
@@ -115,6 +115,9 @@ if(PREFIX)
 endif()
 if(CUDA)
   list(APPEND configure_args -DRK_CUDA=ON "-DCMAKE_CUDA_HOST_COMPILER=${CXX}")
+  if(CUDA_COMPILER)  # the nvcc RingKernel found, also where it is not on PATH
+    list(APPEND configure_args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
+  endif()
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" ${configure_args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
