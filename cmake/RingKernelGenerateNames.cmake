@@ -27,6 +27,21 @@ function(_ringkernel_check_headers where target registry site out_var)
           "that share a queue or a dispatch belong in one registry)")
       endif()
     endforeach()
+    # Two names that ringkernel-gen maps to one C++ namespace (a__b and a_b, class and class_, _Foo
+    # and r_Foo) would make every name of both registries ambiguous in C++.
+    _ringkernel_registry_namespace("${registry}" namespace)
+    get_property(earlier_registries TARGET ${target} PROPERTY RINGKERNEL_REGISTRY_NAMES)
+    foreach(earlier IN LISTS earlier_registries)
+      _ringkernel_registry_namespace("${earlier}" earlier_namespace)
+      if(earlier_namespace STREQUAL namespace AND NOT earlier STREQUAL registry)
+        _ringkernel_earlier_site(${target} "${earlier}.registry.rk.h" earlier_at)
+        message(FATAL_ERROR "${where}: REGISTRY '${registry}' and REGISTRY '${earlier}' of an earlier call "
+          "for this target (${earlier_at}) are both namespace ringkernel::registry::${namespace} in C++, so "
+          "every name of the two registries would be ambiguous; give one of them a name that differs in "
+          "more than underscores and keywords, or add these headers to that call's HEADERS (messages "
+          "that share a queue or a dispatch belong in one registry)")
+      endif()
+    endforeach()
   endif()
 
   set(known_stems)    # the stems the target generates so far ...
@@ -73,8 +88,32 @@ function(_ringkernel_check_headers where target registry site out_var)
   endforeach()
   if(NOT registry STREQUAL "")
     set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_SITE ${target}|${registry}.registry.rk.h" "${site}")
+    set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_REGISTRY_NAMES "${registry}")
   endif()
   set(${out_var} "${headers}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to the C++ namespace ringkernel-gen puts REGISTRY `name` in (a C identifier, checked
+# before): cppIdentifier() of generator/src/cpp_spelling.cpp, for the names CMake lets through. A run
+# of '_' becomes one, a name '_' followed by an upper-case letter gets an 'r' in front (reserved),
+# and a keyword gets a '_' appended.
+function(_ringkernel_registry_namespace name out_var)
+  string(REGEX REPLACE "__+" "_" id "${name}")
+  if(id MATCHES "^_[A-Z]")
+    string(PREPEND id "r")
+  endif()
+  set(keywords alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
+    char16_t char32_t class compl concept const consteval constexpr constinit const_cast continue
+    co_await co_return co_yield decltype default delete do double dynamic_cast else enum explicit
+    export extern false float for friend goto if inline int long mutable namespace new noexcept not
+    not_eq nullptr operator or or_eq private protected public register reinterpret_cast requires
+    return short signed sizeof static static_assert static_cast struct switch template this
+    thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+    wchar_t while xor xor_eq)
+  if(id IN_LIST keywords)
+    string(APPEND id "_")
+  endif()
+  set(${out_var} "${id}" PARENT_SCOPE)
 endfunction()
 
 # Sets `out_var` to where the call is that generated `key` (a header, or a registry's file name) for

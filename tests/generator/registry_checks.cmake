@@ -5,7 +5,10 @@
 #   nested in a message equal the literal vectors docs/generator.md gives.
 #   The same source checks kernel_message_slot (size and alignment the largest over the registry's
 #   KernelMessage<T>, make_kernel_message_slot and dispatch_kernel_message(slot, visitor), also in a
-#   kernel); generator_registry_slot_foreign_message: make_kernel_message_slot of a message the
+#   kernel); message_table() / kernel_table() are the host arrays on the host (static_asserts) and
+#   under nvcc a kernel iterates both and follows receives and sends (the device copies); a
+#   __host__ __device__ router uses on_device in the device pass only (docs/generator.md);
+#   generator_registry_slot_foreign_message: make_kernel_message_slot of a message the
 #   registry lacks (stale::Ping) stops with its own static_assert, alone.
 # - generator_registry_stale_*: a registry made from registry/stale.h compiles with that header's
 #   .rk.h, and stops with its "is stale" static_assert with a .rk.h generated after the message's type

@@ -3,6 +3,9 @@
 // header RK_REGISTRY_HEADER), compiled by the C++ compiler and by nvcc. Names such as `ringkernel`,
 // `std` and `detail` must compile (the registry spells ::ringkernel:: and ::std::), and the type ids
 // are pinned to literals: FNV-1a 32 of the qualified name, the vectors docs/generator.md gives.
+// message_table() / kernel_table() are the host tables on the host (find points into them); under
+// nvcc a kernel iterates both and follows receives and sends (compile only), and one
+// __host__ __device__ router uses on_device in its device pass only.
 #include RK_REGISTRY_HEADER
 
 #include <cstddef>
@@ -23,6 +26,11 @@ static_assert(reg::contains_v<app::AddRequest&&> && !reg::contains_v<int> && !re
 #if !defined(__CUDA_ARCH__)
 static_assert(reg::find(0xf30ce025u) != nullptr && reg::find(0xf30ce025u)->type_id == 0xf30ce025u);
 static_assert(reg::find_kernel(0x9dc3aa14u) != nullptr && reg::find_kernel(0x9dc3aa14u)->receive_count == 1);
+// On the host message_table() and kernel_table() are the host tables, and find / find_kernel point into them.
+static_assert(reg::message_table() == reg::messages && reg::kernel_table() == reg::kernels);
+static_assert(reg::find(0xf30ce025u) - reg::message_table() == 2, "app::v1::Ping: the 3rd type id of 4");
+static_assert(reg::find_kernel(0x9dc3aa14u) - reg::kernel_table() == 3, "kernel Add: the largest kernel id");
+static_assert(reg::find_kernel(0x9dc3aa14u)->receives[0] == 0x518a9b04u, "kernel Add receives app::AddRequest");
 #endif
 
 // kernel_message_slot: the largest size and alignment over the registry's KernelMessage<T>, trivially
@@ -65,6 +73,51 @@ __global__ void route_slot(const reg::kernel_message_slot* in, reg::kernel_messa
   *out = reg::make_kernel_message_slot(km<app::Ping>::create_data(0, 1, app::Ping{7}));
   if (in->type_id() != 0) reg::dispatch_kernel_message(*in, ringkernel::on_device(Count{count}));
 }
+
+// Both tables iterated in device code through message_table() / kernel_table(), and a kernel's
+// receives and sends followed (the device tables' lists); find's pointer is into message_table().
+__global__ void receivers(std::uint32_t type_id, std::uint32_t* out) {
+  for (std::size_t i = 0; i < reg::message_count; ++i) {
+    if (reg::message_table()[i].type_id == type_id) out[0] = static_cast<std::uint32_t>(i);
+  }
+  if (const ringkernel::message_info* m = reg::find(type_id)) out[1] = static_cast<std::uint32_t>(m - reg::message_table());
+  for (std::size_t i = 0; i < reg::kernel_count; ++i) {
+    const reg::kernel_info& k = reg::kernel_table()[i];
+    for (std::uint32_t j = 0; j < k.receive_count; ++j) {
+      if (k.receives[j] == type_id) out[2] = k.kernel_id;
+    }
+    for (std::uint32_t j = 0; j < k.send_count; ++j) {
+      if (k.sends[j] == type_id) out[3] = k.kernel_id;
+    }
+  }
+}
+
+void launch_receivers(std::uint32_t type_id, std::uint32_t* out) { receivers<<<1, 1>>>(type_id, out); }
+
+// One router for host and device code (docs/generator.md, "The generated API"): on_device is
+// __device__ only, so the device pass wraps the visitor and the host pass passes it as it is.
+struct HostDeviceCount {
+  unsigned n = 0;
+  template <class T>
+  __host__ __device__ void operator()(const km<T>&) { ++n; }
+};
+
+__host__ __device__ inline unsigned route_anywhere(const reg::kernel_message_slot& slot) {
+  HostDeviceCount count;
+#if RINGKERNEL_IS_DEVICE_CODE
+  reg::dispatch_kernel_message(slot, ringkernel::on_device(count));
+#else
+  reg::dispatch_kernel_message(slot, count);
+#endif
+  return count.n;
+}
+
+__global__ void route_anywhere_kernel(const reg::kernel_message_slot* in, unsigned* out) { *out = route_anywhere(*in); }
+
+void launch_route_anywhere(const reg::kernel_message_slot* in, unsigned* out) {
+  route_anywhere_kernel<<<1, 1>>>(in, out);
+}
+unsigned route_anywhere_on_host(const reg::kernel_message_slot& slot) { return route_anywhere(slot); }
 
 void launch_route_slot(const reg::kernel_message_slot* in, reg::kernel_message_slot* out, unsigned* count) {
   route_slot<<<1, 1>>>(in, out, count);
