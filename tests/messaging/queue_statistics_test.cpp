@@ -115,4 +115,22 @@ TEST(LatencyHistogram, PercentilesNeverExceedTheLargestValueRecorded) {
   }
 }
 
+// One slow message among a hundred is the 1 % that p99 leaves out: p99 stays at the other 99
+// (the ceil(100 * 99 / 100) = 99th smallest value), neither the maximum nor pulled up by it.
+TEST(LatencyHistogram, P99LeavesOutTheSlowestPercent) {
+  using H = ringkernel::detail::latency_histogram;
+  H h;
+  for (int i = 0; i < 99; ++i) h.record(100);
+  h.record(1'000'000);
+  const auto s = h.summary();
+  EXPECT_EQ(s.max_us, 1'000'000u);
+  EXPECT_GE(s.p99_us, 100u);
+  EXPECT_LE(s.p99_us, 100u + 100u / 8) << "p99 reported the outlier";
+  EXPECT_LE(s.p50_us, 100u + 100u / 8);
+  EXPECT_DOUBLE_EQ(s.mean_us, (99.0 * 100 + 1'000'000) / 100);
+  // Two slow messages of a hundred: the 99th smallest is one of them.
+  h.record(1'000'000);
+  EXPECT_GE(h.summary().p99_us, 1'000'000u);
+}
+
 }  // namespace
