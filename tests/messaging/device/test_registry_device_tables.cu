@@ -1,12 +1,13 @@
 // Copyright RingKernel authors.
 // The generated registry's look-ups run in device code (label gpu), registry device_routes (see
 // registry_device_support.h): find / find_kernel in a kernel, for every type id and kernel id of
-// the host tables, return entries of the device tables (device_tables::messages / kernels, at the
-// host table's index) whose type id, name, kernel, kernel id, direction, priority, causal, format,
-// size, alignment, field count, receive and send lists are the host table's (names read through the
-// device tables' pointers); ids that no entry has give nullptr. The host-side checks of the tables
-// run without a device too, then the test skips with the reason. Every output buffer is zeroed
-// before the kernels write it (initcheck). One thread per id, no loop without a bound.
+// the host tables, return entries of the device tables (message_table() / kernel_table() in
+// device code, at the host table's index) whose type id, name, kernel, kernel id, direction,
+// priority, causal, format, size, alignment, field count, receive and send lists are the host
+// table's (names read through the device tables' pointers); ids that no entry has give nullptr.
+// The host-side checks of the tables run without a device too, then the test skips with the
+// reason. Every output buffer is zeroed before the kernels write it (initcheck). One thread per
+// id, no loop without a bound.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -29,7 +30,7 @@ constexpr std::size_t list_capacity = 8;
 
 struct message_lookup {
   std::uint32_t found;
-  std::int32_t index;  // into the table that find searched (device_tables::messages on the device), -1 outside it
+  std::int32_t index;  // into the table that find searched (message_table() on the device), -1 outside it
   std::uint32_t type_id, kernel_id, direction, priority, causal, format, size, alignment, field_count;
   std::uint32_t name_null, kernel_null;
   std::uint32_t kernel_found;  // find_kernel(kernel_id) of this message
@@ -71,7 +72,7 @@ __global__ void look_up_messages(const std::uint32_t* ids, std::size_t count, me
   r.kernel_index = -1;
   if (const ringkernel::message_info* m = reg::find(ids[i])) {
     r.found = 1;
-    const std::ptrdiff_t at = m - reg::device_tables::messages;
+    const std::ptrdiff_t at = m - reg::message_table();
     if (at >= 0 && at < static_cast<std::ptrdiff_t>(reg::message_count)) r.index = static_cast<std::int32_t>(at);
     r.type_id = m->type_id;
     r.kernel_id = m->kernel_id;
@@ -86,7 +87,7 @@ __global__ void look_up_messages(const std::uint32_t* ids, std::size_t count, me
     r.kernel_null = copy_name(m->kernel, r.kernel);
     if (const reg::kernel_info* k = reg::find_kernel(m->kernel_id)) {
       r.kernel_found = 1;
-      const std::ptrdiff_t kat = k - reg::device_tables::kernels;
+      const std::ptrdiff_t kat = k - reg::kernel_table();
       if (kat >= 0 && kat < static_cast<std::ptrdiff_t>(reg::kernel_count)) {
         r.kernel_index = static_cast<std::int32_t>(kat);
       }
@@ -103,7 +104,7 @@ __global__ void look_up_kernels(const std::uint32_t* ids, std::size_t count, ker
   r.index = -1;
   if (const reg::kernel_info* k = reg::find_kernel(ids[i])) {
     r.found = 1;
-    const std::ptrdiff_t at = k - reg::device_tables::kernels;
+    const std::ptrdiff_t at = k - reg::kernel_table();
     if (at >= 0 && at < static_cast<std::ptrdiff_t>(reg::kernel_count)) r.index = static_cast<std::int32_t>(at);
     r.kernel_id = k->kernel_id;
     r.receive_count = k->receive_count;
@@ -193,7 +194,8 @@ TEST(RegistryDevice, FindAndFindKernelReadTheDeviceTablesWhichMatchTheHostTables
     const message_lookup& got = messages[i];
     SCOPED_TRACE(want.name);
     ASSERT_EQ(got.found, 1u) << "find(" << want.type_id << ") is nullptr on the device";
-    EXPECT_EQ(got.index, static_cast<std::int32_t>(i)) << "not the host table's entry of device_tables::messages";
+    EXPECT_EQ(got.index, static_cast<std::int32_t>(i))
+        << "not the host table's entry of message_table() in device code";
     EXPECT_EQ(got.type_id, want.type_id);
     EXPECT_EQ(got.name_null, 0u);
     EXPECT_STREQ(got.name, want.name);
@@ -223,7 +225,8 @@ TEST(RegistryDevice, FindAndFindKernelReadTheDeviceTablesWhichMatchTheHostTables
     const kernel_lookup& got = kernels[i];
     SCOPED_TRACE(want.name);
     ASSERT_EQ(got.found, 1u) << "find_kernel(" << want.kernel_id << ") is nullptr on the device";
-    EXPECT_EQ(got.index, static_cast<std::int32_t>(i)) << "not the host table's entry of device_tables::kernels";
+    EXPECT_EQ(got.index, static_cast<std::int32_t>(i))
+        << "not the host table's entry of kernel_table() in device code";
     EXPECT_EQ(got.kernel_id, want.kernel_id);
     EXPECT_EQ(got.name_null, 0u);
     EXPECT_STREQ(got.name, want.name);
