@@ -1,12 +1,14 @@
 // Copyright RingKernel authors.
-// Envelope MessagePack: round trips, the documented byte layout (checked against msgpack-c),
-// and hostile input (every truncation, wrong type ids, bad MessageType, hlc rules, garbage).
+// Envelope MessagePack: round trips, the documented byte layout (checked against msgpack-c), the
+// headers encode refuses (envelope_header_problem) and hostile input (every truncation, wrong type
+// ids, bad MessageType, hlc rules, garbage).
 #include <gtest/gtest.h>
 #include <msgpack.h>
 
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "envelope_test_support.h"
@@ -127,6 +129,92 @@ TEST(EnvelopeCodec, EncodeRefusesWhatWouldNotComeBackEqual) {
   ASSERT_EQ(ringkernel::decode_envelope(bytes.data(), bytes.size(), back).status, codec_status::ok);
   EXPECT_EQ(back, good);
 }
+
+// envelope_header_problem names the field encode_envelope refuses (status as for that field), and
+// is nullptr exactly when encode_envelope accepts the header.
+TEST(EnvelopeCodec, HeaderProblemNamesTheFieldThatEncodeRefuses) {
+  using Header = KernelMessage<Tick>::header_type;
+  constexpr codec_status range = codec_status::value_out_of_range;
+  const struct {
+    void (*spoil)(Header&);
+    codec_status status;
+    const char* problem;
+  } bad[] = {
+      {[](Header& h) { h.type_id += 1; }, codec_status::wrong_message_type, "header.type_id is not this message type's id"},
+      {[](Header& h) { h.sender_id = -1; }, range, "header.sender_id is negative"},
+      {[](Header& h) { h.sender_id = std::numeric_limits<std::int32_t>::min(); }, range, "header.sender_id is negative"},
+      {[](Header& h) { h.receiver_id = -2; }, range, "header.receiver_id is below -1 (broadcast)"},
+      {[](Header& h) { h.type = static_cast<ringkernel::MessageType>(6); }, range, "header.type is not a MessageType"},
+      {[](Header& h) { h.type = static_cast<ringkernel::MessageType>(255); }, range, "header.type is not a MessageType"},
+      {[](Header& h) { h.flags = 1; }, range, "header.flags is not 0 (not on the wire)"},
+      {[](Header& h) { h.flags = 0x80; }, range, "header.flags is not 0 (not on the wire)"},
+      {[](Header& h) { h.reserved = 1; }, range, "header.reserved is not 0 (not on the wire)"},
+      {[](Header& h) { h.reserved = 0x8000; }, range, "header.reserved is not 0 (not on the wire)"},
+  };
+  std::uint8_t out[ringkernel::max_envelope_encoded_size<Tick>];
+  for (const auto& c : bad) {
+    auto m = stamped_tick();
+    c.spoil(m.header);
+    const char* problem = ringkernel::envelope_header_problem(m);
+    ASSERT_NE(problem, nullptr) << c.problem;
+    EXPECT_STREQ(problem, c.problem);
+    const auto r = ringkernel::encode_envelope(m, out, sizeof out);
+    EXPECT_EQ(r.status, c.status) << c.problem;
+    EXPECT_EQ(r.size, 0u) << c.problem;
+  }
+
+  // Accepted: broadcast (-1) and other receivers, senders 0 and INT32_MAX, every MessageType, any
+  // timestamp and hlc (a non-causal payload type: the static_asserts below).
+  std::vector<KernelMessage<Tick>> good{stamped_tick()};
+  for (std::uint8_t t = 0; t < ringkernel::message_type_count; ++t) {
+    good.push_back(KernelMessage<Tick>::create(0, 0, static_cast<ringkernel::MessageType>(t), Tick{}));
+  }
+  good.back().header.sender_id = std::numeric_limits<std::int32_t>::max();
+  good.back().header.receiver_id = std::numeric_limits<std::int32_t>::max();
+  good.back().header.timestamp_us = -1;
+  good.back().header.hlc = ringkernel::hlc_timestamp{~0ull};
+  for (const auto& m : good) {
+    EXPECT_EQ(ringkernel::envelope_header_problem(m), nullptr) << m.header.sender_id << " -> " << m.header.receiver_id;
+    EXPECT_EQ(ringkernel::encode_envelope(m, out, sizeof out).status, codec_status::ok);
+  }
+}
+
+// Several bad fields: the first in the documented order (type_id, sender_id, receiver_id, type,
+// flags, reserved) is named, and encode_envelope's status is that field's.
+TEST(EnvelopeCodec, HeaderProblemReportsTheFirstInTheDocumentedOrder) {
+  auto m = stamped_tick();
+  m.header.reserved = 1;
+  m.header.flags = 1;
+  m.header.type = static_cast<ringkernel::MessageType>(9);
+  m.header.receiver_id = -2;
+  m.header.sender_id = -1;
+  m.header.type_id += 1;
+  const auto good = stamped_tick();
+  std::uint8_t out[ringkernel::max_envelope_encoded_size<Tick>];
+  const auto expect = [&](const char* problem, codec_status status) {
+    EXPECT_STREQ(ringkernel::envelope_header_problem(m), problem);
+    EXPECT_EQ(ringkernel::encode_envelope(m, out, sizeof out).status, status) << problem;
+  };
+  expect("header.type_id is not this message type's id", codec_status::wrong_message_type);
+  m.header.type_id = good.header.type_id;
+  expect("header.sender_id is negative", codec_status::value_out_of_range);
+  m.header.sender_id = 0;
+  expect("header.receiver_id is below -1 (broadcast)", codec_status::value_out_of_range);
+  m.header.receiver_id = 0;
+  expect("header.type is not a MessageType", codec_status::value_out_of_range);
+  m.header.type = ringkernel::MessageType::heartbeat;
+  expect("header.flags is not 0 (not on the wire)", codec_status::value_out_of_range);
+  m.header.flags = 0;
+  expect("header.reserved is not 0 (not on the wire)", codec_status::value_out_of_range);
+  m.header.reserved = 0;
+  EXPECT_EQ(ringkernel::envelope_header_problem(m), nullptr);
+}
+
+// A constant expression for a constant message; a broadcast is accepted.
+constexpr auto constant_broadcast = KernelMessage<Tagged>::create_data(1, ringkernel::broadcast_receiver, Tagged{3, 0, 42});
+static_assert(ringkernel::envelope_header_problem(constant_broadcast) == nullptr);
+static_assert(std::string_view(ringkernel::envelope_header_problem(KernelMessage<Tagged>::create_data(-1, 2, Tagged{}))) ==
+              "header.sender_id is negative");
 
 TEST(EnvelopeCodec, EveryTruncationFailsWithoutTouchingTheOutput) {
   const auto m = stamped_tick();

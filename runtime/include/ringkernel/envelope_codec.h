@@ -14,10 +14,10 @@
 //                    with nothing written (size 0): wrong_message_type for a header type_id other
 //                    than T's, value_out_of_range for a negative sender_id, a receiver_id below -1
 //                    (broadcast_receiver), an unknown MessageType or non-zero flags/reserved (not
-//                    on the wire). The payload is encoded unchecked, as ringkernel::encode does:
-//                    one that will not compare equal after a round trip is still encoded with ok
-//                    (a char[N] with bytes after its NUL, a NaN field, an enum on bool whose byte
-//                    is 2).
+//                    on the wire); envelope_header_problem(m) names the field. The payload is
+//                    encoded unchecked, as ringkernel::encode does: one that will not compare
+//                    equal after a round trip is still encoded with ok (a char[N] with bytes
+//                    after its NUL, a NaN field, an enum on bool whose byte is 2).
 //   decode_envelope: as ringkernel::decode; additionally wrong_message_type at the type_id when the
 //                    bytes carry another message type (a valid id: try the decoder of that type;
 //                    type_mismatch there means a type id that is no int), value_out_of_range for
@@ -51,14 +51,26 @@ inline constexpr std::size_t max_envelope_encoded_size =
 
 namespace detail {
 
+/// encode_envelope's verdict on a header and, when it refuses one, why (nullptr when status is ok).
+struct envelope_header_check {
+  codec_status status;
+  const char* problem;
+};
+
+/// The one check behind encode_envelope and envelope_header_problem: the first problem in the order
+/// of the wire elements (type_id, sender_id, receiver_id, type), then flags, then reserved.
 template <class T>
-RINGKERNEL_HOST_DEVICE constexpr codec_status envelope_encodable(const KernelMessage<T>& m) noexcept {
-  if (m.header.type_id != message_traits<T>::type_id) return codec_status::wrong_message_type;
-  if (m.header.sender_id < 0 || m.header.receiver_id < broadcast_receiver || !is_valid(m.header.type) ||
-      m.header.flags != 0 || m.header.reserved != 0) {
-    return codec_status::value_out_of_range;
+RINGKERNEL_HOST_DEVICE constexpr envelope_header_check check_envelope_header(const KernelMessage<T>& m) noexcept {
+  constexpr codec_status range = codec_status::value_out_of_range;
+  if (m.header.type_id != message_traits<T>::type_id) {
+    return {codec_status::wrong_message_type, "header.type_id is not this message type's id"};
   }
-  return codec_status::ok;
+  if (m.header.sender_id < 0) return {range, "header.sender_id is negative"};
+  if (m.header.receiver_id < broadcast_receiver) return {range, "header.receiver_id is below -1 (broadcast)"};
+  if (!is_valid(m.header.type)) return {range, "header.type is not a MessageType"};
+  if (m.header.flags != 0) return {range, "header.flags is not 0 (not on the wire)"};
+  if (m.header.reserved != 0) return {range, "header.reserved is not 0 (not on the wire)"};
+  return {codec_status::ok, nullptr};
 }
 
 template <class T, class Writer>
@@ -171,13 +183,27 @@ RINGKERNEL_HOST_DEVICE inline codec_result encode_envelope(const KernelMessage<T
                                                            std::size_t capacity) noexcept {
   static_assert(!envelope_header_layout_ok || kernel_message_layout_ok<T>,
                 "KernelMessage<T> layout differs from the documented one");
-  if (const codec_status s = detail::envelope_encodable(m); s != codec_status::ok) return {s, 0};
+  if (const codec_status s = detail::check_envelope_header(m).status; s != codec_status::ok) return {s, 0};
   if (capacity >= max_envelope_encoded_size<T>) {
     detail::msgpack_writer<false> w(out, capacity);
     detail::encode_envelope_to(m, w);
     return {codec_status::ok, w.size()};
   }
   return detail::encode_envelope_checked(m, out, capacity);
+}
+
+/// Why encode_envelope refuses `m`'s header: nullptr when it accepts the header, else a static string
+/// naming the first bad field, in this order (the one encode_envelope's status comes from):
+///   "header.type_id is not this message type's id"   (wrong_message_type)
+///   "header.sender_id is negative"                    (value_out_of_range, as all below)
+///   "header.receiver_id is below -1 (broadcast)"
+///   "header.type is not a MessageType"
+///   "header.flags is not 0 (not on the wire)"
+///   "header.reserved is not 0 (not on the wire)"
+/// The payload is not looked at (encode_envelope does not check it). Host and device, constexpr.
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr const char* envelope_header_problem(const KernelMessage<T>& m) noexcept {
+  return detail::check_envelope_header(m).problem;
 }
 
 /// The type id of the envelope at `in`, read without knowing its payload type: to pick the decoder

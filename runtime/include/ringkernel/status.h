@@ -11,10 +11,12 @@ namespace ringkernel {
 /// Result of a MessagePack encode or decode (DESIGN.md §5, docs/wire-format.md).
 enum class codec_status : std::uint8_t {
   ok = 0,
-  buffer_too_small = 1,     // encode: the output capacity cannot hold the encoding
+  buffer_too_small = 1,     // encode: the output capacity cannot hold the encoding (msgpack::unpack:
+                            // msgpack-c could not allocate its temporary buffer)
   truncated_input = 2,      // decode: the input ends inside a value
   type_mismatch = 3,        // decode: a msgpack type that cannot represent the field (e.g. str for an int)
-  value_out_of_range = 4,   // decode: a value the field type cannot hold (300 for a uint8_t, NUL in a str)
+  value_out_of_range = 4,   // decode: a value the field type cannot hold (300 for a uint8_t, NUL in a str);
+                            // encode_envelope: a header field not sendable (envelope_header_problem)
   wrong_length = 5,         // decode: str longer than its char[N], bin or array length other than N
   nesting_too_deep = 6,     // decode: arrays/maps nested deeper than ringkernel::max_decode_depth
   duplicate_field = 7,      // decode: a map names the same field twice

@@ -1,8 +1,9 @@
 // Copyright RingKernel authors.
 // nvcc compile check: every device-side messaging API instantiated in __global__ kernels - rings
 // at device and system scope (single ops, batches, warp-aggregated ops), the hybrid logical clock,
-// KernelMessage factories and stamping, the envelope codec (peek_envelope_type_id, to_string of a
-// codec_status included), the generated registry's dispatch_envelope (.rk.h types).
+// KernelMessage factories and stamping, the envelope codec (peek_envelope_type_id,
+// envelope_header_problem, to_string of a codec_status included), the generated registry's
+// dispatch_envelope (.rk.h types).
 #include "messaging.registry.rk.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
@@ -61,7 +62,7 @@ __global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, ring
   const bool same = stamped && back == m && r.status == ringkernel::hlc_status::ok && d.status == ringkernel::codec_status::ok &&
                     p.status == ringkernel::codec_status::ok && type_id == ringkernel::message_traits<Tick>::type_id &&
                     wrong.status == ringkernel::codec_status::wrong_message_type &&
-                    ringkernel::to_string(wrong.status)[0] == 'w';
+                    ringkernel::to_string(wrong.status)[0] == 'w' && ringkernel::envelope_header_problem(m) == nullptr;
   atomicAdd(status, same ? 1 : 0);
 }
 
