@@ -50,7 +50,7 @@ inline const char* to_string(ServiceEnd e) {
     case ServiceEnd::terminated: return "a terminate message arrived";
     case ServiceEnd::idle: return "no request came within its idle limit";
     case ServiceEnd::responses_full: return "the response ring stayed full (nobody received)";
-    case ServiceEnd::clock_exhausted: return "the kernel's clock issued its last stamp (hlc.h: a wall clock past 2112)";
+    case ServiceEnd::clock_exhausted: return "the kernel's clock gives no more stamps (hlc.h: a wall clock past 2112)";
   }
   return "?";
 }
@@ -102,7 +102,7 @@ RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing reque
     }
     ResponseEnvelope response =
         ResponseEnvelope::create_data(add_kernel_id, request.header.sender_id, handle(request.payload, worker.text));
-    if (!stamper.stamp(response)) {  // the stamper has a clock: false only once it is exhausted
+    if (!stamper.stamp(response)) {  // the stamper has a clock: false only once it gives no stamps
       report.end = ServiceEnd::clock_exhausted;
       return report;
     }

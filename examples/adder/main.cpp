@@ -86,7 +86,8 @@ void receive_answers(ringkernel::SpscQueue<app::ResponseEnvelope>& responses, Re
     previous = r.header.hlc;
     const ringkernel::hlc_status merged = host_clock.update(r.header.hlc).status;
     if (merged == ringkernel::hlc_status::skew_rejected) ++out.skew_rejected;
-    if (merged == ringkernel::hlc_status::exhausted) {  // past 2112: no causal order to check any more
+    if (merged == ringkernel::hlc_status::exhausted || merged == ringkernel::hlc_status::wall_out_of_range) {
+      // the host clock gives no stamps (a wall clock past 2112): no causal order to check any more
       out.error = std::string("merging answer ") + std::to_string(out.count) + "'s stamp: " + ringkernel::to_string(merged);
       return;
     }

@@ -1,16 +1,19 @@
 // Copyright RingKernel authors.
-// HybridLogicalClock: layout, now()/update() rules, skew rejection, logical overflow, and unique,
-// strictly increasing stamps under concurrency.
+// HybridLogicalClock: layout, now()/update() rules, skew rejection, wall times out of range, logical
+// overflow, exhaustion, a device offset corrected, and unique, strictly increasing stamps under concurrency.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <latch>
 #include <thread>
 #include <vector>
 
+#include "hlc_test_support.h"
 #include "ringkernel/hlc.h"
+#include "ringkernel/wall_clock.h"
 
 namespace {
 
@@ -154,14 +157,73 @@ TEST(HybridLogicalClock, RemoteStampsInTheLast2To32MicrosecondsAreRejected) {
   EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(end - (std::uint64_t{1} << 32), 1));
 }
 
-// Only a wall clock past the range (the year 2112) gets there: stamps go up to the largest, never
-// wrap and never repeat; after it the clock issues the empty stamp and counts each refusal.
+// A wall time beyond max_remote_physical_us (past 2112) is most likely in the wrong unit: here
+// nanoseconds since the epoch, what system_clock::now().time_since_epoch().count() gives with
+// libstdc++. It is refused and counted, and the clock goes on as if the call had not happened
+// (it used to jump to the end of its range, its peers refusing its stamps, and die 4096 stamps later).
+TEST(HybridLogicalClock, NowAtRefusesAWallTimeInNanosecondsAndStaysUsable) {
+  HybridLogicalClock clock, peer;
+  const std::uint64_t wall = ringkernel::wall_clock_us();
+  const hlc_timestamp before = clock.now_at(wall);
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch());
+  EXPECT_EQ(clock.now_at(static_cast<std::uint64_t>(ns.count())), hlc_timestamp{});
+  EXPECT_EQ(clock.wall_rejections(), 1u);
+  EXPECT_EQ(clock.last(), before) << "a refused wall time must leave the clock unchanged";
+  EXPECT_EQ(clock.exhaustions(), 0u);
+  const hlc_timestamp next = clock.now_at(wall + 1);
+  EXPECT_EQ(next, hlc_timestamp::from_parts(wall + 1, 0));
+  EXPECT_GT(next, before);
+  EXPECT_EQ(peer.update_at(next, wall + 1).status, hlc_status::ok) << "a peer takes the clock's later stamps";
+  EXPECT_EQ(clock.wall_rejections(), 1u);
+}
+
+// update_at checks the wall time first: a bad wall is wall_out_of_range (counted in
+// wall_rejections() only) whatever the remote, never a skew rejection.
+TEST(HybridLogicalClock, UpdateAtRefusesAWallTimeOutOfRangeBeforeCheckingTheSkew) {
+  HybridLogicalClock clock(50);
+  const hlc_timestamp before = clock.now_at(1000);
+  const std::uint64_t bad_wall = 1'763'000'000'000'000'000;  // nanoseconds
+  for (const hlc_timestamp remote : {hlc_timestamp::from_parts(1010, 0),  // valid
+                                     hlc_timestamp::from_parts(hlc_timestamp::max_remote_physical_us + 1, 0)}) {
+    const auto r = clock.update_at(remote, bad_wall);
+    EXPECT_EQ(r.status, hlc_status::wall_out_of_range) << std::hex << remote.bits;
+    EXPECT_EQ(r.stamp, before) << "the clock's last stamp";
+    EXPECT_EQ(clock.last(), before) << "a refused wall time must leave the clock unchanged";
+  }
+  EXPECT_EQ(clock.wall_rejections(), 2u);
+  EXPECT_EQ(clock.skew_rejections(), 0u);
+  EXPECT_STREQ(ringkernel::to_string(hlc_status::wall_out_of_range),
+               "wall time out of range (not microseconds since the epoch?)");
+  const auto r = clock.update_at(hlc_timestamp::from_parts(1010, 0), 1000);
+  EXPECT_EQ(r.status, hlc_status::ok);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(1010, 1));
+}
+
+TEST(HybridLogicalClock, AWallTimeAtMaxRemotePhysicalIsTakenAndOneAboveIsRefused) {
+  constexpr std::uint64_t bound = hlc_timestamp::max_remote_physical_us;
+  HybridLogicalClock clock(~std::uint64_t{0});  // no skew bound
+  for (const std::uint64_t wall : {bound + 1, hlc_timestamp::max_physical_us, hlc_timestamp::max_physical_us + 1, ~std::uint64_t{0}}) {
+    EXPECT_EQ(clock.now_at(wall), hlc_timestamp{}) << wall;
+    EXPECT_EQ(clock.update_at(hlc_timestamp{}, wall).status, hlc_status::wall_out_of_range) << wall;
+  }
+  EXPECT_EQ(clock.wall_rejections(), 8u);
+  EXPECT_EQ(clock.last(), hlc_timestamp{});
+  EXPECT_EQ(clock.now_at(bound), hlc_timestamp::from_parts(bound, 0));
+  const auto r = clock.update_at(hlc_timestamp::from_parts(bound, 5), bound);
+  EXPECT_EQ(r.status, hlc_status::ok);
+  EXPECT_EQ(r.stamp, hlc_timestamp::from_parts(bound, 6));
+  EXPECT_EQ(clock.wall_rejections(), 8u);
+}
+
+// Only 2^44 carries past the reserve reach the largest stamp (set here directly: hlc_test_support.h):
+// stamps go up to it, never wrap and never repeat; after it the clock issues the empty stamp and
+// counts each refusal.
 TEST(HybridLogicalClock, AClockThatIssuedTheLargestStampIssuesNoMore) {
   HybridLogicalClock clock;
-  hlc_timestamp last = clock.now_at(hlc_timestamp::max_physical_us + 5);
-  EXPECT_EQ(last, hlc_timestamp::from_parts(hlc_timestamp::max_physical_us, 0));
+  hlc_timestamp last = hlc_timestamp::from_parts(hlc_timestamp::max_physical_us, 0);
+  ASSERT_NO_FATAL_FAILURE(hlc_test_support::set_last_stamp(clock, last));
   for (std::uint64_t i = 0; i < hlc_timestamp::logical_mask; ++i) {
-    const hlc_timestamp next = clock.now_at(hlc_timestamp::max_physical_us);
+    const hlc_timestamp next = clock.now_at(1000);
     ASSERT_GT(next, last) << i;
     last = next;
   }
@@ -174,7 +236,38 @@ TEST(HybridLogicalClock, AClockThatIssuedTheLargestStampIssuesNoMore) {
   EXPECT_EQ(r.stamp.bits, ~std::uint64_t{0}) << "the last stamp, already issued";
   EXPECT_STREQ(ringkernel::to_string(hlc_status::exhausted), "clock exhausted (it issued its largest stamp)");
   EXPECT_EQ(clock.exhaustions(), 2u);
+  // The wall time is checked first: a bad one is refused as such, not counted as an exhaustion.
+  EXPECT_EQ(clock.update_at(hlc_timestamp::from_parts(999, 0), ~std::uint64_t{0}).status, hlc_status::wall_out_of_range);
+  EXPECT_EQ(clock.exhaustions(), 2u);
   EXPECT_EQ(clock.last().bits, ~std::uint64_t{0});
+}
+
+// docs/messaging.md §2, "A device clock offset": a device whose wall clock leads the host's by 5 s.
+// Uncorrected, a host clock with a bound wide enough for the device takes its stamps, then leads
+// its own wall clock by 5 s, and a clock downstream of it with the default bound rejects the host's
+// stamps. With the device's wall time corrected by the measured offset (the doc's expression),
+// default bounds suffice everywhere; the same for a device that lags by 5 s.
+TEST(HybridLogicalClock, ADeviceWallClockCorrectedByItsMeasuredOffsetKeepsEveryClockWithinTheDefaultBound) {
+  const std::uint64_t host_wall = 1'763'000'000'000'000;
+  const std::int64_t offset_us = 5'000'000;  // WallClockOffset::offset_us: device minus host
+  const std::uint64_t device_reading = host_wall + 5'000'000;
+  HybridLogicalClock device, host(6'000'000), downstream;
+  ASSERT_EQ(host.update_at(device.now_at(device_reading), host_wall).status, hlc_status::ok);
+  EXPECT_EQ(downstream.update_at(host.now_at(host_wall + 10), host_wall + 20).status, hlc_status::skew_rejected)
+      << "the device's lead spreads to every clock downstream of the host";
+  for (const std::int64_t offset : {offset_us, -offset_us}) {
+    const std::uint64_t reading = host_wall + static_cast<std::uint64_t>(offset);  // modulo 2^64
+    const std::uint64_t corrected = reading - static_cast<std::uint64_t>(offset);  // as in the doc
+    EXPECT_EQ(corrected, host_wall) << offset;
+    HybridLogicalClock device2, host2, downstream2;
+    const hlc_timestamp sent = device2.now_at(corrected);
+    ASSERT_EQ(host2.update_at(sent, host_wall).status, hlc_status::ok) << offset;
+    EXPECT_EQ(downstream2.update_at(host2.now_at(host_wall + 10), host_wall + 20).status, hlc_status::ok) << offset;
+    // And back: the device merges the host's next stamp with its corrected wall time.
+    const auto back = device2.update_at(host2.now_at(host_wall + 30), reading + 40 - static_cast<std::uint64_t>(offset));
+    EXPECT_EQ(back.status, hlc_status::ok) << offset;
+    EXPECT_GT(back.stamp, sent) << offset;
+  }
 }
 
 TEST(HybridLogicalClock, ConcurrentStampsAreUniqueAndStrictlyIncreasingPerThread) {

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "hlc_test_support.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/kernel_message.h"
 #include "ringkernel/message_stamper.h"
@@ -160,14 +161,11 @@ TEST(MessageStamper, AssignsSenderSequenceTimestampAndHlc) {
 }
 
 // A clock that has issued its largest stamp gives the empty stamp 0 (hlc.h): the stamper refuses
-// the causal message as it does without a clock, instead of sending it unstamped.
+// the causal message as it does without a clock, instead of sending it unstamped (a wall time out
+// of range: StampAtTakesTheCallersWallTime...).
 TEST(MessageStamper, AnExhaustedClockIsARefusedStampThatUsesUpNoSequenceNumber) {
   ringkernel::HybridLogicalClock clock;
-  (void)clock.now_at(ringkernel::hlc_timestamp::max_physical_us + 5);
-  for (std::uint64_t i = 0; i < ringkernel::hlc_timestamp::logical_mask; ++i) {
-    (void)clock.now_at(ringkernel::hlc_timestamp::max_physical_us);
-  }
-  ASSERT_EQ(clock.last().bits, ~std::uint64_t{0}) << "the clock should have issued its largest stamp";
+  ASSERT_NO_FATAL_FAILURE(hlc_test_support::set_last_stamp(clock, ringkernel::hlc_timestamp{~std::uint64_t{0}}));
   ringkernel::MessageStamper stamper(3, &clock);
   auto causal = KernelMessage<Tick>::create_data(0, 1, Tick{});
   const auto unstamped = causal;
@@ -178,6 +176,47 @@ TEST(MessageStamper, AnExhaustedClockIsARefusedStampThatUsesUpNoSequenceNumber) 
   auto plain = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
   EXPECT_TRUE(stamper.stamp(plain)) << "payloads that are not causal need no clock stamp";
   EXPECT_EQ(plain.header.sequence, 0u);
+}
+
+// stamp_at(m, wall_us) stamps at the caller's wall time (a device clock corrected by its measured
+// offset, docs/messaging.md §2): header.timestamp_us is that time and the clock stamp is
+// now_at(wall_us); stamp(m) is stamp_at with one wall_clock_us() reading, so a fresh clock's first
+// stamp has the timestamp as its physical part. A wall time the clock refuses (nanoseconds: beyond
+// max_remote_physical_us) refuses a causal stamp, with the message, the sequence and the clock
+// unchanged and the refusal counted; a plain message needs no clock stamp and takes the time as is.
+TEST(MessageStamper, StampAtTakesTheCallersWallTimeAndARefusedWallTimeUsesUpNothing) {
+  ringkernel::HybridLogicalClock clock;
+  ringkernel::MessageStamper stamper(4, &clock);
+  const std::uint64_t wall = 1'800'000'000'000'000;  // 2027-01-15, in microseconds
+  auto m = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  ASSERT_TRUE(stamper.stamp_at(m, wall));
+  EXPECT_EQ(m.header.timestamp_us, static_cast<std::int64_t>(wall));
+  EXPECT_EQ(m.header.hlc, ringkernel::hlc_timestamp::from_parts(wall, 0));
+  EXPECT_EQ(m.header.sequence, 0u);
+
+  auto refused = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  const auto unstamped = refused;
+  EXPECT_FALSE(stamper.stamp_at(refused, wall * 1000)) << "a wall time in nanoseconds was taken";
+  EXPECT_EQ(refused, unstamped) << "a refused stamp changed the message";
+  EXPECT_EQ(stamper.next_sequence(), 1u) << "a refused stamp used up a sequence number";
+  EXPECT_EQ(clock.last(), m.header.hlc) << "a refused wall time moved the clock";
+  EXPECT_EQ(clock.wall_rejections(), 1u);
+
+  auto later = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  ASSERT_TRUE(stamper.stamp_at(later, wall)) << "the clock stays usable after a refused wall time";
+  EXPECT_GT(later.header.hlc, m.header.hlc);
+  EXPECT_EQ(later.header.sequence, 1u);
+
+  auto plain = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
+  ASSERT_TRUE(stamper.stamp_at(plain, 42));
+  EXPECT_EQ(plain.header.timestamp_us, 42);
+
+  ringkernel::HybridLogicalClock fresh;
+  ringkernel::MessageStamper now_stamper(5, &fresh);
+  auto now = KernelMessage<Tick>::create_data(0, 1, Tick{});
+  ASSERT_TRUE(now_stamper.stamp(now));
+  EXPECT_EQ(now.header.hlc.physical_us(), static_cast<std::uint64_t>(now.header.timestamp_us))
+      << "stamp() read the wall clock twice";
 }
 
 // A negative sender id is never valid (-1 is broadcast, a receiver id): a stamper constructed with

@@ -157,11 +157,11 @@ RINGKERNEL_HOST_DEVICE std::uint64_t exercise_clock(ringkernel::HybridLogicalClo
                                                     ringkernel::MessageStamper& stamper) {
   auto causal = ringkernel::KernelMessage<Causal>::create_data(3, 4, Causal{});
   auto plain = ringkernel::KernelMessage<Plain>::create_data(3, 4, Plain{});
-  std::uint64_t total = stamper.stamp(causal) && stamper.stamp(plain) ? 1u : 0u;
+  std::uint64_t total = stamper.stamp(causal) && stamper.stamp_at(plain, 5) ? 1u : 0u;
   const ringkernel::hlc_update_result updated = clock.update(causal.header.hlc);
   total += static_cast<std::uint64_t>(updated.status) + clock.now().bits;
   total += clock.update_at(clock.now_at(1), 2).stamp.logical();
-  total += clock.last().physical_us() + clock.skew_rejections() + clock.logical_overflows();
+  total += clock.last().physical_us() + clock.skew_rejections() + clock.logical_overflows() + clock.wall_rejections();
   return total + stamper.next_sequence();
 }
 

@@ -15,19 +15,23 @@
 // lexicographically, so a stamp is "later" exactly when its bits are larger.
 //
 // Rules (wall = wall_clock_us() or the caller's wall time, last = the last stamp issued):
-//   now():          next = max(wall << 12, last + 1)
-//   update(remote): remote.physical > wall + max_skew_us  -> rejected (status, counted, clock
-//                   unchanged); otherwise next = max(wall << 12, last + 1, remote + 1)
+//   now():          wall > max_remote_physical_us -> refused (empty stamp 0, counted, clock unchanged);
+//                   otherwise next = max(wall << 12, last + 1)
+//   update(remote): wall > max_remote_physical_us -> hlc_status::wall_out_of_range (counted, clock
+//                   unchanged; checked first); remote.physical > wall + max_skew_us -> rejected
+//                   (status, counted, clock unchanged); otherwise next = max(wall << 12, last + 1, remote + 1)
 // which is the HLC algorithm of Kulkarni et al. on the packed word: when the physical parts tie,
 // the logical part counts on; when the wall clock is ahead, the logical part restarts at 0.
 // "+ 1" on a logical part of 4095 carries into the physical part: the clock then runs one
 // microsecond ahead of the wall clock instead of wrapping (counted as a logical overflow); stamps
 // stay unique and increasing, and the lead is bounded by 1 us per 4096 stamps issued within one
-// microsecond. The word never wraps: remote stamps in the last 2^32 us of the range (the year
-// 2112) are rejected whatever the skew bound, and a clock that has issued the largest stamp (it
-// would take a wall clock past 2112, or 4096 stamps per microsecond for 71 minutes after such a
-// remote) issues no more: now() returns the empty stamp 0 and update() hlc_status::exhausted,
-// counted in exhaustions().
+// microsecond. The word never wraps: remote stamps and wall times in the last 2^32 us of the range
+// (the year 2112) are refused, whatever the skew bound. A wall time there is most likely not
+// microseconds since the epoch (nanoseconds, say, from system_clock::now().time_since_epoch()):
+// refusing it keeps the clock usable, where adopting it would move the clock to the end of its
+// range for good. Only 4096 stamps per microsecond for 71 minutes after a wall time or remote stamp
+// at that bound could reach the largest stamp; a clock that has issued it issues no more: now()
+// returns the empty stamp 0 and update() hlc_status::exhausted, counted in exhaustions().
 //
 // Concurrency: each call is one CAS loop on the word, so every stamp is issued exactly once
 // (unique) and the stamps one thread receives increase strictly. Relaxed ordering suffices for
@@ -60,8 +64,9 @@ struct hlc_timestamp {
   static constexpr unsigned logical_bits = 12;
   static constexpr std::uint64_t logical_mask = (std::uint64_t{1} << logical_bits) - 1;
   static constexpr std::uint64_t max_physical_us = (std::uint64_t{1} << (64 - logical_bits)) - 1;
-  /// The largest physical part a remote stamp may carry: the range's last 2^32 us stay reserved
-  /// for local carries, so no remote stamp brings a clock near the end of its word.
+  /// The largest physical part a remote stamp may carry, and the largest wall time a clock takes:
+  /// the range's last 2^32 us stay reserved for local carries, so neither brings a clock near the
+  /// end of its word.
   static constexpr std::uint64_t max_remote_physical_us = max_physical_us - (std::uint64_t{1} << 32);
 
   // 0: "no stamp", never issued whatever the wall time: every stamp is above the clock's previous
@@ -92,20 +97,24 @@ enum class hlc_status : std::uint8_t {
   skew_rejected = 1,  // the remote stamp's physical part is more than max_skew_us ahead of the wall clock,
                       // or beyond hlc_timestamp::max_remote_physical_us
   exhausted = 2,      // the clock has issued its largest stamp and issues no more (HybridLogicalClock::exhaustions())
+  wall_out_of_range = 3,  // the wall time is beyond hlc_timestamp::max_remote_physical_us (past 2112: most likely
+                          // not microseconds since the epoch); HybridLogicalClock::wall_rejections()
 };
 
 RINGKERNEL_HOST_DEVICE constexpr const char* to_string(hlc_status s) noexcept {
   return s == hlc_status::ok              ? "ok"
          : s == hlc_status::skew_rejected ? "remote clock too far ahead"
          : s == hlc_status::exhausted     ? "clock exhausted (it issued its largest stamp)"
-                                          : "unknown";
+         : s == hlc_status::wall_out_of_range ? "wall time out of range (not microseconds since the epoch?)"
+                                              : "unknown";
 }
 
 struct hlc_update_result {
   hlc_status status;
   // ok: the new local stamp (> remote and > every earlier stamp of this clock). skew_rejected,
-  // exhausted: the clock's last stamp, already issued, for reference only: never put it on a
-  // message (after skew_rejected, now() gives a fresh, unique stamp; after exhausted, nothing does).
+  // exhausted, wall_out_of_range: the clock's last stamp, already issued, for reference only: never
+  // put it on a message (after skew_rejected, now() gives a fresh, unique stamp; after exhausted,
+  // nothing does; after wall_out_of_range, a call with a wall time in range does).
   hlc_timestamp stamp;
 };
 
@@ -123,21 +132,34 @@ class HybridLogicalClock {
 
   /// A new stamp for a local or send event.
   [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_timestamp now() noexcept { return now_at(wall_clock_us()); }
-  /// As now(), with the caller's wall time in microseconds since the epoch (tests, batching).
-  [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_timestamp now_at(std::uint64_t wall_us) noexcept { return advance(floor_of(wall_us), 0); }
+  /// As now(), with the caller's wall time in microseconds since the epoch (tests, batching, a
+  /// device wall clock corrected by its measured offset: docs/messaging.md §2). A wall time beyond
+  /// hlc_timestamp::max_remote_physical_us (past 2112: nanoseconds, say) is refused: the empty
+  /// stamp 0, counted in wall_rejections(), the clock unchanged.
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_timestamp now_at(std::uint64_t wall_us) noexcept {
+    if (wall_us > hlc_timestamp::max_remote_physical_us) return reject_wall();
+    return advance(wall_us << hlc_timestamp::logical_bits, 0);
+  }
 
-  /// Merge a received stamp (a receive event); rejects, counts and ignores a stamp whose
-  /// physical part leads the wall clock by more than max_skew_us(). A remote accepted at the
-  /// bound with a full logical part (4095) carries: the clock then leads the wall clock by
-  /// max_skew_us() + 1 us, so a peer with the same bound and wall clock rejects the next stamp.
+  /// Merge a received stamp (a receive event). Checks, in this order: a wall time beyond
+  /// hlc_timestamp::max_remote_physical_us is refused (hlc_status::wall_out_of_range, counted in
+  /// wall_rejections() only); a stamp whose physical part leads the wall clock by more than
+  /// max_skew_us() is rejected (skew_rejected, counted in skew_rejections()); either way the clock
+  /// is unchanged. A remote accepted at the bound with a full logical part (4095) carries: the clock
+  /// then leads the wall clock by max_skew_us() + 1 us, so a peer with the same bound and wall clock
+  /// rejects the next stamp.
   [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_update_result update(hlc_timestamp remote) noexcept { return update_at(remote, wall_clock_us()); }
   [[nodiscard]] RINGKERNEL_HOST_DEVICE hlc_update_result update_at(hlc_timestamp remote, std::uint64_t wall_us) noexcept {
+    if (wall_us > hlc_timestamp::max_remote_physical_us) {
+      (void)reject_wall();
+      return {hlc_status::wall_out_of_range, last()};
+    }
     const std::uint64_t physical = remote.physical_us();
     if ((physical > wall_us && physical - wall_us > max_skew_us_) || physical > hlc_timestamp::max_remote_physical_us) {
       counter(skew_rejections_).fetch_add(1, detail::order::relaxed);
       return {hlc_status::skew_rejected, last()};
     }
-    const hlc_timestamp next = advance(floor_of(wall_us), remote.bits + 1);
+    const hlc_timestamp next = advance(wall_us << hlc_timestamp::logical_bits, remote.bits + 1);
     if (next.bits == 0) return {hlc_status::exhausted, last()};
     return {hlc_status::ok, next};
   }
@@ -154,14 +176,17 @@ class HybridLogicalClock {
   /// Calls that found the largest stamp issued already: now() returned the empty stamp 0,
   /// update() hlc_status::exhausted.
   RINGKERNEL_HOST_DEVICE std::uint64_t exhaustions() const noexcept { return word(exhaustions_).load(detail::order::relaxed); }
+  /// Calls refused for a wall time beyond hlc_timestamp::max_remote_physical_us: now_at() returned
+  /// the empty stamp 0, update_at() hlc_status::wall_out_of_range.
+  RINGKERNEL_HOST_DEVICE std::uint64_t wall_rejections() const noexcept { return word(wall_rejections_).load(detail::order::relaxed); }
 
  private:
   using word_ref = detail::atomic_word<atomic_scope::system>;
   RINGKERNEL_HOST_DEVICE static word_ref word(const std::uint64_t& w) noexcept { return word_ref(const_cast<std::uint64_t&>(w)); }
   RINGKERNEL_HOST_DEVICE static word_ref counter(std::uint64_t& w) noexcept { return word_ref(w); }
-  RINGKERNEL_HOST_DEVICE static std::uint64_t floor_of(std::uint64_t wall_us) noexcept {
-    const std::uint64_t physical = wall_us < hlc_timestamp::max_physical_us ? wall_us : hlc_timestamp::max_physical_us;
-    return physical << hlc_timestamp::logical_bits;
+  RINGKERNEL_HOST_DEVICE hlc_timestamp reject_wall() noexcept {
+    counter(wall_rejections_).fetch_add(1, detail::order::relaxed);
+    return {};
   }
 
   // next = max(floor, last + 1, other); one CAS loop.
@@ -189,6 +214,7 @@ class HybridLogicalClock {
   std::uint64_t skew_rejections_ = 0;
   std::uint64_t logical_overflows_ = 0;
   std::uint64_t exhaustions_ = 0;
+  std::uint64_t wall_rejections_ = 0;
   std::uint64_t max_skew_us_;
 };
 

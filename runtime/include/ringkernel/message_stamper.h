@@ -44,26 +44,40 @@ class MessageStamper {
   MessageStamper& operator=(const MessageStamper&) = delete;
 
   /// Stamps `m` for sending. Returns false when the stamper's sender id is negative and, for a
-  /// causal payload type, when the stamper has no clock or its clock has issued its last stamp
-  /// (HybridLogicalClock::exhaustions(): now() gives the empty stamp 0, which no causal message may
-  /// carry): `m` is then left as it was and no sequence number is used up (a gap in a sender's
-  /// sequence would read as a lost message to its receiver). The clock stamp is taken first for
-  /// that reason (after the sender id's check, so a refused sender takes none). Nothing else stamps (queues and
-  /// rings do not): a stamped message whose send fails has used up its number, so retry by sending
-  /// the same message again, not by stamping it anew. Merge a received causal message's stamp into
-  /// this stamper's clock (update(m.header.hlc)) before stamping what depends on it (docs/messaging.md §2).
+  /// causal payload type, when the stamper has no clock or its clock's now() gives the empty stamp
+  /// 0, which no causal message may carry: the clock has issued its last stamp
+  /// (HybridLogicalClock::exhaustions()) or refused the wall clock's reading as out of range
+  /// (HybridLogicalClock::wall_rejections(): past 2112). `m` is then left as it was and no sequence
+  /// number is used up (a gap in a sender's sequence would read as a lost message to its receiver).
+  /// The clock stamp is taken first for that reason (after the sender id's check, so a refused
+  /// sender takes none). Clock stamp and timestamp come from one wall_clock_us() reading: on a
+  /// device, its %globaltimer, uncorrected by any measured offset (stamp_at corrects it,
+  /// docs/messaging.md §2). Nothing else stamps
+  /// (queues and rings do not): a stamped message whose send fails has used up its number, so retry
+  /// by sending the same message again, not by stamping it anew. Merge a received causal message's
+  /// stamp into this stamper's clock (update(m.header.hlc)) before stamping what depends on it
+  /// (docs/messaging.md §2).
   template <class T>
   [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp(KernelMessage<T>& m) noexcept {
+    return stamp_at(m, wall_clock_us());
+  }
+  /// As stamp(), with the caller's wall time in microseconds since the epoch for both the clock
+  /// stamp (clock->now_at(wall_us)) and header.timestamp_us: on a device, wall_clock_us() corrected
+  /// by the offset measure_wall_clock_offset() measured (docs/messaging.md §2). A wall time the
+  /// clock refuses (HybridLogicalClock::now_at: beyond hlc_timestamp::max_remote_physical_us)
+  /// makes a causal message's stamp fail as above; a non-causal one takes any value, cast to int64.
+  template <class T>
+  [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp_at(KernelMessage<T>& m, std::uint64_t wall_us) noexcept {
     if (sender_id_ < 0) return false;
     if constexpr (KernelMessage<T>::causal) {
       if (clock_ == nullptr) return false;
-      const hlc_timestamp clock_stamp = clock_->now();
+      const hlc_timestamp clock_stamp = clock_->now_at(wall_us);
       if (clock_stamp == hlc_timestamp{}) return false;
       m.header.hlc = clock_stamp;
     }
     m.header.sender_id = sender_id_;
     m.header.sequence = detail::atomic_word<atomic_scope::system>(next_sequence_).fetch_add(1, detail::order::relaxed);
-    m.header.timestamp_us = static_cast<std::int64_t>(wall_clock_us());
+    m.header.timestamp_us = static_cast<std::int64_t>(wall_us);
     return true;
   }
 

@@ -49,7 +49,7 @@ __global__ void clocks_and_envelopes(ringkernel::HybridLogicalClock* clock, ring
   ringkernel::MessageStamper& stamper = stampers[threadIdx.x];
   if (device_clock.max_skew_us() != 500'000 || device_clock.now().bits == 0) atomicAdd(status, -1000);
   auto m = ringkernel::KernelMessage<Tick>::create_data(1, ringkernel::broadcast_receiver, Tick{7, 1.0f, "dev"});
-  const bool stamped = stamper.stamp(m);
+  const bool stamped = stamper.stamp(m) && stamper.stamp_at(m, ringkernel::wall_clock_us());
   const auto r = clock->update(m.header.hlc);
   std::uint8_t* buf = out + threadIdx.x * ringkernel::max_envelope_encoded_size<Tick>;
   const auto e = ringkernel::encode_envelope(m, buf, ringkernel::max_envelope_encoded_size<Tick>);
