@@ -1,10 +1,10 @@
 // Copyright RingKernel authors.
 // The eviction handler's contract (docs/messaging.md §4): it must not throw, and one that throws
 // ends the process with one line on stderr naming the queue call, the exception's what() (for a
-// std::exception) and the rule (death tests, for send, try_send and send_batch). It can be set
-// only where host threads send (producers = QueueUsers::kernels: Error(unsupported), nothing set);
-// setting it under a policy other than drop_oldest is allowed (it is never called there). A thread
-// cancelled inside the handler ends the process with a line that says so.
+// std::exception) and the rule (death tests, for send, try_send, send_batch and try_send_batch).
+// It can be set only where host threads send (producers = QueueUsers::kernels: Error(unsupported),
+// nothing set); setting it under a policy other than drop_oldest is allowed (it is never called
+// there). A thread cancelled inside the handler ends the process with a line that says so.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -57,11 +57,11 @@ void try_send_evicting(int nth) {
   fill_with_throwing_handler(q, nth);
   (void)q.try_send(4);
 }
-void send_batch_evicting(int nth) {
+void send_batch_evicting(int nth, bool try_form = false) {
   Queue q(dropping(4));
   fill_with_throwing_handler(q, nth);
   const std::vector<int> batch{10, 11, 12, 13, 14, 15};
-  (void)q.send_batch(std::span<const int>(batch));
+  (void)(try_form ? q.try_send_batch(std::span<const int>(batch)) : q.send_batch(std::span<const int>(batch)));
 }
 void send_evicting_non_standard() {
   Queue q(dropping(2));
@@ -102,6 +102,7 @@ TEST(EvictionHandlerDeathTest, ThrowingHandlerInSendBatchEndsTheProcessWithItsMe
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   // The third eviction: the queue's 2 (0 and 1 went before it).
   EXPECT_DEATH(send_batch_evicting(3), death_message("send_batch", ": handler failed on 2"));
+  EXPECT_DEATH(send_batch_evicting(3, true), death_message("try_send_batch", ": handler failed on 2"));
 }
 
 TEST(EvictionHandlerDeathTest, HandlerThrowingANonStandardExceptionEndsTheProcess) {

@@ -151,6 +151,8 @@ TEST(P2PMessageQueueGpuPath, KernelsMoveMessagesAndTheHostSeesWhatTheMpmcQueuePa
       if (gpu_memory) {  // host calls are refused, each named by its own call
         Item it{};
         expect_refused("P2PMessageQueue::try_send", pair.ids[1], [&] { (void)q.try_send(Item{}); });
+        const Item batch[2]{};
+        expect_refused("P2PMessageQueue::try_send_batch", pair.ids[1], [&] { (void)q.try_send_batch(batch); });
         expect_refused("P2PMessageQueue::try_receive", pair.ids[1], [&] { (void)q.try_receive(it); });
         expect_refused("P2PMessageQueue::clear", pair.ids[1], [&] { (void)q.clear(); });
       }

@@ -26,7 +26,7 @@ using ringkernel::SendStatus;
 /// How a call may wait when it cannot complete at once. With one thread nothing changes while it
 /// waits, so a wait ends by its deadline (a zero or tiny timeout) or at once by the stop token.
 enum class Wait : std::uint8_t {
-  never,    // try_send / try_receive / try_receive_batch
+  never,    // try_send / try_send_batch / try_receive / try_receive_batch
   timeout,  // send / receive / *_batch with a timeout that passes: timeout
   stop,     // with a stop token already requested (and a long timeout): stopped
 };

@@ -21,11 +21,12 @@
 namespace queue_model {
 
 enum class CallKind : std::uint8_t {
-  try_send, send, send_batch, try_receive, receive, receive_batch, try_receive_batch, try_peek, clear, shutdown
+  try_send, send, send_batch, try_send_batch, try_receive, receive, receive_batch, try_receive_batch, try_peek, clear,
+  shutdown
 };
 
 inline const char* to_string(CallKind k) {
-  static const char* const names[] = {"try_send", "send", "send_batch", "try_receive", "receive",
+  static const char* const names[] = {"try_send", "send", "send_batch", "try_send_batch", "try_receive", "receive",
                                       "receive_batch", "try_receive_batch", "try_peek", "clear", "shutdown"};
   return names[static_cast<int>(k)];
 }
@@ -50,7 +51,8 @@ struct Call {
   std::string describe() const {
     std::ostringstream s;
     s << to_string(kind);
-    if (kind == CallKind::try_send || kind == CallKind::send || kind == CallKind::send_batch) {
+    if (kind == CallKind::try_send || kind == CallKind::send || kind == CallKind::send_batch ||
+        kind == CallKind::try_send_batch) {
       s << "(";
       if (ids.empty()) s << "no messages";
       if (ids.size() == 1) s << ids[0];
@@ -112,16 +114,20 @@ class CallGenerator : public Random {
       c.kind = CallKind::shutdown;
       return c;
     }
-    // Weights: sends (try_send, send, send_batch), receives (4 kinds), try_peek, clear.
+    // Weights: sends (try_send, send, send_batch, try_send_batch), receives (4 kinds), try_peek, clear.
     const std::uint64_t send_weight = filling_ ? 60 : 22;
     const std::uint64_t receive_weight = filling_ ? 22 : 60;
     std::uint64_t r = below(send_weight + receive_weight + 16);
     const std::size_t cap = m.capacity();
     if (r < send_weight) {
-      c.kind = r % 3 == 0 ? CallKind::try_send : r % 3 == 1 ? CallKind::send : CallKind::send_batch;
-      const std::size_t n = c.kind != CallKind::send_batch ? 1 : chance(10) ? 0 : 1 + below(2 * cap + 2);
+      c.kind = r % 4 == 0   ? CallKind::try_send
+               : r % 4 == 1 ? CallKind::send
+               : r % 4 == 2 ? CallKind::send_batch
+                            : CallKind::try_send_batch;
+      const bool batch = c.kind == CallKind::send_batch || c.kind == CallKind::try_send_batch;
+      const std::size_t n = !batch ? 1 : chance(10) ? 0 : 1 + below(2 * cap + 2);
       for (std::size_t i = 0; i < n; ++i) c.ids.push_back(next_id_++);
-      if (c.kind != CallKind::try_send) {
+      if (c.kind == CallKind::send || c.kind == CallKind::send_batch) {
         const bool waits = !m.closed() && m.policy() == FullPolicy::block && m.capacity() - m.count() < n;
         choose_wait(c, waits);
       }

@@ -168,11 +168,14 @@ class Run {
         want = show_send(w.status, w.accepted, w.evicted.size(), w.evicted);
         break;
       }
-      case CallKind::send_batch: {
+      case CallKind::send_batch:
+      case CallKind::try_send_batch: {
         std::vector<T> values;
         for (const std::uint64_t id : call.ids) values.push_back(Codec::make(id));
         const ringkernel::BatchSendResult r =
-            queue_->send_batch(std::span<const T>(values), call.timeout, call.stop_token());
+            call.kind == CallKind::try_send_batch
+                ? queue_->try_send_batch(std::span<const T>(values))
+                : queue_->send_batch(std::span<const T>(values), call.timeout, call.stop_token());
         got = show_send(r.status, r.accepted, r.evicted, evicted_);
         const SendOutcome w = model_->send(call.ids, call.wait, true);
         want = show_send(w.status, w.accepted, w.evicted.size(), w.evicted);

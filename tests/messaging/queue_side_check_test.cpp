@@ -139,6 +139,8 @@ TEST(SpscSideCheck, SecondProducerWhileOneWaitsInSendThrows) {
   expect_side_error(error_of([&] { (void)q.send(101, 0s); }), "BasicMessageQueue::send", "producer");
   expect_side_error(error_of([&] { (void)q.send_batch(std::span<const std::uint64_t>(batch), 0s); }),
                     "BasicMessageQueue::send_batch", "producer");
+  expect_side_error(error_of([&] { (void)q.try_send_batch(std::span<const std::uint64_t>(batch)); }),
+                    "BasicMessageQueue::try_send_batch", "producer");
 
   a.request_stop();
   a.join();

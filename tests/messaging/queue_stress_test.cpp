@@ -2,7 +2,8 @@
 // Concurrent stress of MpmcQueue and SpscQueue on host threads, with indices starting just below
 // 2^64 so every run crosses the wrap: each message is delivered exactly once and in per-sender
 // order, or reported undelivered by exactly one send result / eviction - under every full-queue
-// policy; clear() and shutdown() with messages in flight lose and duplicate nothing.
+// policy; clear() and shutdown() with messages in flight lose and duplicate nothing. The *TryBatches
+// variants send their batches with try_send_batch (under block, a refused rest is offered again).
 // RINGKERNEL_STRESS_SCALE multiplies the message counts (1 for label unit, larger for slow).
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -56,8 +58,24 @@ void consume(Queue& q, std::vector<std::vector<std::uint64_t>>& seen_by_producer
   }
 }
 
+// try_send_batch: under block, what a full ring refused is offered again (each refusal counted
+// in rejected_full and in `retried`) until all 4 are in; other policies settle it at once.
 template <class Queue>
-void run_stress(FullPolicy policy, unsigned producers, unsigned consumers, std::size_t capacity) {
+ringkernel::BatchSendResult try_batch(Queue& q, const Tagged (&batch)[4], FullPolicy policy,
+                                      std::atomic<std::uint64_t>& retried) {
+  ringkernel::BatchSendResult r = q.try_send_batch(std::span<const Tagged>(batch, 4));
+  while (policy == FullPolicy::block && r.status == SendStatus::full) {
+    retried.fetch_add(4 - r.accepted);
+    std::this_thread::yield();
+    const auto more = q.try_send_batch(std::span<const Tagged>(batch + r.accepted, 4 - r.accepted));
+    r = {more.status, r.accepted + more.accepted, r.evicted + more.evicted};
+  }
+  return r;
+}
+
+template <class Queue>
+void run_stress(FullPolicy policy, unsigned producers, unsigned consumers, std::size_t capacity,
+                bool try_batches = false) {
   Queue q(QueueOptions{.capacity = capacity, .policy = policy, .start_position = near_wrap});
   ledger book(producers);
   q.set_eviction_handler([&](const Tagged& t) {
@@ -68,6 +86,7 @@ void run_stress(FullPolicy policy, unsigned producers, unsigned consumers, std::
                                                             std::vector<std::vector<std::uint64_t>>(producers));
   std::vector<std::thread> threads;
   for (unsigned c = 0; c < consumers; ++c) threads.emplace_back([&, c] { consume(q, seen[c]); });
+  std::atomic<std::uint64_t> retried{0};  // try_batches under block: refusals offered again
   std::vector<std::thread> senders;
   for (unsigned p = 0; p < producers; ++p) {
     senders.emplace_back([&, p] {
@@ -76,7 +95,8 @@ void run_stress(FullPolicy policy, unsigned producers, unsigned consumers, std::
         if (i % 7 == 3 && i + 4 <= per_producer) {  // some batches
           Tagged batch[4];
           for (std::uint64_t k = 0; k < 4; ++k) batch[k] = Tagged{p, 0, i + k};
-          const auto r = q.send_batch(std::span<const Tagged>(batch, 4), 10s);
+          const auto r = try_batches ? try_batch(q, batch, policy, retried)
+                                     : q.send_batch(std::span<const Tagged>(batch, 4), 10s);
           for (std::uint64_t k = 0; k < 4; ++k) book.fates[p][i + k] = k < r.accepted ? fate::sent : fate::refused;
           ASSERT_TRUE(r.accepted == 4 || r.status != SendStatus::ok);
           ASSERT_NE(r.status, SendStatus::timeout);
@@ -123,7 +143,8 @@ void run_stress(FullPolicy policy, unsigned producers, unsigned consumers, std::
   EXPECT_EQ(s.received, delivered);
   EXPECT_EQ(s.dropped_oldest, book.evicted.size());
   EXPECT_EQ(s.sent, delivered + s.dropped_oldest);
-  EXPECT_EQ(s.rejected_full + s.dropped_newest, refused);
+  EXPECT_EQ(s.rejected_full + s.dropped_newest, refused + retried.load());
+  EXPECT_EQ(s.timed_out, 0u);
   if (policy == FullPolicy::block) {
     EXPECT_EQ(delivered, producers * per_producer);
   }
@@ -139,6 +160,11 @@ TEST(QueueStress, MpmcDropOldest) { run_stress<Mpmc>(FullPolicy::drop_oldest, 3,
 TEST(QueueStress, SpscBlock) { run_stress<Spsc>(FullPolicy::block, 1, 1, 64); }
 TEST(QueueStress, SpscReject) { run_stress<Spsc>(FullPolicy::reject, 1, 1, 8); }
 TEST(QueueStress, SpscDropNewest) { run_stress<Spsc>(FullPolicy::drop_newest, 1, 1, 8); }
+TEST(QueueStress, MpmcBlockTryBatches) { run_stress<Mpmc>(FullPolicy::block, 3, 2, 16, true); }
+TEST(QueueStress, MpmcDropNewestTryBatches) { run_stress<Mpmc>(FullPolicy::drop_newest, 3, 2, 16, true); }
+TEST(QueueStress, MpmcDropOldestTryBatches) { run_stress<Mpmc>(FullPolicy::drop_oldest, 3, 2, 16, true); }
+TEST(QueueStress, SpscBlockTryBatches) { run_stress<Spsc>(FullPolicy::block, 1, 1, 8, true); }
+TEST(QueueStress, SpscRejectTryBatches) { run_stress<Spsc>(FullPolicy::reject, 1, 1, 8, true); }
 
 // clear() from a third party and shutdown() while producers and consumers run.
 TEST(QueueStress, ClearAndShutdownWithMessagesInFlight) {

@@ -159,6 +159,7 @@ TEST(QueueUsers, HostCallsOnAKernelSideAreRefusedAndNothingMoves) {
   EXPECT_THROW((void)from_kernels.send(Tagged{}), ringkernel::Error);
   const Tagged values[2]{};
   EXPECT_THROW((void)from_kernels.send_batch(values), ringkernel::Error);
+  EXPECT_EQ(error_of([&] { (void)from_kernels.try_send_batch(values); }).call(), "BasicMessageQueue::try_send_batch");
   EXPECT_EQ(from_kernels.statistics().sent, 0u);
   EXPECT_EQ(from_kernels.statistics().rejected_full + from_kernels.statistics().rejected_closed, 0u);
 }
@@ -271,6 +272,8 @@ TEST(QueueUsers, P2PKernelSidesMoveMessagesHostStaged) {
   const auto send = error_of([&] { (void)q.try_send(Tagged{}); });
   EXPECT_EQ(send.call(), "P2PMessageQueue::try_send");
   EXPECT_TRUE(mentions(send, "producers are declared QueueUsers::kernels")) << send.what();
+  const Tagged batch[2]{};
+  EXPECT_EQ(error_of([&] { (void)q.try_send_batch(batch); }).call(), "P2PMessageQueue::try_send_batch");
   const auto receive = error_of([&] { (void)q.clear(); });
   EXPECT_EQ(receive.call(), "P2PMessageQueue::clear");
   EXPECT_EQ(receive.device(), pcie.ids[1]) << "the consumers' side is the destination's";

@@ -100,6 +100,9 @@ class P2PMessageQueue {
                              std::stop_token stop = {}) {
     return host_queue("P2PMessageQueue::send_batch", host_role::producer).send_batch(ms, timeout, std::move(stop));
   }
+  BatchSendResult try_send_batch(std::span<const T> ms) {
+    return host_queue("P2PMessageQueue::try_send_batch", host_role::producer).try_send_batch(ms);
+  }
   template <class Rep = duration::rep, class Period = duration::period>
   ReceiveStatus receive(T& out, std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
                         std::stop_token stop = {}) {

@@ -9,8 +9,8 @@
 // Semantics (docs/messaging.md):
 //  - send: per the policy when full (block: wait; reject: SendStatus::full; drop_newest: the message
 //    is discarded, SendStatus::dropped_newest; drop_oldest: older messages are evicted - the result
-//    counts them and the eviction handler, if set, sees each). try_send never waits (block acts as
-//    reject). Every outcome but ok is counted in statistics().
+//    counts them and the eviction handler, if set, sees each). try_send and try_send_batch never
+//    wait (block acts as reject). Every outcome but ok is counted in statistics().
 //  - shutdown(): later sends return closed; blocked calls return; queued messages stay receivable
 //    and receive returns closed once the queue is closed and empty. A send that overlaps
 //    shutdown() either enqueues (ok) or returns closed; a message it enqueued is received by any
@@ -126,32 +126,12 @@ class BasicMessageQueue {
                              std::chrono::duration<Rep, Period> timeout = default_queue_timeout,
                              std::stop_token stop = {}) {
     host_producer("BasicMessageQueue::send_batch");
-    const side_scope in_use(producer_check_, "BasicMessageQueue::send_batch", "producer");
-    BatchSendResult result;
-    if (ring_.closed()) {
-      stats_.rejected_closed.fetch_add(values.size(), std::memory_order_relaxed);
-      result.status = SendStatus::closed;
-      return result;
-    }
-    detail::backoff wait(saturating_nanoseconds(timeout), stop);
-    while (result.accepted < values.size()) {
-      const std::size_t n = ring_.try_push_batch(values.data() + result.accepted, values.size() - result.accepted);
-      result.accepted += n;
-      if (result.accepted == values.size()) break;
-      if (n != 0) continue;
-      const SendStatus s = on_full(result.evicted, wait, true, "BasicMessageQueue::send_batch");
-      if (s == SendStatus::ok) continue;
-      if (s == SendStatus::dropped_newest) {
-        stats_.dropped_newest.fetch_add(values.size() - result.accepted, std::memory_order_relaxed);
-      } else {
-        stats_.count_refusal(s, values.size() - result.accepted);
-      }
-      result.status = s;
-      break;
-    }
-    if (result.accepted != 0) stats_.send_batches.fetch_add(1, std::memory_order_relaxed);
-    if (detailed()) note_occupancy(ring_.size());
-    return result;
+    return send_many(values, saturating_nanoseconds(timeout), stop, true);
+  }
+  /// Never waits: as send_batch, but where block would wait the rest is refused, `full` (as try_send).
+  BatchSendResult try_send_batch(std::span<const T> values) {
+    host_producer("BasicMessageQueue::try_send_batch");
+    return send_many(values, duration::zero(), no_stop(), false);
   }
 
   RINGKERNEL_QUEUE_FAST_PATH ReceiveStatus try_receive(T& out) {
@@ -297,6 +277,37 @@ class BasicMessageQueue {
       break;
     }
     // Sampled at sends as well: a queue that fills while nobody receives has its peak seen here.
+    if (detailed()) note_occupancy(ring_.size());
+    return result;
+  }
+
+  // send_batch / try_send_batch (may_wait tells them apart, as for send_one).
+  BatchSendResult send_many(std::span<const T> values, duration timeout, const std::stop_token& stop, bool may_wait) {
+    const char* const call = may_wait ? "BasicMessageQueue::send_batch" : "BasicMessageQueue::try_send_batch";
+    const side_scope in_use(producer_check_, call, "producer");
+    BatchSendResult result;
+    if (ring_.closed()) {
+      stats_.rejected_closed.fetch_add(values.size(), std::memory_order_relaxed);
+      result.status = SendStatus::closed;
+      return result;
+    }
+    detail::backoff wait(timeout, stop);
+    while (result.accepted < values.size()) {
+      const std::size_t n = ring_.try_push_batch(values.data() + result.accepted, values.size() - result.accepted);
+      result.accepted += n;
+      if (result.accepted == values.size()) break;
+      if (n != 0) continue;
+      const SendStatus s = on_full(result.evicted, wait, may_wait, call);
+      if (s == SendStatus::ok) continue;
+      if (s == SendStatus::dropped_newest) {
+        stats_.dropped_newest.fetch_add(values.size() - result.accepted, std::memory_order_relaxed);
+      } else {
+        stats_.count_refusal(s, values.size() - result.accepted);
+      }
+      result.status = s;
+      break;
+    }
+    if (result.accepted != 0) stats_.send_batches.fetch_add(1, std::memory_order_relaxed);
     if (detailed()) note_occupancy(ring_.size());
     return result;
   }
