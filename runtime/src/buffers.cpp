@@ -1,9 +1,13 @@
 // Copyright RingKernel authors.
 // DeviceBuffer and PinnedBuffer: RAII owners of backend allocations.
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "pointer_text.h"
+#include "ranges_overlap.h"
 #include "registry.h"
+#include "replaced_host_memory.h"
 #include "ringkernel/buffers.h"
 #include "ringkernel/error.h"
 
@@ -60,18 +64,39 @@ void check_host_transfer(const char* call, int device, const void* host, std::si
 // The host side of a transfer: device memory of the backend (another buffer) must hold the whole
 // range, and host memory must not run into device memory (an overrun either way). Device memory of
 // another backend or host configuration is neither: the backend would take it for host memory
-// (memcpy a CUDA pointer on the host backend) without knowing its range.
+// (memcpy a CUDA pointer on the host backend) without knowing its range. `device_side` is the
+// buffer's range the transfer copies to (upload) or from (download): the host side must not
+// overlap it (memcpy and cudaMemcpy forbid it; memory of another buffer never does).
 void check_host_side(const detail::DeviceBackend& backend, const char* call, int device, int ordinal,
-                     const void* host, std::size_t bytes) {
+                     const void* host, const void* device_side, std::size_t bytes, std::size_t offset) {
   const int first = device - ordinal;  // the global id of the backend's ordinal 0
   const int owner = backend.owner_of(host);
-  if (owner >= 0) return backend.check_device_range(owner, host, bytes, call, "host pointer", first + owner);
+  if (owner >= 0) {
+    backend.check_device_range(owner, host, bytes, call, "host pointer", first + owner);
+    if (detail::ranges_overlap(host, device_side, bytes)) {
+      const auto range = [bytes](const std::string& what, const void* p) {
+        return "(" + what + ") [" + detail::hex(p) + ", " + detail::hex(p) + " + " + std::to_string(bytes) + ")";
+      };
+      const std::string host_side = range("the host pointer", host);
+      const std::string buffer_side = range("offset " + std::to_string(offset) + " of this buffer", device_side);
+      const bool upload = call == std::string_view("DeviceBuffer::upload");
+      throw Error(errc::overlapping_ranges, call, device,
+                  "source " + (upload ? host_side : buffer_side) + " and destination " +
+                      (upload ? buffer_side : host_side) + " overlap on device " + std::to_string(device));
+    }
+    return;
+  }
   using Access = detail::Registry::Access;
   const auto elsewhere = detail::Registry::instance().foreign_memory(host, &backend, Access::synchronous);
+  if (!elsewhere.empty() && detail::of_current_host_configuration(host, backend))
+    throw Error(errc::invalid_argument, call, device,
+                "host pointer " + detail::hex(host) + " is " + elsewhere +
+                    " of the current host configuration, but this buffer of device " + std::to_string(device) +
+                    " is of an earlier one (created before configure_host_backend()) and cannot use it");
   if (!elsewhere.empty())
     throw Error(errc::invalid_argument, call, device,
-                "host pointer " + detail::hex(host) + " is " + elsewhere + ", which device " + std::to_string(device) +
-                    " cannot use (another backend or another host configuration)");
+                "host pointer " + detail::hex(host) + " is " + elsewhere + ", which this buffer of device " +
+                    std::to_string(device) + " cannot use (another backend or another host configuration)");
   backend.check_host_range(host, bytes, call, "host pointer", first);
 }
 }  // namespace
@@ -80,16 +105,18 @@ void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t offse
   constexpr const char* call = "DeviceBuffer::upload";
   check_host_transfer(call, device_, host, bytes, offset, size_);
   if (bytes == 0) return;
-  check_host_side(*backend_, call, device_, ordinal_, host, bytes);
-  backend_->copy_sync(static_cast<std::byte*>(data_) + offset, host, bytes, device_);
+  auto* dst = static_cast<std::byte*>(data_) + offset;
+  check_host_side(*backend_, call, device_, ordinal_, host, dst, bytes, offset);
+  backend_->copy_sync(dst, host, bytes, device_);
 }
 
 void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) const {
   constexpr const char* call = "DeviceBuffer::download";
   check_host_transfer(call, device_, host, bytes, offset, size_);
   if (bytes == 0) return;
-  check_host_side(*backend_, call, device_, ordinal_, host, bytes);
-  backend_->copy_sync(host, static_cast<const std::byte*>(data_) + offset, bytes, device_);
+  const auto* src = static_cast<const std::byte*>(data_) + offset;
+  check_host_side(*backend_, call, device_, ordinal_, host, src, bytes, offset);
+  backend_->copy_sync(host, src, bytes, device_);
 }
 
 PinnedBuffer::PinnedBuffer(int device, std::size_t bytes) {

@@ -3,6 +3,7 @@
 #include "device_pair.h"
 
 #include <string>
+#include <string_view>
 
 #include "backend.h"
 #include "pointer_text.h"
@@ -10,16 +11,25 @@
 
 namespace ringkernel::detail {
 
-DevicePair resolve_device_pair(int src, int dst, const char* call) {
+namespace {
+constexpr std::string_view overtaken_text = "configure_host_backend() replaced the host configuration during this call; ";
+}  // namespace
+
+void throw_overtaken(const char* call, int device, const char* outcome) {
+  throw Error(errc::invalid_state, call, device, std::string(overtaken_text) + outcome);
+}
+
+bool overtaken(const Error& e) { return e.code() == errc::invalid_state && e.detail().starts_with(overtaken_text); }
+
+DevicePair resolve_device_pair(int src, int dst, const char* call, const char* outcome) {
   DevicePair p{Registry::instance().resolve(src, call), Registry::instance().resolve(dst, call)};
   if (p.src.backend != p.dst.backend) {
     // Two host devices of two configurations: configure_host_backend() ran between the two lookups.
-    const bool hosts = p.src.backend->kind() == p.dst.backend->kind();
+    if (p.src.backend->kind() == p.dst.backend->kind()) throw_overtaken(call, src, outcome);
     throw Error(errc::unsupported, call, src,
                 "devices " + std::to_string(src) + " (" + to_string(p.src.backend->kind()) + ") and " +
-                    std::to_string(dst) + " (" + to_string(p.dst.backend->kind()) + ") belong to different " +
-                    (hosts ? "host configurations (configure_host_backend() replaced it during this call)"
-                           : "backends; there is no path between them"));
+                    std::to_string(dst) + " (" + to_string(p.dst.backend->kind()) +
+                    ") belong to different backends; there is no path between them");
   }
   return p;
 }

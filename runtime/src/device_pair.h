@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "registry.h"
+#include "ringkernel/error.h"
 
 namespace ringkernel::detail {
 
@@ -14,8 +15,18 @@ struct DevicePair {
   DeviceRef dst;
 };
 
-/// Both devices, which must belong to one backend: Error(errc::unsupported) naming `call` otherwise.
-DevicePair resolve_device_pair(int src, int dst, const char* call);
+/// Error(errc::invalid_state) naming `call`: configure_host_backend() replaced the host
+/// configuration while `call` ran (it looked up ids or made objects in two configurations).
+/// `outcome` says what the call did not do ("nothing was copied").
+/// Whether `e` is throw_overtaken's (to say another outcome for the call that made it).
+bool overtaken(const Error& e);
+inline constexpr const char* nothing_copied = "nothing was copied";  // the outcome of a copy
+[[noreturn]] void throw_overtaken(const char* call, int device, const char* outcome = "nothing was done");
+
+/// Both devices, which must belong to one backend: Error(errc::unsupported) naming `call` otherwise;
+/// two host devices of two configurations (configure_host_backend() ran between the two lookups):
+/// throw_overtaken(call, src, outcome).
+DevicePair resolve_device_pair(int src, int dst, const char* call, const char* outcome = "nothing was done");
 
 /// What the memory is given to: a copy's error for host memory adds that Stream::copy_async copies
 /// between host and device memory; a mapping's does not.

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "backend.h"
+#include "device_pair.h"
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
@@ -36,16 +38,34 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
   DeviceBuffer to = allocated(std::in_place_type<DeviceBuffer>, dst, bytes);
   Stream stream = allocated(std::in_place_type<Stream>, src);
 
+  // Each was made for the id as it named a device at that moment: a configure_host_backend() in
+  // between leaves objects of two configurations, and the copies' errors would be about memory
+  // and a stream the user never saw.
+  const auto& backend = *stream.backend();
+  if (backend.owner_of(from.data()) < 0 || backend.owner_of(to.data()) < 0)
+    detail::throw_overtaken(call, src, "nothing was measured");
+  // The copies are checked as the user's copy_peer_async would be, their errors named by this call;
+  // the stream is internal: one of an older configuration than the devices means this call was
+  // overtaken by configure_host_backend().
+  const auto checked_copy = [&](std::size_t n) {
+    try {
+      return copy_async_checked(to.data(), dst, from.data(), src, n, stream, call, StreamOrigin::internal).path;
+    } catch (const Error& e) {
+      if (detail::overtaken(e)) detail::throw_overtaken(call, src, "nothing was measured");  // not "copied"
+      throw;
+    }
+  };
+
   LinkMeasurement m{src, dst, CopyPath::same_device, 0.0, 0.0};
   // Warm-up: creates staging resources and touches the pages once.
-  m.path = copy_peer_async(to.data(), dst, from.data(), src, bytes, stream).path;
+  m.path = checked_copy(bytes);
   stream.synchronize();
 
   // Every copy must take the warm-up's path: figures of two paths (peer access changed by another
   // thread meanwhile) would be filed under one.
   CopyPath other = m.path;
   const auto copy = [&](std::size_t n) {
-    const CopyPath p = copy_peer_async(to.data(), dst, from.data(), src, n, stream).path;
+    const CopyPath p = checked_copy(n);
     if (p != m.path) other = p;
   };
   auto t0 = clock::now();

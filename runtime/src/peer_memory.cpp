@@ -3,13 +3,13 @@
 // peer_mappings.cpp).
 #include "ringkernel/peer_memory.h"
 
-#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "device_pair.h"
 #include "pointer_text.h"
+#include "ranges_overlap.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 #include "staging.h"
@@ -32,12 +32,6 @@ using detail::Registry;
 
 using Pair = detail::DevicePair;
 
-bool overlaps(const void* a, const void* b, std::size_t n) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a);
-  const auto y = reinterpret_cast<std::uintptr_t>(b);
-  return n != 0 && x < y + n && y < x + n;
-}
-
 /// The path a copy between the pair takes now.
 CopyPath path_for(const Pair& p) {
   if (p.src.id == p.dst.id) return CopyPath::same_device;
@@ -47,8 +41,6 @@ CopyPath path_for(const Pair& p) {
              ? CopyPath::direct_peer
              : CopyPath::host_staged;
 }
-
-
 
 }  // namespace
 
@@ -68,7 +60,7 @@ bool PeerMemory::can_access_peer(int src, int dst) const {
 
 void PeerMemory::enable_peer_access(int src, int dst) {
   constexpr const char* call = "PeerMemory::enable_peer_access";
-  const auto p = detail::resolve_device_pair(src, dst, call);
+  const auto p = detail::resolve_device_pair(src, dst, call, "peer access was not enabled");
   if (src == dst)
     throw Error(errc::invalid_argument, call, src,
                 "source and destination are the same device; a device always accesses its own memory");
@@ -84,14 +76,11 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
                                           int src_device, std::size_t bytes, Stream& stream,
                                           const char* call, StreamOrigin origin) {
   if (!stream.backend()) throw Error(errc::invalid_state, call, no_device, "the stream was moved from");
-  const auto p = detail::resolve_device_pair(src_device, dst_device, call);
+  const auto p = detail::resolve_device_pair(src_device, dst_device, call, detail::nothing_copied);
   if (stream.backend() != p.src.backend) {
     // The internal stream of a synchronous copy was made for the devices the id named a moment
     // before: only a configure_host_backend() running at the same time replaces them.
-    if (origin == StreamOrigin::internal)
-      throw Error(errc::invalid_state, call, src_device,
-                  "configure_host_backend() replaced the host configuration during this call; "
-                  "nothing was copied");
+    if (origin == StreamOrigin::internal) detail::throw_overtaken(call, src_device, detail::nothing_copied);
     throw Error(errc::invalid_argument, call, stream.device(),
                 "the stream belongs to another backend or an older host configuration");
   }
@@ -105,7 +94,7 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
   detail::check_device_memory(p.src, src, bytes, call, "source", detail::DeviceMemoryUse::copy);
 
   if (src_device == dst_device) {
-    if (overlaps(dst, src, bytes))
+    if (detail::ranges_overlap(dst, src, bytes))
       throw Error(errc::overlapping_ranges, call, src_device,
                   "source " + hex(src) + " and destination " + hex(dst) + " ranges of " +
                       std::to_string(bytes) + " bytes overlap on one device");
@@ -116,7 +105,11 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
     if (bytes != 0) backend.copy_peer_async(stream.impl(), dst, p.dst.ordinal, src, p.src.ordinal, bytes);
     return CopyResult{CopyPath::direct_peer, bytes, bytes != 0 ? 1u : 0u};
   }
-  return staging(src_device, dst_device, call)->enqueue(stream, dst, src, bytes);
+  // staging() looks the ids up again: a configure_host_backend() since resolve_device_pair gives
+  // a pipeline of the new configuration, which the stream and the memory of `p` are not of.
+  const auto pipeline = staging(src_device, dst_device, call);
+  if (pipeline->backend() != p.src.backend) detail::throw_overtaken(call, src_device, detail::nothing_copied);
+  return pipeline->enqueue(stream, dst, src, bytes);
 }
 
 CopyResult PeerMemory::copy_peer(void* dst, int dst_device, const void* src, int src_device,
@@ -178,7 +171,8 @@ CopyResult PeerMemory::copy_peer(DeviceBuffer& dst, std::size_t dst_offset, cons
   check_buffer_range(call, "destination", dst, dst_offset, bytes);
   check_buffer_range(call, "source", src, src_offset, bytes);
   if (bytes == 0 && (!dst.data() || !src.data()))  // empty buffers: nothing to copy or check
-    return CopyResult{path_for(detail::resolve_device_pair(src.device(), dst.device(), call)), 0, 0};
+    return CopyResult{
+        path_for(detail::resolve_device_pair(src.device(), dst.device(), call, detail::nothing_copied)), 0, 0};
   const auto stream = internal_stream(Registry::instance().resolve(src.device(), call).id, call);
   const auto result = copy_async_checked(dst.bytes() + dst_offset, dst.device(),
                                          src.bytes() + src_offset, src.device(), bytes, *stream, call,
@@ -194,7 +188,8 @@ CopyResult PeerMemory::copy_peer_async(DeviceBuffer& dst, std::size_t dst_offset
   check_buffer_range(call, "destination", dst, dst_offset, bytes);
   check_buffer_range(call, "source", src, src_offset, bytes);
   if (bytes == 0 && (!dst.data() || !src.data()))
-    return CopyResult{path_for(detail::resolve_device_pair(src.device(), dst.device(), call)), 0, 0};
+    return CopyResult{
+        path_for(detail::resolve_device_pair(src.device(), dst.device(), call, detail::nothing_copied)), 0, 0};
   return copy_async_checked(dst.bytes() + dst_offset, dst.device(), src.bytes() + src_offset,
                             src.device(), bytes, stream, call);
 }
@@ -207,6 +202,9 @@ std::shared_ptr<detail::StagingPipeline> PeerMemory::staging(int src, int dst, c
     try {
       slot = std::make_shared<detail::StagingPipeline>(src, dst, options_.staging_chunk_bytes);
     } catch (const Error& e) {  // named by the user's call, not by the buffer it allocates
+      // Its members were made in two host configurations: the user's call was overtaken.
+      if (e.code() == errc::invalid_state && e.call() == detail::StagingPipeline::call)
+        detail::throw_overtaken(call, e.device(), detail::nothing_copied);
       throw Error(e.code(), call, e.device(), "setting up the host staging buffers and streams (" + e.call() + "): " + e.detail());
     }
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "device_pair.h"
 #include "registry.h"
 #include "ringkernel/error.h"
 
@@ -11,7 +12,7 @@ namespace ringkernel::detail {
 StagingPipeline::StagingPipeline(int src_device, int dst_device, std::size_t chunk_bytes)
     : src_device_(src_device),
       chunk_bytes_(chunk_bytes),
-      backend_(Registry::instance().resolve(src_device, "PeerMemory host staging").backend),
+      backend_(Registry::instance().resolve(src_device, call).backend),
       staging_{PinnedBuffer(src_device, chunk_bytes), PinnedBuffer(src_device, chunk_bytes)},
       to_host_(src_device),
       from_host_(dst_device),
@@ -29,9 +30,7 @@ StagingPipeline::StagingPipeline(int src_device, int dst_device, std::size_t chu
                         delivered_[b].backend() == backend_ &&
                         (chunk_bytes == 0 || backend_->owns_pinned(staging_[b].data()));
   }
-  if (!one_configuration)
-    throw Error(errc::invalid_state, "PeerMemory host staging", src_device,
-                "configure_host_backend() replaced the host configuration during this call; nothing was copied");
+  if (!one_configuration) throw_overtaken(call, src_device, nothing_copied);
 }
 
 StagingPipeline::~StagingPipeline() {

@@ -19,6 +19,8 @@ namespace ringkernel::detail {
 
 class StagingPipeline {
  public:
+  /// What its own errors name (PeerMemory names the user's call instead).
+  static constexpr const char* call = "PeerMemory host staging";
   StagingPipeline(int src_device, int dst_device, std::size_t chunk_bytes);
   /// Waits for the chunks still queued on its streams, which read and write the staging buffers,
   /// before its members go (events, streams, then the buffers): destroying a stream returns at

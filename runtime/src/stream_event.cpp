@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "pointer_text.h"
+#include "ranges_overlap.h"
 #include "registry.h"
+#include "replaced_host_memory.h"
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"
 #include "ringkernel/event.h"
@@ -29,25 +31,6 @@ detail::StreamImpl& live(const Stream& s, const char* call) {
 detail::EventImpl& live(const Event& e, const char* call) {
   if (!e.backend()) moved_from(call, "the event");
   return e.impl();
-}
-
-/// Overlap of [a, a + n) and [b, b + n) for non-empty ranges.
-bool overlaps(const void* a, const void* b, std::size_t n) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a);
-  const auto y = reinterpret_cast<std::uintptr_t>(b);
-  return n != 0 && x < y + n && y < x + n;
-}
-
-/// Whether `p` is device memory of the current host configuration while `backend` is a host backend
-/// it replaced (a stream made before configure_host_backend()).
-bool of_current_host_configuration(const void* p, const detail::DeviceBackend& backend) {
-  if (backend.kind() != Backend::host) return false;
-  try {
-    for (const auto& b : detail::Registry::instance().backends())
-      if (b.get() != &backend && b->kind() == Backend::host && b->owner_of(p) >= 0) return true;
-  } catch (const Error&) {  // a pending configuration error: there is no current host configuration
-  }
-  return false;
 }
 
 }  // namespace
@@ -117,7 +100,7 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
     // nor pinned memory of another backend or configuration, whose release would not wait for this
     // stream's copies (a copy still queued would touch freed memory).
     const auto elsewhere = detail::Registry::instance().foreign_memory(p, backend_.get());
-    if (!elsewhere.empty() && of_current_host_configuration(p, *backend_))
+    if (!elsewhere.empty() && detail::of_current_host_configuration(p, *backend_))
       throw Error(errc::invalid_argument, call, device_,
                   std::string(what) + " " + hex(p) + " is " + elsewhere +
                       " of the current host configuration, but this stream of device " + std::to_string(device_) +
@@ -135,7 +118,7 @@ void Stream::copy_async(void* dst, const void* src, std::size_t bytes) {
   };
   check_owner(dst, dst_owner, "destination");
   check_owner(src, src_owner, "source");
-  if (overlaps(dst, src, bytes))
+  if (detail::ranges_overlap(dst, src, bytes))
     throw Error(errc::overlapping_ranges, call, device_,
                 "source and destination ranges of " + std::to_string(bytes) + " bytes overlap");
   if (bytes != 0) backend_->copy_async(stream, dst, src, bytes);

@@ -3,8 +3,13 @@
 // buffers say so, and a buffer outlives the work already queued on its device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "expect_error.h"
@@ -118,6 +123,88 @@ TEST(Buffers, DestructionWaitsForPeerCopiesQueuedOnTheOtherDevice) {
     peers.copy_peer_async(source.data(), ids[0], doomed.data(), ids[1], n, s);
   }
   EXPECT_TRUE(s.idle()) << "the buffer was freed before the peer copy out of it ran";
+}
+
+/// An address as the runtime's messages print it.
+std::string hex(const void* p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%p", p);
+  return text;
+}
+
+/// "[p, p + n)" as the runtime's messages print a range.
+std::string range(const void* p, std::size_t n) { return "[" + hex(p) + ", " + hex(p) + " + " + std::to_string(n) + ")"; }
+
+// The host side of an upload or download that overlaps the buffer's own range is refused, as
+// Stream::copy_async and PeerMemory::copy_peer refuse overlap on one device: it was accepted and
+// copied with memcpy (AddressSanitizer: memcpy-param-overlap; cudaMemcpy forbids it too).
+TEST(Buffers, HostSideOverlappingTheBufferRangeIsRefused) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  constexpr std::size_t n = 1000;
+  const auto initial = test::pattern(n, 3);
+  DeviceBuffer a(ids[0], n);
+  a.upload(initial.data(), n);
+  const std::string dev = std::to_string(ids[0]);
+  EXPECT_RK_ERROR(a.upload(a.bytes(), n - 4, 4), errc::overlapping_ranges,
+                  "DeviceBuffer::upload (device " + dev + "): overlapping ranges: source (the host pointer) " +
+                      range(a.bytes(), n - 4) + " and destination (offset 4 of this buffer) " +
+                      range(a.bytes() + 4, n - 4) + " overlap on device " + dev);
+  EXPECT_RK_ERROR(a.upload(a.bytes() + 1, n - 1, 0), errc::overlapping_ranges, "DeviceBuffer::upload");
+  EXPECT_RK_ERROR(a.upload(a.data(), 16), errc::overlapping_ranges, "DeviceBuffer::upload");
+  EXPECT_RK_ERROR(a.download(a.bytes() + 1, n - 1), errc::overlapping_ranges,
+                  "DeviceBuffer::download (device " + dev + "): overlapping ranges: source (offset 0 of this buffer) " +
+                      range(a.bytes(), n - 1) + " and destination (the host pointer) " +
+                      range(a.bytes() + 1, n - 1) + " overlap on device " + dev);
+  EXPECT_RK_ERROR(a.download(a.bytes() + 10, 20, 15), errc::overlapping_ranges, "DeviceBuffer::download");
+  std::vector<std::uint8_t> back(n);
+  a.download(back.data(), n);
+  EXPECT_EQ(back, initial) << "a refused transfer changed the buffer";
+
+  // Adjacent and disjoint ranges of one buffer are not overlap: copied as memcpy would.
+  auto expected = initial;
+  a.upload(a.bytes(), 500, 500);  // [500, 1000) = [0, 500)
+  std::memcpy(expected.data() + 500, expected.data(), 500);
+  a.download(a.bytes() + 100, 100, 0);  // [100, 200) = [0, 100)
+  std::memcpy(expected.data() + 100, expected.data(), 100);
+  a.upload(a.bytes() + 900, 50, 300);  // [300, 350) = [900, 950)
+  std::memcpy(expected.data() + 300, expected.data() + 900, 50);
+  a.download(back.data(), n);
+  EXPECT_EQ(back, expected);
+
+  // Another buffer, of this device or another device of the backend, is a host side as before.
+  DeviceBuffer b(ids[0], 64), c(ids[1], 64);
+  b.upload(a.data(), 64);
+  c.upload(a.bytes() + 64, 64);
+  b.download(a.bytes() + 128, 64);
+  std::memcpy(expected.data() + 128, expected.data(), 64);
+  std::vector<std::uint8_t> small(64);
+  c.download(small.data(), 64);
+  EXPECT_TRUE(std::equal(small.begin(), small.end(), expected.begin() + 64));
+  a.download(back.data(), n);
+  EXPECT_EQ(back, expected);
+}
+
+// A buffer made before configure_host_backend() given memory of a buffer made after it: the error
+// named one id for both devices ("is memory of device 0, which device 0 cannot use").
+TEST(Buffers, HostSideOfAnotherHostConfigurationSaysWhichIsOlder) {
+  const auto before = test::use_host_devices(1, HostTopology::none);
+  DeviceBuffer old_buffer(before[0], 64);
+  const auto now = test::use_host_devices(1, HostTopology::none);
+  DeviceBuffer new_buffer(now[0], 64);
+  const std::string newer = " is memory of device " + std::to_string(now[0]) +
+                            " of the current host configuration, but this buffer of device " +
+                            std::to_string(before[0]) + " is of an earlier one (created before configure_host_backend())";
+  EXPECT_RK_ERROR(old_buffer.upload(new_buffer.data(), 16), errc::invalid_argument,
+                  "DeviceBuffer::upload (device " + std::to_string(before[0]) + "): invalid argument: host pointer " +
+                      hex(new_buffer.data()) + newer);
+  EXPECT_RK_ERROR(old_buffer.download(new_buffer.data(), 16), errc::invalid_argument,
+                  "DeviceBuffer::download (device " + std::to_string(before[0]) + "): invalid argument: host pointer " +
+                      hex(new_buffer.data()) + newer);
+  EXPECT_RK_ERROR(new_buffer.upload(old_buffer.data(), 16), errc::invalid_argument,
+                  "host pointer " + hex(old_buffer.data()) +
+                      " is memory of a host device of an earlier host configuration, which this buffer of device " +
+                      std::to_string(now[0]) + " cannot use");
+  test::use_host_devices(2, HostTopology::all);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <string>
 
 #include "expect_error.h"
@@ -237,6 +238,29 @@ TEST(PeerAllocationErrors, MeasureNamesABadDeviceIdBeforeAllocating) {
   EXPECT_RK_ERROR(peers.measure(-3, host[1].id), errc::invalid_device,
                   "PeerMemory::measure (device -3): invalid device: source device: ");
   configure_host_backend(HostBackendConfig{});
+}
+
+// Every error of measure() names measure: its copies went through the public copy_peer_async,
+// whose name a failure to set up the host staging buffers carried.
+TEST(PeerAllocationErrors, MeasureNamesItselfWhenItsCopiesFail) {
+  const auto ids = test::use_host_devices(2, HostTopology::none);  // host-staged: a pipeline is set up
+  PeerMemoryOptions options;
+  options.staging_chunk_bytes = std::numeric_limits<std::size_t>::max();  // staging buffers no one can have
+  PeerMemory peers(options);
+  MeasureOptions quick;
+  quick.bandwidth_bytes = 4096;
+  quick.bandwidth_repetitions = 1;
+  quick.latency_repetitions = 1;
+  try {
+    peers.measure(ids[0], ids[1], quick);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::out_of_memory) << e.what();
+    EXPECT_EQ(e.call(), "PeerMemory::measure") << e.what();
+    EXPECT_NE(e.detail().find("setting up the host staging buffers and streams (PinnedBuffer::PinnedBuffer)"),
+              std::string::npos) << e.what();
+  }
+  test::use_host_devices(2, HostTopology::all);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -152,6 +153,69 @@ TEST(PeerReconfigure, ConcurrentReconfigurationGivesClearErrors) {
   }
   reconfigure.join();
   EXPECT_TRUE(unclear.empty()) << unclear.size() << " unclear errors, the first: " << unclear.front();
+}
+
+// Synchronous copies overtaken by another thread's configure_host_backend() fail in one of the two
+// documented ways, named by the user's call, with nothing copied; a copy that works copies the right
+// bytes. Host-staged (topology none): the staging pipeline, looked up after the devices, was of the
+// new configuration and the copy's stream of the old, and the copy failed in Event::record ("event
+// of device 0 and the stream of device 0 belong to different backends"); a host/host pair looked
+// up in two configurations was errc::unsupported.
+TEST(PeerReconfigure, OvertakenCopiesAreInvalidStateOrRefuseOldMemory) {
+  const auto ids = test::use_host_devices(2, HostTopology::none);
+  PeerMemoryOptions options;
+  options.staging_chunk_bytes = 4096;  // two chunks a copy
+  PeerMemory peers(options);
+  constexpr std::size_t n = 8192;
+  constexpr int reconfigurations = 1000;
+  std::atomic<bool> stop{false};
+  std::atomic<long> attempts{0};
+  // After each reconfiguration, two more copy attempts: the one it may have overtaken, and one that
+  // starts after it (copies that work, also under the sanitizers' slowdown); then a varying pause,
+  // so the next one lands at another point of a copy.
+  std::thread reconfigure([&] {
+    for (int i = 0; i < reconfigurations; ++i) {
+      test::use_host_devices(2, HostTopology::none);
+      const long seen = attempts.load();
+      while (attempts.load() < seen + 2) std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::microseconds(i * 37 % 150));
+    }
+    stop.store(true);
+  });
+  const std::string overtaken = "configure_host_backend() replaced the host configuration during this call; nothing was copied";
+  long copied = 0, invalid_state = 0, old_memory = 0;
+  std::vector<std::string> wrong;  // errors of another kind, copies of wrong bytes
+  const std::vector<std::uint8_t> untouched(n, 0xee);
+  std::vector<std::uint8_t> back(n);
+  for (std::uint32_t round = 0; !stop.load(); ++round) {
+    const auto data = test::pattern(n, round);
+    DeviceBuffer a(ids[0], n), b(ids[1], n);  // ids stay: each configuration has the same 2 devices
+    a.upload(data.data(), n);
+    b.upload(untouched.data(), n);
+    try {
+      if (round % 2 == 0) peers.copy_peer(b.data(), ids[1], a.data(), ids[0], n);
+      else peers.copy_peer(b, 0, a, 0, n);
+      b.download(back.data(), n);
+      if (back != data) wrong.push_back("round " + std::to_string(round) + ": the copy gave wrong bytes");
+      ++copied;
+    } catch (const Error& e) {
+      const bool expected =
+          e.call() == "PeerMemory::copy_peer" &&
+          ((e.code() == errc::invalid_state && e.detail() == overtaken) ||
+           (e.code() == errc::invalid_argument && e.detail().find("of an earlier host configuration") != std::string::npos));
+      (e.code() == errc::invalid_state ? invalid_state : old_memory) += expected;
+      if (!expected) wrong.push_back(e.what());
+      b.download(back.data(), n);
+      if (back != untouched) wrong.push_back(std::string("bytes were copied by a copy that failed: ") + e.what());
+    }
+    attempts.fetch_add(1);
+  }
+  reconfigure.join();
+  EXPECT_TRUE(wrong.empty()) << wrong.size() << " wrong outcomes, the first: " << wrong.front();
+  EXPECT_GE(copied, reconfigurations);  // the attempt after each reconfiguration
+  std::printf("%ld copies, %ld overtaken (invalid_state), %ld refused old memory, %zu wrong\n", copied,
+              invalid_state, old_memory, wrong.size());
+  test::use_host_devices(2, HostTopology::all);
 }
 
 /// An address as the runtime's messages print it.
