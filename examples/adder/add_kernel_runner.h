@@ -3,6 +3,7 @@
 // includer provides the message types (messages.rk.h).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <stdexcept>
@@ -25,15 +26,18 @@ class AddKernelRunner {
 
  public:
   /// Starts the loop on `device` over the two rings; it stops at a terminate message, or after
-  /// `idle_us` without a request. Throws std::runtime_error if a CUDA kernel fails to launch.
+  /// `idle_us` without a request. Its answers are stamped at the device's wall clock less
+  /// `wall_offset_us` (measure_wall_clock_offset(device.id).offset_us: 0 on a host device). Throws
+  /// std::runtime_error if a CUDA kernel fails to launch.
   AddKernelRunner(const ringkernel::DeviceInfo& device, RequestRing requests, ResponseRing responses,
-                  std::uint64_t idle_us)
+                  std::uint64_t idle_us, std::int64_t wall_offset_us)
       : report_memory_(device.id, sizeof(ServiceReport)),
         report_(new (report_memory_.data()) ServiceReport{0, 0, 0, ServiceEnd::running}) {
     if (device.backend == ringkernel::Backend::cuda) {
 #if defined(ADDER_HAS_CUDA)
       const AdderRings rings{requests.control(), requests.capacity(), responses.control(), responses.capacity()};
-      if (const char* error = adder_start_on_device(device.ordinal, rings, gpu_worker.text, idle_us, report_, &stream_)) {
+      if (const char* error =
+              adder_start_on_device(device.ordinal, rings, gpu_worker.text, idle_us, wall_offset_us, report_, &stream_)) {
         throw std::runtime_error(std::string("launching the Add ring kernel: ") + error);
       }
       return;
@@ -41,8 +45,8 @@ class AddKernelRunner {
       throw std::runtime_error("this build of the example has no CUDA code (ADDER_HAS_CUDA)");
 #endif
     }
-    thread_ = std::thread([this, requests, responses, idle_us] {
-      ServiceClock own;  // host memory: the thread's own
+    thread_ = std::thread([this, requests, responses, idle_us, wall_offset_us] {
+      ServiceClock own(wall_offset_us);  // host memory: the thread's own
       *report_ = serve_add_requests(requests, responses, host_worker, idle_us, own);
     });
   }

@@ -14,6 +14,7 @@
 #include "ringkernel/kernel_message.h"
 #include "ringkernel/message_stamper.h"
 #include "ringkernel/queue/spsc_ring.h"
+#include "ringkernel/wall_clock.h"
 
 namespace app {
 
@@ -55,13 +56,20 @@ inline const char* to_string(ServiceEnd e) {
   return "?";
 }
 
-/// The kernel's own clock and the stamper (sender add_kernel_id) that stamps its answers with it.
-/// On a GPU they live in global memory (adder_kernel.cu): their atomics must not work on a kernel's
-/// local memory, for which PTX leaves atomic operations undefined.
+/// The kernel's own clock and the stamper (sender add_kernel_id) that stamps its answers with it,
+/// at the device's wall time less `wall_offset_us` (what measure_wall_clock_offset() measured:
+/// device minus host), so the stamps are on the host's time (docs/messaging.md §2). On a GPU they
+/// live in global memory (adder_kernel.cu): their atomics must not work on a kernel's local memory,
+/// for which PTX leaves atomic operations undefined.
 struct ServiceClock {
   ringkernel::HybridLogicalClock clock;
   ringkernel::MessageStamper stamper{add_kernel_id, &clock};
-  RINGKERNEL_HOST_DEVICE ServiceClock() noexcept {}
+  std::int64_t wall_offset_us;
+  RINGKERNEL_HOST_DEVICE explicit ServiceClock(std::int64_t wall_offset = 0) noexcept : wall_offset_us(wall_offset) {}
+  /// wall_clock_us() on the host's time (modulo 2^64: right for a negative offset too).
+  RINGKERNEL_HOST_DEVICE std::uint64_t host_wall_us() const noexcept {
+    return ringkernel::wall_clock_us() - static_cast<std::uint64_t>(wall_offset_us);
+  }
   ServiceClock(const ServiceClock&) = delete;
   ServiceClock& operator=(const ServiceClock&) = delete;
 };
@@ -102,7 +110,7 @@ RINGKERNEL_HOST_DEVICE inline ServiceReport serve_add_requests(RequestRing reque
     }
     ResponseEnvelope response =
         ResponseEnvelope::create_data(add_kernel_id, request.header.sender_id, handle(request.payload, worker.text));
-    if (!stamper.stamp(response)) {  // the stamper has a clock: false only once it gives no stamps
+    if (!stamper.stamp_at(response, own.host_wall_us())) {  // it has a clock: false only once that gives no stamps
       report.end = ServiceEnd::clock_exhausted;
       return report;
     }

@@ -12,10 +12,11 @@ struct AdderRings {
   std::uint64_t responses_capacity;
 };
 
-/// Launches the Add ring kernel on CUDA device `ordinal`; its answers name `worker`, and it writes
-/// its ServiceReport to `report` (pinned memory) when it ends. Returns nullptr and the kernel's
-/// stream in `stream`, or the CUDA error string.
+/// Launches the Add ring kernel on CUDA device `ordinal`; its answers name `worker` and are stamped
+/// at the device's wall clock less `wall_offset_us` (ServiceClock), and it writes its ServiceReport
+/// to `report` (pinned memory) when it ends. Returns nullptr and the kernel's stream in `stream`, or
+/// the CUDA error string.
 const char* adder_start_on_device(int ordinal, const AdderRings& rings, const char (&worker)[16], std::uint64_t idle_us,
-                                  void* report, void** stream);
+                                  std::int64_t wall_offset_us, void* report, void** stream);
 /// Waits for the kernel to end (a terminate message, or its idle limit); nullptr or the CUDA error.
 const char* adder_wait_on_device(void* stream);

@@ -16,8 +16,8 @@ namespace {
 __device__ alignas(app::ServiceClock) unsigned char add_kernel_clock[sizeof(app::ServiceClock)];
 
 __global__ void add_ring_kernel(app::RequestRing requests, app::ResponseRing responses, app::WorkerName worker,
-                                std::uint64_t idle_us, app::ServiceReport* report) {
-  app::ServiceClock* own = new (add_kernel_clock) app::ServiceClock();
+                                std::uint64_t idle_us, std::int64_t wall_offset_us, app::ServiceReport* report) {
+  app::ServiceClock* own = new (add_kernel_clock) app::ServiceClock(wall_offset_us);
   *report = app::serve_add_requests(requests, responses, worker, idle_us, *own);
 }
 
@@ -26,7 +26,7 @@ const char* error_of(cudaError_t status) { return status == cudaSuccess ? nullpt
 }  // namespace
 
 const char* adder_start_on_device(int ordinal, const AdderRings& rings, const char (&worker)[16], std::uint64_t idle_us,
-                                  void* report, void** stream) {
+                                  std::int64_t wall_offset_us, void* report, void** stream) {
   *stream = nullptr;
   app::WorkerName name{};
   for (int i = 0; i < 16; ++i) name.text[i] = worker[i];
@@ -39,7 +39,7 @@ const char* adder_start_on_device(int ordinal, const AdderRings& rings, const ch
   }
   add_ring_kernel<<<1, 1, 0, s>>>(app::RequestRing(rings.requests, rings.requests_capacity),
                                   app::ResponseRing(rings.responses, rings.responses_capacity), name, idle_us,
-                                  static_cast<app::ServiceReport*>(report));
+                                  wall_offset_us, static_cast<app::ServiceReport*>(report));
   if (const cudaError_t status = cudaGetLastError(); status != cudaSuccess) {
     (void)cudaStreamDestroy(s);
     return cudaGetErrorString(status);
