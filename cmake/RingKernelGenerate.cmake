@@ -14,6 +14,9 @@
 #  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
 #    outputs are removed (no stale files survive a failed generation);
 #  - multi-config generators get one output directory per configuration ($<CONFIG>);
+#  - a target has one registry (REGISTRY), over the manifests of the headers of all its calls, earlier
+#    and later ones, from any directory; the steps of each call hang on a utility target the target
+#    depends on (RingKernelGenerateRegistry.cmake);
 #  - outputs of a header (or registry) no longer listed are deleted when CMake configures: each
 #    output directory records the files the generator writes there, and only those are deleted;
 #  - so are those of a whole call (or target) removed: the build tree keeps the list of its output
@@ -32,6 +35,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateArgs.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateNames.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateFinalize.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateLink.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateRegistry.cmake")
 
 # Where the templates are: the source tree sets this before including this file; an installed package
 # finds them next to itself (<prefix>/lib/cmake/RingKernel -> <prefix>/share/ringkernel/templates).
@@ -259,47 +263,18 @@ function(ringkernel_generate_messages target)
     list(APPEND generated_headers "${base}.rk.h" "${base}.rk.cuh")
   endforeach()
 
+  # The steps hang on utility targets that the target depends on, so its objects (and, through
+  # target-level ordering, its dependents' objects) compile after generation; the generated headers
+  # themselves are tracked by compiler depfiles. The registry (one per target) covers every call's
+  # headers (RingKernelGenerateRegistry.cmake).
+  _ringkernel_add_call_steps(${target} "${stamps}" "${manifests}")
   if(arg_REGISTRY)
     _ringkernel_claim_outputs("${where}" "${out}" "REGISTRY ${arg_REGISTRY}" "${site}"
                               "${arg_REGISTRY}.registry.rk.h" "${arg_REGISTRY}.registry.rk.stamp")
-    set(reg "${out}/${arg_REGISTRY}.registry.rk")
-    add_custom_command(
-      OUTPUT "${reg}.stamp"
-      BYPRODUCTS "${reg}.h"
-      COMMAND RingKernel::gen registry
-              --name "${arg_REGISTRY}"
-              --output-dir "${out}"
-              --remove-stale-outputs
-              --template-dir "${template_dir}"
-              ${manifests}
-      COMMAND "${CMAKE_COMMAND}" -E touch "${reg}.stamp"
-      DEPENDS ${stamps} RingKernel::gen ${templates}
-      COMMENT "ringkernel-gen registry ${arg_REGISTRY}"
-      VERBATIM)
-    list(APPEND stamps "${reg}.stamp")
-    list(APPEND generated_headers "${reg}.h")
+    _ringkernel_add_registry(${target} "${arg_REGISTRY}" "${out}" "${template_dir}" "${templates}")
+    list(APPEND generated_headers "${out}/${arg_REGISTRY}.registry.rk.h")
   endif()
-
-  # The stamps as sources make the target (and, through target-level ordering, its dependents'
-  # objects) wait for generation; the generated headers themselves are tracked by compiler depfiles.
-  # A custom command gets a build rule only in targets of its own directory, so a call from another
-  # directory than the target's hangs the commands on a utility target of this directory instead
-  # (else nothing would run them and the build would fail on a missing .rk.h), which
-  # _ringkernel_finalize orders after what the target links once all links are known.
   get_target_property(target_dir ${target} SOURCE_DIR)
-  if(target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
-    target_sources(${target} PRIVATE ${stamps})
-  else()
-    get_target_property(calls ${target} RINGKERNEL_GENERATE_CALLS)
-    if(NOT calls)
-      set(calls 0)
-    endif()
-    math(EXPR calls "${calls} + 1")
-    set_target_properties(${target} PROPERTIES RINGKERNEL_GENERATE_CALLS ${calls})
-    add_custom_target(ringkernel_gen_${target}_${calls} DEPENDS ${stamps})
-    add_dependencies(${target} ringkernel_gen_${target}_${calls})
-    set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_UTILITIES "${target}|ringkernel_gen_${target}_${calls}")
-  endif()
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
   _ringkernel_link_runtime(${target} "${target_dir}")
 

@@ -1,6 +1,6 @@
 # The end of ringkernel_generate_messages()'s configure step (docs/cmake.md, "Build behaviour"), run
-# once every call and link is known: it orders the utility targets of calls made from another
-# directory than their target's, and keeps the records of the output directories (which files the
+# once every call and link is known: it orders the utility targets that the calls hang their steps
+# on, and keeps the records of the output directories (which files the
 # generator writes where, for which build tree), from which it deletes the outputs no call claims any
 # more. Also the check that two build trees do not share an output directory, which reads those
 # records. Included by RingKernelGenerate.cmake.
@@ -21,7 +21,7 @@ endfunction()
 
 # At the end of the configure step (deferred to the end of the top-level directory, so it runs
 # after every call, and not at all when the configure stops at a fatal error):
-#  - orders the utility targets of calls from another directory (_ringkernel_order_utilities);
+#  - orders the utility targets of the calls (_ringkernel_order_utilities);
 #  - in each output directory, deletes the files the previous configure recorded there that no call
 #    claims any more (a header dropped from HEADERS leaves no .rk.h behind that code could still
 #    include) and records the current set in ringkernel-gen.outputs, with the build tree it belongs
@@ -118,11 +118,11 @@ function(_ringkernel_finalize)
   endif()
 endfunction()
 
-# A call from another directory than its target's hangs its commands on a utility target
-# (RINGKERNEL_GEN_UTILITIES: "<target>|<utility>" entries), which CMake orders after nothing. The
-# target's own custom commands wait for what it links and depends on, and the parse may include a
-# header one of those generates (a version header, protobuf output): make the utility wait for them
-# too. Done here because links may be added after the call.
+# Every call hangs its commands on a utility target (RINGKERNEL_GEN_UTILITIES: "<target>|<utility>"
+# entries, RingKernelGenerateRegistry.cmake), which CMake orders after nothing. The target's own
+# custom commands would wait for what it links and depends on, and the parse may include a header
+# one of those generates (a version header, protobuf output): make the utility wait for them too.
+# Done here because links may be added after the call.
 function(_ringkernel_order_utilities)
   get_property(utilities GLOBAL PROPERTY RINGKERNEL_GEN_UTILITIES)
   set_property(GLOBAL PROPERTY RINGKERNEL_GEN_UTILITIES "")

@@ -8,40 +8,29 @@ include_guard(GLOBAL)
 
 # Fails the call at configure time for a header (ARGN: the HEADERS as given) that is missing, listed
 # twice, already generated for `target` by an earlier call, or that has the stem of another header
-# of the target; and for a `registry` name (empty: none) an earlier call generated. An error about
+# of the target; and for a `registry` name (empty: none) when an earlier call made one (a target has
+# one registry, RingKernelGenerateRegistry.cmake). An error about
 # an earlier call says which call it is (_ringkernel_describe_site); `site` is this call's,
 # recorded for the next ones. Sets `out_var` to the headers as absolute, normalised paths. (Lists, not variables
 # named after stems: a function sees its caller's variables, so a `stem_<name>` of the caller's
 # would have read as a collision.)
 function(_ringkernel_check_headers where target registry site out_var)
   get_property(earlier_headers TARGET ${target} PROPERTY RINGKERNEL_MESSAGE_HEADERS)
-  get_property(earlier_generated TARGET ${target} PROPERTY RINGKERNEL_GENERATED_HEADERS)
   if(NOT registry STREQUAL "")
-    foreach(earlier IN LISTS earlier_generated)
-      cmake_path(GET earlier FILENAME name)
-      if(name STREQUAL "${registry}.registry.rk.h")
-        _ringkernel_earlier_site(${target} "${name}" earlier_at)
-        message(FATAL_ERROR "${where}: REGISTRY '${registry}' is already generated for this target "
-          "(${earlier}) by an earlier call (${earlier_at}); registries are included by bare name "
-          "('${name}'), so give this one another name, or add these headers to that call's HEADERS (messages "
-          "that share a queue or a dispatch belong in one registry)")
-      endif()
-    endforeach()
-    # Two names that ringkernel-gen maps to one C++ namespace (a__b and a_b, class and class_, _Foo
-    # and r_Foo) would make every name of both registries ambiguous in C++.
-    _ringkernel_registry_namespace("${registry}" namespace)
-    get_property(earlier_registries TARGET ${target} PROPERTY RINGKERNEL_REGISTRY_NAMES)
-    foreach(earlier IN LISTS earlier_registries)
-      _ringkernel_registry_namespace("${earlier}" earlier_namespace)
-      if(earlier_namespace STREQUAL namespace AND NOT earlier STREQUAL registry)
-        _ringkernel_earlier_site(${target} "${earlier}.registry.rk.h" earlier_at)
-        message(FATAL_ERROR "${where}: REGISTRY '${registry}' and REGISTRY '${earlier}' of an earlier call "
-          "for this target (${earlier_at}) are both namespace ringkernel::registry::${namespace} in C++, so "
-          "every name of the two registries would be ambiguous; give one of them a name that differs in "
-          "more than underscores and keywords, or add these headers to that call's HEADERS (messages "
-          "that share a queue or a dispatch belong in one registry)")
-      endif()
-    endforeach()
+    # One registry per target: it covers every message of the target (the headers of all its calls),
+    # so a second one would either repeat it or leave messages of the target unchecked against each
+    # other (a type-id collision between them would build).
+    get_property(earlier TARGET ${target} PROPERTY RINGKERNEL_REGISTRY_NAMES)
+    if(NOT "${earlier}" STREQUAL "")
+      _ringkernel_earlier_site(${target} "${earlier}.registry.rk.h" earlier_at)
+      _ringkernel_registry_namespace("${earlier}" namespace)
+      message(FATAL_ERROR "${where}: REGISTRY '${registry}': this target already has a registry, "
+        "REGISTRY '${earlier}' (namespace ringkernel::registry::${namespace}) of an earlier call "
+        "(${earlier_at}). A registry covers all of a target's messages, the headers of every call "
+        "for it, so a target has one: leave REGISTRY out of this call (its headers go into "
+        "'${earlier}.registry.rk.h'), or generate these headers for another target (an OBJECT or "
+        "STATIC library, say) with a registry of its own")
+    endif()
   endif()
 
   set(known_stems)    # the stems the target generates so far ...
@@ -94,7 +83,7 @@ function(_ringkernel_check_headers where target registry site out_var)
 endfunction()
 
 # Sets `out_var` to the C++ namespace ringkernel-gen puts REGISTRY `name` in (a C identifier, checked
-# before): cppIdentifier() of generator/src/cpp_spelling.cpp, for the names CMake lets through. A run
+# before; the second-registry error names it, for the user to find the registry's code): cppIdentifier() of generator/src/cpp_spelling.cpp, for the names CMake lets through. A run
 # of '_' becomes one, a name '_' followed by an upper-case letter gets an 'r' in front (reserved),
 # and a keyword gets a '_' appended.
 function(_ringkernel_registry_namespace name out_var)

@@ -86,5 +86,6 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateFinalize.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateLink.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateNames.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateRegistry.cmake"
   DESTINATION ${RINGKERNEL_INSTALL_CMAKEDIR})
 include(RingKernelPkgConfig)  # <libdir>/pkgconfig/ringkernel.pc

@@ -228,6 +228,45 @@ if(NOT registry MATCHES "consumer::Reset")
 endif()
 expect_no_work("build after editing beta.h")
 
+# The registry covers every call of the target: editing gamma.h, which a later call from another
+# directory (extra/, no REGISTRY) generates, regenerates gamma and registry `consumer`, which then
+# lists the new message.
+execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
+file(READ "${src}/extra/gamma.h" good_gamma)
+file(APPEND "${src}/extra/gamma.h"
+  "\nnamespace consumer { struct [[ringkernel::message]] Zero { std::uint32_t sensor; }; }\n")
+build(out success)
+if(NOT out MATCHES "ringkernel-gen gamma.h" OR NOT out MATCHES "ringkernel-gen registry consumer")
+  fail("editing gamma.h (a later call from another directory) did not regenerate gamma and the registry" "${out}")
+endif()
+if(out MATCHES "ringkernel-gen alpha.h")
+  fail("editing gamma.h regenerated alpha" "${out}")
+endif()
+file(READ "${gen}/consumer.registry.rk.h" registry)
+if(NOT registry MATCHES "consumer::Zero")
+  fail("registry consumer does not list the message added to gamma.h" "${registry}")
+endif()
+expect_no_work("build after editing gamma.h")
+
+# Two messages of the target with one type id, in the headers of two calls (beta.h in the REGISTRY
+# call, gamma.h in extra/'s): the registry step fails the build naming both types (it used to build
+# when each call had its own registry); the build recovers once the ids differ again.
+file(READ "${src}/include/beta.h" good_beta)
+file(APPEND "${src}/include/beta.h"
+  "namespace consumer { struct [[ringkernel::message(id = 0x77)]] DupBeta { std::uint32_t x; }; }\n")
+file(APPEND "${src}/extra/gamma.h"
+  "namespace consumer { struct [[ringkernel::message(id = 0x77)]] DupGamma { std::uint32_t y; }; }\n")
+set(build_jobs 1)
+build(out failure)
+set(build_jobs 2)
+if(NOT out MATCHES "type id 0x00000077 is used twice: [^\n]*(DupBeta[^\n]* and [^\n]*DupGamma|DupGamma[^\n]* and [^\n]*DupBeta)")
+  fail("two messages of the target with id 0x77 (beta.h, gamma.h of another call) did not fail the build naming both" "${out}")
+endif()
+file(WRITE "${src}/include/beta.h" "${good_beta}")
+file(WRITE "${src}/extra/gamma.h" "${good_gamma}")
+build(out success)
+expect_no_work("build after removing the id collision")
+
 # An invalid message fails the build with the tool's file:line:col diagnostic, leaves no stale
 # outputs, and the build recovers once the header is fixed.
 file(READ "${src}/include/beta.h" good_beta)

@@ -131,7 +131,7 @@ elseif(CASE STREQUAL "EARLIER_CALL")
   write_calls("${two_calls}ringkernel_generate_messages(app HEADERS sub/a.h REGISTRY reg OUTPUT_DIR three)\n")
   configure("${bin}_registry" failure out)
   expect_message("a registry of an earlier call" "${out}"
-    "REGISTRY 'reg' is already generated for this target \\([^)]*\\) by an earlier call \\(the 1st call for 'app' in ${calls}\\)"
+    "REGISTRY 'reg': this target already has a registry, REGISTRY 'reg' \\(namespace ringkernel::registry::reg\\) of an earlier call \\(the 1st call for 'app' in ${calls}\\)"
     "calls.cmake:8 \\(ringkernel_generate_messages\\)")
   write_calls("${two_calls}ringkernel_generate_messages(app HEADERS b.h OUTPUT_DIR three)\n")
   configure("${bin}_second" failure out)

@@ -77,7 +77,7 @@ file(WRITE "${src}/extra/CMakeLists.txt"
   "message(FATAL_ERROR \"check_reconfigure: configure stopped\")\n${extra_lists}")
 reconfigure(out failure)
 foreach(dir IN LISTS extra_dirs)
-  foreach(kept gamma.rk.h extra.registry.rk.h ringkernel-gen.outputs)
+  foreach(kept gamma.rk.h gamma.rk.json ringkernel-gen.outputs)
     if(NOT EXISTS "${dir}/${kept}")
       fail("a configure that stopped before extra/'s call deleted ${dir}/${kept}" "${out}")
     endif()

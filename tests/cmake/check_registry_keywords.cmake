@@ -1,7 +1,7 @@
 # cmake -DCPP=<generator/src/cpp_spelling.cpp> -DCMAKE_NAMES=<cmake/RingKernelGenerateNames.cmake> -P this
 # The C++ keywords that ringkernel-gen's cppIdentifier() renames (kKeywords) and the copy of that list
 # that RingKernelGenerateNames.cmake uses to foresee a registry's namespace must be the same words:
-# a keyword missing from one side lets two REGISTRY names meet in one namespace unnoticed.
+# a keyword missing from one side would have the second-REGISTRY error name a wrong namespace.
 file(READ "${CPP}" cpp_text)
 if(NOT cpp_text MATCHES "kKeywords = {([^}]*)}")
   message(FATAL_ERROR "check_registry_keywords: no kKeywords = {...} in ${CPP}")

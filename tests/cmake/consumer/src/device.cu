@@ -3,6 +3,9 @@
 #include "alpha.rk.cuh"
 #include "alpha.rk.h"
 #include "beta.rk.cuh"
+// The registry includes every header of the target, gamma.h too (extra/'s call), which needs the
+// C++-only include directory and definition: take the standalone .rk.cuh of each instead.
+#define RINGKERNEL_REGISTRY_USE_CUH
 #include "consumer.registry.rk.h"
 
 __global__ void summarize(const consumer::Reading* in, consumer::Summary* out) {

@@ -1,0 +1,69 @@
+# Where the build steps of ringkernel_generate_messages() hang, and the registry of a target
+# (docs/cmake.md, REGISTRY). A target has at most one registry (DESIGN.md §1: "all manifests of a
+# target"), made from the manifests of every header that any call generates for it: calls before
+# and after the REGISTRY call, from any directory, with any OUTPUT_DIR. Included by
+# RingKernelGenerate.cmake.
+#
+# How: every call hangs its steps on a utility target of its own directory,
+# ringkernel_gen_<target>_<n>, which the target depends on; the REGISTRY call adds the registry step
+# on one more, ringkernel_gen_<target>_registry, which depends on the utility of every call (earlier
+# ones here, later ones when they are made), and which the target depends on. The step's command and
+# file dependencies read the target's manifests and stamps through $<TARGET_PROPERTY> when CMake
+# generates, so they include the calls made after it ($<TARGET_GENEX_EVAL> evaluates the $<CONFIG>
+# of a multi-config output directory inside them). Why utilities for the calls in the target's
+# own directory too: a custom command gets a build rule only in targets of its own directory, and
+# Unix Makefiles build each target's rules on their own, so the registry step (in the directory of
+# the REGISTRY call) can wait for another directory's steps only through target-level dependencies,
+# and it cannot wait for steps that are part of the target's own build, which in turn waits for the
+# registry.
+include_guard(GLOBAL)
+
+# Hangs the steps of one call (`stamps`, outputs of custom commands of the current directory) on a
+# utility target of the current directory and records its `manifests` and stamps for the registry.
+# _ringkernel_finalize orders the utility after what the target links once all links are known.
+function(_ringkernel_add_call_steps target stamps manifests)
+  get_target_property(calls ${target} RINGKERNEL_GENERATE_CALLS)
+  if(NOT calls)
+    set(calls 0)
+  endif()
+  math(EXPR calls "${calls} + 1")
+  set_target_properties(${target} PROPERTIES RINGKERNEL_GENERATE_CALLS ${calls})
+  set(utility ringkernel_gen_${target}_${calls})
+  add_custom_target(${utility} DEPENDS ${stamps})
+  add_dependencies(${target} ${utility})
+  set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_UTILITIES "${target}|${utility}")
+  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GEN_CALL_UTILITIES ${utility})
+  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GEN_MANIFESTS ${manifests})
+  set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GEN_STAMPS ${stamps})
+  get_target_property(registry ${target} RINGKERNEL_GEN_REGISTRY_UTILITY)
+  if(registry)  # a call after the REGISTRY call
+    add_dependencies(${registry} ${utility})
+  endif()
+endfunction()
+
+# Adds the registry step of `target` (REGISTRY `name`, into `out`), after _ringkernel_add_call_steps
+# of the same call. The tool checks the type ids and kernel ids of all its manifests against each
+# other: a collision between any two messages of the target fails the build, naming both.
+function(_ringkernel_add_registry target name out template_dir templates)
+  set(reg "${out}/${name}.registry.rk")
+  add_custom_command(
+    OUTPUT "${reg}.stamp"
+    BYPRODUCTS "${reg}.h"
+    COMMAND RingKernel::gen registry
+            --name "${name}"
+            --output-dir "${out}"
+            --remove-stale-outputs
+            --template-dir "${template_dir}"
+            "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_MANIFESTS>>"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${reg}.stamp"
+    DEPENDS "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_STAMPS>>" RingKernel::gen ${templates}
+    COMMENT "ringkernel-gen registry ${name}"
+    COMMAND_EXPAND_LISTS
+    VERBATIM)
+  set(utility ringkernel_gen_${target}_registry)
+  add_custom_target(${utility} DEPENDS "${reg}.stamp")
+  get_property(calls TARGET ${target} PROPERTY RINGKERNEL_GEN_CALL_UTILITIES)
+  add_dependencies(${utility} ${calls})
+  add_dependencies(${target} ${utility})
+  set_target_properties(${target} PROPERTIES RINGKERNEL_GEN_REGISTRY_UTILITY ${utility})
+endfunction()
