@@ -1,7 +1,6 @@
 // Copyright RingKernel authors.
 // DeviceBuffer and PinnedBuffer: RAII owners of backend allocations.
 #include <string>
-#include <string_view>
 #include <utility>
 
 #include "pointer_text.h"
@@ -67,8 +66,9 @@ void check_host_transfer(const char* call, int device, const void* host, std::si
 // (memcpy a CUDA pointer on the host backend) without knowing its range. `device_side` is the
 // buffer's range the transfer copies to (upload) or from (download): the host side must not
 // overlap it (memcpy and cudaMemcpy forbid it; memory of another buffer never does).
-void check_host_side(const detail::DeviceBackend& backend, const char* call, int device, int ordinal,
-                     const void* host, const void* device_side, std::size_t bytes, std::size_t offset) {
+enum class Direction { upload, download };
+void check_host_side(const detail::DeviceBackend& backend, const char* call, Direction direction, int device,
+                     int ordinal, const void* host, const void* device_side, std::size_t bytes, std::size_t offset) {
   const int first = device - ordinal;  // the global id of the backend's ordinal 0
   const int owner = backend.owner_of(host);
   if (owner >= 0) {
@@ -79,7 +79,7 @@ void check_host_side(const detail::DeviceBackend& backend, const char* call, int
       };
       const std::string host_side = range("the host pointer", host);
       const std::string buffer_side = range("offset " + std::to_string(offset) + " of this buffer", device_side);
-      const bool upload = call == std::string_view("DeviceBuffer::upload");
+      const bool upload = direction == Direction::upload;
       throw Error(errc::overlapping_ranges, call, device,
                   "source " + (upload ? host_side : buffer_side) + " and destination " +
                       (upload ? buffer_side : host_side) + " overlap on device " + std::to_string(device));
@@ -106,7 +106,7 @@ void DeviceBuffer::upload(const void* host, std::size_t bytes, std::size_t offse
   check_host_transfer(call, device_, host, bytes, offset, size_);
   if (bytes == 0) return;
   auto* dst = static_cast<std::byte*>(data_) + offset;
-  check_host_side(*backend_, call, device_, ordinal_, host, dst, bytes, offset);
+  check_host_side(*backend_, call, Direction::upload, device_, ordinal_, host, dst, bytes, offset);
   backend_->copy_sync(dst, host, bytes, device_);
 }
 
@@ -115,7 +115,7 @@ void DeviceBuffer::download(void* host, std::size_t bytes, std::size_t offset) c
   check_host_transfer(call, device_, host, bytes, offset, size_);
   if (bytes == 0) return;
   const auto* src = static_cast<const std::byte*>(data_) + offset;
-  check_host_side(*backend_, call, device_, ordinal_, host, src, bytes, offset);
+  check_host_side(*backend_, call, Direction::download, device_, ordinal_, host, src, bytes, offset);
   backend_->copy_sync(host, src, bytes, device_);
 }
 

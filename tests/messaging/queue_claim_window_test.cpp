@@ -107,6 +107,10 @@ TEST(QueueClaimWindow, DropOldestWaitsForAConsumerStillReadingTheSlotInsteadOfEv
   EXPECT_EQ(batched.status, SendStatus::timeout);
   EXPECT_EQ(batched.accepted, 0u);
   EXPECT_EQ(batched.evicted, 0u);
+  const auto tried_batch = q.try_send_batch(batch);  // never waits: full, as try_send
+  EXPECT_EQ(tried_batch.status, SendStatus::full);
+  EXPECT_EQ(tried_batch.accepted, 0u);
+  EXPECT_EQ(tried_batch.evicted, 0u);
   EXPECT_EQ(q.count(), 3u);
 
   consumer.release();
@@ -121,7 +125,7 @@ TEST(QueueClaimWindow, DropOldestWaitsForAConsumerStillReadingTheSlotInsteadOfEv
   const auto s = q.statistics();
   EXPECT_EQ(s.dropped_oldest, 1u);
   EXPECT_EQ(s.timed_out, 3u);  // the single send and the batch's two
-  EXPECT_EQ(s.rejected_full, 1u);
+  EXPECT_EQ(s.rejected_full, 3u);  // try_send's one and try_send_batch's two
   EXPECT_EQ(s.stopped, 1u);
 }
 

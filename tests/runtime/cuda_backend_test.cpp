@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/error.h"
+#include "ringkernel/host_backend.h"
 #include "ringkernel/peer_memory.h"
 
 namespace ringkernel {
@@ -211,6 +213,25 @@ TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
     EXPECT_EQ(e.call(), "cudaMalloc");
     EXPECT_NE(std::string(e.what()).find("cudaErrorMemoryAllocation"), std::string::npos) << e.what();
   }
+}
+
+// A CUDA device and a host-backend device have no path between them: copies and measure() say so
+// (errc::unsupported, "different backends"), before measure() allocates anything; measure() took
+// the pair for one that configure_host_backend() had split (errc::invalid_state) after allocating.
+TEST(CudaBackend, PairsOfACudaAndAHostDeviceAreUnsupported) {
+  REQUIRE_CUDA_DEVICES(1u);
+  const std::vector<int> host = test::use_host_devices(1, HostTopology::all);
+  ASSERT_EQ(host.size(), 1u);
+  PeerMemory peers;
+  DeviceBuffer gpu(ids[0], 64), cpu(host[0], 64);
+  const std::string different = "belong to different backends; there is no path between them";
+  EXPECT_RK_ERROR(peers.copy_peer(cpu.data(), host[0], gpu.data(), ids[0], 64), errc::unsupported, different);
+  EXPECT_RK_ERROR(peers.copy_peer(gpu.data(), ids[0], cpu.data(), host[0], 64), errc::unsupported, different);
+  EXPECT_RK_ERROR(peers.measure(ids[0], host[0]), errc::unsupported, "PeerMemory::measure (device " +
+                  std::to_string(ids[0]) + "): unsupported: devices " + std::to_string(ids[0]) + " (cuda) and " +
+                  std::to_string(host[0]) + " (host) " + different);
+  EXPECT_RK_ERROR(peers.measure(host[0], ids[0]), errc::unsupported, different);
+  configure_host_backend(HostBackendConfig{});
 }
 
 }  // namespace

@@ -25,11 +25,11 @@
 // "+ 1" on a logical part of 4095 carries into the physical part: the clock then runs one
 // microsecond ahead of the wall clock instead of wrapping (counted as a logical overflow); stamps
 // stay unique and increasing, and the lead is bounded by 1 us per 4096 stamps issued within one
-// microsecond. The word never wraps: remote stamps and wall times in the last 2^32 us of the range
-// (the year 2112) are refused, whatever the skew bound. A wall time there is most likely not
-// microseconds since the epoch (nanoseconds, say, from system_clock::now().time_since_epoch()):
-// refusing it keeps the clock usable, where adopting it would move the clock to the end of its
-// range for good. Only 4096 stamps per microsecond for 71 minutes after a wall time or remote stamp
+// microsecond. The word never wraps: remote stamps and wall times beyond max_remote_physical_us
+// (from 2112-09-17, where the range's last 2^32 us start) are refused, whatever the skew bound. A
+// wall time there is most likely not microseconds since the epoch (nanoseconds, say, from
+// system_clock::now().time_since_epoch(), lie far past the range's end): refusing it keeps the
+// clock usable, where adopting it would move the clock to the end of its range for good. Only 4096 stamps per microsecond for 71 minutes after a wall time or remote stamp
 // at that bound could reach the largest stamp; a clock that has issued it issues no more: now()
 // returns the empty stamp 0 and update() hlc_status::exhausted, counted in exhaustions().
 //

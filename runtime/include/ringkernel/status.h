@@ -13,7 +13,8 @@ enum class codec_status : std::uint8_t {
   ok = 0,
   buffer_too_small = 1,     // encode: the output capacity cannot hold the encoding (msgpack::unpack:
                             // msgpack-c could not allocate its temporary buffer)
-  truncated_input = 2,      // decode: the input ends inside a value
+  truncated_input = 2,      // decode: the input ends inside a value; a registry's
+                            // dispatch_kernel_message: fewer bytes than the KernelMessage<T>
   type_mismatch = 3,        // decode: a msgpack type that cannot represent the field (e.g. str for an int)
   value_out_of_range = 4,   // decode: a value the field type cannot hold (300 for a uint8_t, NUL in a str);
                             // encode_envelope: a header field not sendable (envelope_header_problem)
@@ -25,7 +26,8 @@ enum class codec_status : std::uint8_t {
                             // a registry's dispatch_kernel_message: a raw message not aligned
                             // for its KernelMessage<T>
   wrong_message_type = 10,  // envelope: a valid type id of another message type (decode: try another
-                            // decoder, ringkernel::peek_envelope_type_id names it); encode: a header
+                            // decoder, ringkernel::peek_envelope_type_id names it; a registry's
+                            // dispatch: no message of the registry has it); encode: a header
                             // type_id other than T's
 };
 

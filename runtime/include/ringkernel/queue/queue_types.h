@@ -29,7 +29,8 @@ const char* to_string(QueueMemory m) noexcept;
 
 enum class SendStatus : std::uint8_t {
   ok,              // enqueued (for drop_oldest, possibly after evicting older messages: see evicted)
-  full,            // reject policy: the queue was full, nothing enqueued
+  full,            // the queue was full, nothing enqueued: reject policy, or try_send / try_send_batch
+                   // where a send would wait (block; drop_oldest with the oldest slot still being read)
   dropped_newest,  // drop_newest policy: the queue was full, this message was discarded
   timeout,         // block policy: no space before the deadline, nothing enqueued
   stopped,         // block policy: stop was requested, nothing enqueued
@@ -52,8 +53,9 @@ struct SendResult {
   bool ok() const noexcept { return status == SendStatus::ok; }
 };
 
-/// send_batch: messages [0, accepted) were enqueued in order; the rest were not (status says
-/// why: full / dropped_newest / timeout / stopped / closed). `evicted`: as for SendResult.
+/// send_batch, try_send_batch: messages [0, accepted) were enqueued in order; the rest were not
+/// (status says why: full / dropped_newest / timeout / stopped / closed). `evicted`: as for
+/// SendResult.
 struct BatchSendResult {
   SendStatus status = SendStatus::ok;
   std::size_t accepted = 0;
@@ -84,7 +86,7 @@ struct LatencyStatistics {
 struct QueueStatistics {
   std::uint64_t sent = 0;             // messages enqueued
   std::uint64_t received = 0;         // messages handed to receivers
-  std::uint64_t rejected_full = 0;    // reject policy refusals
+  std::uint64_t rejected_full = 0;    // `full` refusals (reject policy; try_send / try_send_batch that would wait)
   std::uint64_t dropped_newest = 0;   // drop_newest discards
   std::uint64_t dropped_oldest = 0;   // drop_oldest evictions
   std::uint64_t cleared = 0;          // removed by clear()
@@ -93,7 +95,7 @@ struct QueueStatistics {
   std::uint64_t rejected_closed = 0;  // sends after shutdown
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
-  std::uint64_t send_batches = 0;     // send_batch calls that enqueued at least one message
+  std::uint64_t send_batches = 0;     // send_batch / try_send_batch calls that enqueued at least one message
   std::uint64_t receive_batches = 0;  // receive_batch calls that received at least one message
   bool detailed = false;              // the two below are tracked (QueueOptions::detailed_statistics)
   std::uint64_t high_water_mark = 0;  // most messages seen queued, after a send or before a receive
