@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_devices.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/device.h"
 #include "ringkernel/host_backend.h"
@@ -23,15 +24,7 @@ using ringkernel::P2PTransferMode;
 using ringkernel::ReceiveStatus;
 using Msg = ringkernel::KernelMessage<Tagged>;
 
-std::vector<int> host_devices(ringkernel::HostTopology topology) {
-  ringkernel::HostBackendConfig config;
-  config.device_count = 2;
-  config.topology = topology;
-  ringkernel::configure_host_backend(config);
-  std::vector<int> ids;
-  for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
-  return ids;
-}
+using messaging_test::host_devices;
 
 void exchange(P2PMessageQueue<Msg>& q, std::uint64_t count) {
   std::thread source([&] {

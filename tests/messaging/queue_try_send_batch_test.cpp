@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "host_devices.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/device.h"
 #include "ringkernel/host_backend.h"
@@ -159,15 +160,7 @@ TYPED_TEST(TrySendBatch, AClosedQueueAcceptsNothing) {
 // Its refusal on a ring in CUDA device memory: p2p_queue_gpu_path_test.cpp (through the test seam).
 using Msg = ringkernel::KernelMessage<messaging_test::Tagged>;
 
-std::vector<int> host_devices(ringkernel::HostTopology topology) {
-  ringkernel::HostBackendConfig config;
-  config.device_count = 2;
-  config.topology = topology;
-  ringkernel::configure_host_backend(config);
-  std::vector<int> ids;
-  for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
-  return ids;
-}
+using messaging_test::host_devices;
 
 std::vector<Msg> messages(std::uint64_t first, std::size_t n) {
   std::vector<Msg> v(n);
