@@ -164,18 +164,35 @@ endfunction()
 
 # Sets `out_var` to the targets of this project that `target` links (LINK_LIBRARIES) or depends on
 # (add_dependencies), ALIASes resolved, through INTERFACE libraries (not built themselves, so CMake
-# orders nothing after them) to what they link. Left out: IMPORTED targets (nothing to wait for),
-# entries that are generator expressions (unknown before generation), the utilities of the calls
-# (a cycle), and `target` itself.
+# orders nothing after them) to what they link. A generator expression among the links, or in a
+# source ($<TARGET_OBJECTS:lib>), stands for every target it names ($<BUILD_INTERFACE:lib>: lib;
+# $<$<CONFIG:Debug>:dbg>: dbg in every configuration, which orders more than needed, never less).
+# Left out: IMPORTED targets (nothing to wait for), the utilities of the calls (a cycle), and
+# `target` itself.
 function(_ringkernel_build_dependencies target out_var)
   get_property(queue TARGET ${target} PROPERTY LINK_LIBRARIES)
   get_property(manual TARGET ${target} PROPERTY MANUALLY_ADDED_DEPENDENCIES)
+  get_property(sources TARGET ${target} PROPERTY SOURCES)
   list(APPEND queue ${manual})
+  foreach(source IN LISTS sources)
+    if(source MATCHES "\\$<")
+      list(APPEND queue "${source}")
+    endif()
+  endforeach()
   set(seen "${target}")
   set(deps)
   while(queue)
     list(POP_FRONT queue item)
-    if(NOT TARGET "${item}")  # also ::@ markers of links made in another directory, -l flags, genexes
+    if(item MATCHES "\\$<")  # the names in it that are targets
+      string(REGEX MATCHALL "[A-Za-z0-9_.+-]+(::[A-Za-z0-9_.+-]+)*" names "${item}")
+      foreach(name IN LISTS names)
+        if(TARGET "${name}")
+          list(APPEND queue "${name}")
+        endif()
+      endforeach()
+      continue()
+    endif()
+    if(NOT TARGET "${item}")  # also ::@ markers of links made in another directory, -l flags
       continue()
     endif()
     get_target_property(aliased "${item}" ALIASED_TARGET)
