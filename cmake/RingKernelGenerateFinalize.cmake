@@ -21,6 +21,8 @@ endfunction()
 
 # At the end of the configure step (deferred to the end of the top-level directory, so it runs
 # after every call, and not at all when the configure stops at a fatal error):
+#  - adds the check step of each target with several generated headers and no registry
+#    (_ringkernel_add_id_checks);
 #  - orders the utility targets of the calls (_ringkernel_order_utilities);
 #  - in each output directory, deletes the files the previous configure recorded there that no call
 #    claims any more (a header dropped from HEADERS leaves no .rk.h behind that code could still
@@ -33,6 +35,7 @@ endfunction()
 #  - keeps the output directories of this configure in ringkernel-gen.dirs in the build tree.
 function(_ringkernel_finalize)
   set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED FALSE)
+  _ringkernel_add_id_checks()
   _ringkernel_order_utilities()
   # What a record may name: generator outputs and the flags files; nothing else is ever deleted.
   set(deletable [[^([^/\]+\.rk\.(h|cuh|json|stamp|d)|ringkernel-gen\.args\.[^/\]+)$]])

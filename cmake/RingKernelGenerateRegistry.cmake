@@ -36,10 +36,14 @@ function(_ringkernel_add_call_steps target stamps manifests)
   set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GEN_CALL_UTILITIES ${utility})
   set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GEN_MANIFESTS ${manifests})
   set_property(TARGET ${target} APPEND PROPERTY RINGKERNEL_GEN_STAMPS ${stamps})
-  get_target_property(registry ${target} RINGKERNEL_GEN_REGISTRY_UTILITY)
-  if(registry)  # a call after the REGISTRY call
-    add_dependencies(${registry} ${utility})
-  endif()
+  set_property(GLOBAL APPEND PROPERTY RINGKERNEL_GEN_TARGETS ${target})
+  # A call after the REGISTRY call, or after _ringkernel_add_id_checks made the check step.
+  foreach(merge IN ITEMS RINGKERNEL_GEN_REGISTRY_UTILITY RINGKERNEL_GEN_CHECK_UTILITY)
+    get_target_property(step ${target} ${merge})
+    if(step)
+      add_dependencies(${step} ${utility})
+    endif()
+  endforeach()
 endfunction()
 
 # Adds the registry step of `target` (REGISTRY `name`, into `out`), after _ringkernel_add_call_steps
@@ -68,4 +72,46 @@ function(_ringkernel_add_registry target name out template_dir templates)
   add_dependencies(${utility} ${calls})
   add_dependencies(${target} ${utility})
   set_target_properties(${target} PROPERTIES RINGKERNEL_GEN_REGISTRY_UTILITY ${utility})
+endfunction()
+
+# At the end of the configure step (_ringkernel_finalize): every target with two or more generated
+# headers and no registry gets a check step, `ringkernel-gen check` over the manifests of all its
+# headers, on a utility target ringkernel_gen_<target>_check of the top-level directory that the
+# target depends on. The generation step checks each header on its own; this step fails the build
+# on what a registry of the target would refuse: two messages with one type id or kernel id, one
+# type described differently, two headers of one stem (which would shadow each other on the
+# target's include path). Like the registry step, it reads the manifests and stamps through
+# $<TARGET_PROPERTY>, so calls made later (deferred ones) are covered too.
+function(_ringkernel_add_id_checks)
+  get_property(targets GLOBAL PROPERTY RINGKERNEL_GEN_TARGETS)
+  set_property(GLOBAL PROPERTY RINGKERNEL_GEN_TARGETS "")
+  list(REMOVE_DUPLICATES targets)
+  foreach(target IN LISTS targets)
+    get_target_property(registry ${target} RINGKERNEL_GEN_REGISTRY_UTILITY)
+    get_target_property(checked ${target} RINGKERNEL_GEN_CHECK_UTILITY)
+    get_property(manifests TARGET ${target} PROPERTY RINGKERNEL_GEN_MANIFESTS)
+    list(LENGTH manifests count)
+    if(registry OR checked OR count LESS 2)
+      continue()
+    endif()
+    set(stamp_dir "${CMAKE_BINARY_DIR}/CMakeFiles/ringkernel_gen_check")  # Makefiles do not create it
+    set(stamp "${stamp_dir}/${target}$<$<BOOL:$<CONFIG>>:.$<CONFIG>>.stamp")
+    add_custom_command(
+      OUTPUT "${stamp}"
+      COMMAND RingKernel::gen check
+              "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_MANIFESTS>>"
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${stamp_dir}"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+      DEPENDS "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_STAMPS>>" RingKernel::gen
+      COMMENT "ringkernel-gen check ${target}: type ids of its ${count} headers"
+      COMMAND_EXPAND_LISTS
+      VERBATIM)
+    set(utility ringkernel_gen_${target}_check)
+    add_custom_target(${utility} DEPENDS "${stamp}")
+    set_target_properties(${utility} PROPERTIES FOLDER ringkernel_gen)
+    get_property(calls TARGET ${target} PROPERTY RINGKERNEL_GEN_CALL_UTILITIES)
+    add_dependencies(${utility} ${calls})
+    add_dependencies(${target} ${utility})
+    set_target_properties(${target} PROPERTIES RINGKERNEL_GEN_CHECK_UTILITY ${utility})
+  endforeach()
 endfunction()

@@ -66,4 +66,11 @@ int runRegistry(const std::string& name, const std::string& outputDir,
                 const std::vector<std::string>& manifests, const std::string& templateDir,
                 bool removeStale = false);
 
+/// `ringkernel-gen check`: checks that the messages of the manifests can share one program as a
+/// registry of them would (type-id and kernel-id collisions, one type described differently, two
+/// headers of one stem), writing nothing. The CMake function runs it over the headers of a target
+/// that has no REGISTRY. Prints the diagnostics runRegistry would to stderr. Returns 0 when they
+/// can (also when they hold no message), 1 when not or a manifest cannot be read, 2 bad usage.
+int runCheck(const std::vector<std::string>& manifests);
+
 }  // namespace ringkernel::gen

@@ -197,6 +197,12 @@ int runRegistryCommand(const CommandLine& commandLine, const char* argv0) {
                      templateDir, commandLine.removeStaleOutputs);
 }
 
+int runCheckCommand(const CommandLine& commandLine) {
+  std::string error;
+  if (!checkInputs(commandLine.inputs, error)) return usageError(error);
+  return runCheck(commandLine.inputs);
+}
+
 /// --help or --version (any of LLVM's spellings) before the compiler arguments: they need no
 /// working directory.
 bool asksForHelpOrVersion(int argc, const char** argv) {
@@ -223,6 +229,10 @@ int main(int argc, const char** argv) {
   }
   CommandLine commandLine;
   if (!parseCommandLine(argc, argv, commandLine)) return kUsageError;
-  return commandLine.mode == Mode::Registry ? runRegistryCommand(commandLine, argv[0])
-                                            : runGenerate(commandLine, argv[0]);
+  switch (commandLine.mode) {
+    case Mode::Registry: return runRegistryCommand(commandLine, argv[0]);
+    case Mode::Check: return runCheckCommand(commandLine);
+    case Mode::Generate: break;
+  }
+  return runGenerate(commandLine, argv[0]);
 }

@@ -35,6 +35,13 @@ cl::SubCommand& registryCommand() {
   return command;
 }
 
+cl::SubCommand& checkCommand() {
+  static cl::SubCommand command("check",
+                                "Check that the messages of manifests (.rk.json) can share one program "
+                                "(type ids, kernel ids, stems), as a registry of them would; writes nothing");
+  return command;
+}
+
 struct GenerateOptions {
   cl::opt<std::string> outputDir{"output-dir", cl::Required, cl::value_desc("dir"),
                                  cl::desc("Directory for <stem>.rk.h, <stem>.rk.cuh, <stem>.rk.json"),
@@ -87,6 +94,11 @@ struct RegistryOptions {
       cl::sub(registryCommand())};
 };
 
+struct CheckOptions {
+  cl::list<std::string> manifests{cl::Positional, cl::OneOrMore, cl::value_desc("a.rk.json"),
+                                  cl::desc("<a.rk.json>..."), cl::sub(checkCommand())};
+};
+
 GenerateOptions& generateOptions() {
   static GenerateOptions options;
   return options;
@@ -94,6 +106,11 @@ GenerateOptions& generateOptions() {
 
 RegistryOptions& registryOptions() {
   static RegistryOptions options;
+  return options;
+}
+
+CheckOptions& checkOptions() {
+  static CheckOptions options;
   return options;
 }
 
@@ -105,7 +122,8 @@ const char* kOverview =
     "  ringkernel-gen [options] <header>... [-- <compiler args>]\n"
     "  ringkernel-gen [options] --compile-args-file <file> <header>... [-- <compiler args>]\n"
     "  ringkernel-gen [options] -p <build-dir> <header>...\n"
-    "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n\n"
+    "  ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...\n"
+    "  ringkernel-gen check <a.rk.json>...\n\n"
     "Exit status: 0 success, also after a warning (a header with no [[ringkernel::message]] type still\n"
     "gets its outputs, which declare no message; -w silences it, -Werror makes it an error, its own\n"
     "flag is -W[no-][error=]ringkernel-no-messages), 1 the run failed (errors in the input, or an\n"
@@ -153,6 +171,14 @@ bool parseRegistry(int argc, const char** argv, CommandLine& commandLine) {
   commandLine.templateDir = options.templateDir;
   commandLine.inputs.assign(options.manifests.begin(), options.manifests.end());
   commandLine.removeStaleOutputs = options.removeStaleOutputs;
+  return true;
+}
+
+bool parseCheck(int argc, const char** argv, CommandLine& commandLine) {
+  CheckOptions& options = checkOptions();
+  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs())) return false;
+  commandLine.mode = Mode::Check;
+  commandLine.inputs.assign(options.manifests.begin(), options.manifests.end());
   return true;
 }
 
@@ -325,11 +351,15 @@ clang::tooling::CompilationDatabase& CommandLine::compilations() const {
 bool parseCommandLine(int argc, const char** argv, CommandLine& commandLine) {
   generateOptions();
   registryOptions();
+  checkOptions();
   cl::SetVersionPrinter(printVersion);
   llvm::outs();
   std::atexit(exitOnStdoutError);
   if (argc > 1 && llvm::StringRef(argv[1]) == "registry") {
     return parseRegistry(argc, argv, commandLine);
+  }
+  if (argc > 1 && llvm::StringRef(argv[1]) == "check") {
+    return parseCheck(argc, argv, commandLine);
   }
   return parseGenerate(argc, argv, commandLine);
 }

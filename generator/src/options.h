@@ -2,6 +2,7 @@
 // The command line of ringkernel-gen (llvm::cl + clang's CommonOptionsParser):
 //   ringkernel-gen [options] <header>... [-- <compiler args>]   or   -p <build-dir>
 //   ringkernel-gen registry --name <name> --output-dir <dir> <a.rk.json>...
+//   ringkernel-gen check <a.rk.json>...
 #pragma once
 
 #include <memory>
@@ -17,11 +18,11 @@ namespace ringkernel::gen {
 
 class CxxCompileCommands;
 
-enum class Mode { Generate, Registry };
+enum class Mode { Generate, Registry, Check };
 
 struct CommandLine {
   Mode mode = Mode::Generate;
-  std::vector<std::string> inputs;  // headers (generate) or manifests (registry)
+  std::vector<std::string> inputs;  // headers (generate) or manifests (registry, check)
   std::string outputDir;
   std::string templateDir;
   bool removeStaleOutputs = false;  // when a run fails after the parse, delete what an earlier run wrote

@@ -160,14 +160,42 @@ bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry&
       merged.messages.push_back(m);
     }
   }
-  if (diagnostics.size() == errorsBefore && merged.messages.empty()) {
-    diagnostics.push_back("ringkernel-gen registry: error: the manifests contain no [[ringkernel::message]] types; a "
-                          "registry needs at least one");
-  }
   std::sort(merged.messages.begin(), merged.messages.end(),
             [](const MessageModel& a, const MessageModel& b) { return a.typeId < b.typeId; });
   for (const auto& [stem, manifest] : byStem) merged.stems.push_back(stem);
   return diagnostics.size() == errorsBefore;
+}
+
+bool readAndMerge(const std::vector<std::string>& manifests, MergedRegistry& merged,
+                  std::vector<std::string>& diagnostics) {
+  const std::size_t errorsBefore = diagnostics.size();
+  std::vector<ManifestInput> inputs;
+  for (const std::string& path : manifests) {
+    std::string text, error;
+    ManifestInput input{path, {}};
+    if (!readWholeFile(path, text)) {
+      diagnostics.push_back(path + ": error: cannot read manifest");
+    } else if (!readManifest(text, path, input.model, error)) {
+      // error: "<path>[:line:column]: <message>"; the level goes after the location.
+      const std::size_t message = error.find(": ", path.size()) + 2;
+      diagnostics.push_back(error.substr(0, message) + "error: " + error.substr(message));
+    } else {
+      inputs.push_back(std::move(input));
+    }
+  }
+  return diagnostics.size() == errorsBefore && mergeManifests(inputs, merged, diagnostics);
+}
+
+int runCheck(const std::vector<std::string>& manifests) {
+  if (manifests.empty()) {
+    std::cerr << "ringkernel-gen check: error: no manifests given (pass <stem>.rk.json files)\n";
+    return 2;
+  }
+  std::vector<std::string> diagnostics;
+  MergedRegistry merged;
+  readAndMerge(manifests, merged, diagnostics);
+  for (const std::string& line : diagnostics) std::cerr << line << "\n";
+  return diagnostics.empty() ? 0 : 1;
 }
 
 int runRegistry(const std::string& name, const std::string& outputDir,
@@ -183,22 +211,11 @@ int runRegistry(const std::string& name, const std::string& outputDir,
     return 2;
   }
   std::vector<std::string> diagnostics;
-  std::vector<ManifestInput> inputs;
-  for (const std::string& path : manifests) {
-    std::string text, error;
-    ManifestInput input{path, {}};
-    if (!readWholeFile(path, text)) {
-      diagnostics.push_back(path + ": error: cannot read manifest");
-    } else if (!readManifest(text, path, input.model, error)) {
-      // error: "<path>[:line:column]: <message>"; the level goes after the location.
-      const std::size_t message = error.find(": ", path.size()) + 2;
-      diagnostics.push_back(error.substr(0, message) + "error: " + error.substr(message));
-    } else {
-      inputs.push_back(std::move(input));
-    }
-  }
   MergedRegistry merged;
-  if (diagnostics.empty()) mergeManifests(inputs, merged, diagnostics);
+  if (readAndMerge(manifests, merged, diagnostics) && merged.messages.empty()) {
+    diagnostics.push_back("ringkernel-gen registry: error: the manifests contain no [[ringkernel::message]] types; a "
+                          "registry needs at least one");
+  }
   std::string error;
   const auto templates = diagnostics.empty()
                              ? TemplateSet::load(templateDir, {"registry"}, error)

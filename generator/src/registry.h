@@ -29,4 +29,10 @@ struct MergedRegistry {
 bool mergeManifests(const std::vector<ManifestInput>& manifests, MergedRegistry& merged,
                     std::vector<std::string>& diagnostics);
 
+/// Reads the manifest files and merges them as mergeManifests does; a file that cannot be read or
+/// is not a manifest appends an error naming it (with line and column where the JSON is wrong) and
+/// stops before the merge. Returns false on error. No messages at all is not an error here.
+bool readAndMerge(const std::vector<std::string>& manifests, MergedRegistry& merged,
+                  std::vector<std::string>& diagnostics);
+
 }  // namespace ringkernel::gen

@@ -3,8 +3,8 @@
 # directory, a subdirectory, the parent and a sibling): the program it builds dispatches to the
 # messages of each. Then: a build with no change runs nothing; editing the header of the last call
 # (sibling directory) regenerates it and the registry; two messages with one id in two calls fail the
-# build naming both (-DCOLLIDE=ON), and the build recovers without them. A multi-config GENERATOR
-# builds Debug and Release. Run as: cmake -DGENERATOR=... -DCXX=... -DWORK=... -DRK_GEN=...
+# build naming both (-DCOLLIDE=ON), and the build recovers without them; the same without any
+# REGISTRY (-DWITHOUT_REGISTRY=ON: the check step). A multi-config GENERATOR builds Debug and Release. Run as: cmake -DGENERATOR=... -DCXX=... -DWORK=... -DRK_GEN=...
 #   -DRK_SOURCE_DIR=... -P check_registry.cmake (tests cmake.registry.<generator>)
 cmake_minimum_required(VERSION 3.25)
 
@@ -106,4 +106,30 @@ endif()
 configure(-DCOLLIDE=OFF)
 build_and_run(Debug "after removing the collision")
 expect_no_work("the build after removing the collision")
+
+# No call names REGISTRY: the check step (ringkernel-gen check, over the headers of all five calls)
+# builds and runs once per change, the registry header of before is gone, and the same collision
+# still fails the build naming both; then the registry comes back.
+configure(-DWITHOUT_REGISTRY=ON)
+build_and_run(Debug "without a registry")
+if(NOT out MATCHES "ringkernel-gen check app" OR out MATCHES "ringkernel-gen registry")
+  fail("without a registry the build did not run the check step (or ran the registry step)" "${out}")
+endif()
+if(EXISTS "${bin}/app/reg/registry_gen/Debug/app_messages.registry.rk.h")
+  fail("the registry header outlived the REGISTRY that made it" "")
+endif()
+if(multi_config)
+  build_and_run(Release "without a registry")
+endif()
+expect_no_work("the second build without a registry")
+configure(-DWITHOUT_REGISTRY=ON -DCOLLIDE=ON)
+build(Debug out rc)
+if(rc EQUAL 0)
+  fail("without a registry, two messages of the target with one id built" "${out}")
+endif()
+if(NOT out MATCHES "type id 0x00000077 is used twice: [^\n]*(DupFirst[^\n]* and [^\n]*DupSibling|DupSibling[^\n]* and [^\n]*DupFirst)")
+  fail("without a registry, the failed build does not name both messages with id 0x77" "${out}")
+endif()
+configure(-DWITHOUT_REGISTRY=OFF -DCOLLIDE=OFF)
+build_and_run(Debug "with the registry again")
 message(STATUS "check_registry [${GENERATOR}]: ok")

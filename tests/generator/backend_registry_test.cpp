@@ -1,5 +1,6 @@
 // Copyright RingKernel authors.
-// `ringkernel-gen registry` on hand-built manifests: merging, deduplication and collision errors.
+// `ringkernel-gen registry` and `ringkernel-gen check` on hand-built manifests: merging,
+// deduplication and collision errors.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -279,6 +280,42 @@ TEST_F(BackendRegistry, BadManifestAndBadUsage) {
   EXPECT_EQ(runRegistry("ok", dir_.string(), {}, RINGKERNEL_SOURCE_TEMPLATE_DIR), 2);
   ::testing::internal::GetCapturedStderr();
   EXPECT_FALSE(fs::exists(output()));
+}
+
+// `ringkernel-gen check` (the CMake function's step for a target without REGISTRY): the registry's
+// checks, nothing written, and manifests without messages are fine.
+TEST_F(BackendRegistry, CheckRefusesWhatARegistryWouldAndWritesNothing) {
+  const auto check = [](const std::vector<std::string>& manifests) {
+    ::testing::internal::CaptureStderr();
+    const int status = runCheck(manifests);
+    return RegistryRun{status, ::testing::internal::GetCapturedStderr()};
+  };
+  const std::string sample = writeManifest(sampleHeader());
+  RegistryRun result = check({sample, writeManifest(otherHeader())});
+  EXPECT_EQ(result.status, 0) << result.diagnostics;
+  EXPECT_EQ(result.diagnostics, "");
+
+  HeaderModel other = otherHeader();
+  other.messages[1].typeId = *(other.messages[1].options.id = sampleHeader().messages[1].typeId);
+  result = check({sample, writeManifest(other)});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find("/src/other.h:5:8: error: type id 0x" + hexDigits(other.messages[1].typeId) +
+                                    " is used twice: geo::Line (/src/other.h"),
+            std::string::npos) << result.diagnostics;
+
+  HeaderModel empty = otherHeader();
+  empty.messages.clear();
+  result = check({writeManifest(empty)});
+  EXPECT_EQ(result.status, 0) << result.diagnostics;
+
+  const std::string broken = (dir_ / "broken.rk.json").string();
+  std::ofstream(broken) << "[]";
+  result = check({sample, broken});
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.diagnostics.find(broken + ": error: top level: expected an object"), std::string::npos)
+      << result.diagnostics;
+  EXPECT_EQ(check({}).status, 2);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 3);  // the inputs only
 }
 
 }  // namespace
