@@ -79,8 +79,7 @@ endfunction()
 # headers, on a utility target ringkernel_gen_<target>_check of the top-level directory that the
 # target depends on. The generation step checks each header on its own; this step fails the build
 # on what a registry of the target would refuse: two messages with one type id or kernel id, one
-# type described differently, two headers of one stem (which would shadow each other on the
-# target's include path). Like the registry step, it reads the manifests and stamps through
+# type described differently (two headers of one stem are refused at configure time already). Like the registry step, it reads the manifests and stamps through
 # $<TARGET_PROPERTY>, so calls made later (deferred ones) are covered too.
 function(_ringkernel_add_id_checks)
   get_property(targets GLOBAL PROPERTY RINGKERNEL_GEN_TARGETS)
@@ -103,7 +102,7 @@ function(_ringkernel_add_id_checks)
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${stamp_dir}"
       COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
       DEPENDS "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_STAMPS>>" RingKernel::gen
-      COMMENT "ringkernel-gen check ${target}: type ids of its ${count} headers"
+      COMMENT "ringkernel-gen check ${target}: type ids across its headers"
       COMMAND_EXPAND_LISTS
       VERBATIM)
     set(utility ringkernel_gen_${target}_check)
