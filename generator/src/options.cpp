@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "compile_jobs.h"
 #include "cxx_compile_commands.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
+#include "side_file_paths.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -281,8 +284,16 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
       return false;
     }
   }
-  if (!hasSeparator && !hasBuildPath) args.push_back("--");
-  for (const std::string& arg : fileArgs) args.push_back(arg.c_str());
+  // The compiler arguments (after `--`, then the file's) go through FixedCompilationDatabase, which
+  // drops all of them when clang's driver builds no compile job with them (compile_jobs.h).
+  std::vector<std::string> compileArgs(hasSeparator ? separator + 1 : args.end(), args.end());
+  compileArgs.insert(compileArgs.end(), fileArgs.begin(), fileArgs.end());
+  if (!hasBuildPath) {
+    if (!checkCompileArgs(compileArgs, llvm::errs())) return false;
+    args.erase(hasSeparator ? separator : args.end(), args.end());
+    args.push_back("--");
+    for (const std::string& arg : compileArgs) args.push_back(arg.c_str());
+  }
   int count = static_cast<int>(args.size());
   auto parser = clang::tooling::CommonOptionsParser::create(count, args.data(), generatorCategory(),
                                                            cl::OneOrMore, kOverview);
@@ -313,6 +324,12 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
         return false;
       }
     }
+  }
+  if (const std::string clash = sideFileClash({commandLine.inputs, options.outputDir, options.compileArgsFile,
+                                               options.depfile, options.stamp});
+      !clash.empty()) {
+    llvm::errs() << "ringkernel-gen: error: " << clash << "\n";
+    return false;
   }
   commandLine.outputDir = options.outputDir;
   commandLine.depfile = options.depfile;

@@ -59,6 +59,17 @@ bool findsHeader(const std::string& spelling, const std::string& header, const s
   return false;
 }
 
+/// `path` (absolute, without dots) with the symbolic links of its nearest existing ancestor resolved.
+std::string resolvedPath(const std::string& path) {
+  llvm::StringRef existing(path);
+  while (!existing.empty() && !llvm::sys::fs::exists(existing)) existing = llvm::sys::path::parent_path(existing);
+  llvm::SmallString<256> real;
+  if (existing.empty() || llvm::sys::fs::real_path(existing, real)) return path;
+  real.append(llvm::StringRef(path).drop_front(existing.size()));
+  llvm::sys::path::remove_dots(real, /*remove_dot_dot=*/true);
+  return std::string(real.str());
+}
+
 }  // namespace
 
 std::string absolutePath(const std::string& path) {
@@ -98,6 +109,13 @@ std::string includeSpelling(const std::string& header, const std::string& output
     if (findsHeader(spelling, header, outputDir, includeDirs, fs)) return spelling;
   }
   return includeSpelling(header, outputDir);
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+  const std::string absoluteA = absolutePath(a);
+  const std::string absoluteB = absolutePath(b);
+  return absoluteA == absoluteB || llvm::sys::fs::equivalent(absoluteA, absoluteB) ||
+         resolvedPath(absoluteA) == resolvedPath(absoluteB);
 }
 
 std::string fileStem(const std::string& path) { return llvm::sys::path::stem(path).str(); }

@@ -29,6 +29,12 @@ std::string includeSpelling(const std::string& header, const std::string& output
 std::string includeSpelling(const std::string& header, const std::string& outputDir,
                             const std::vector<std::string>& includeDirs, llvm::vfs::FileSystem& fs);
 
+/// Whether `a` and `b` name the same file, existing or not: the same absolute path (after `.` and
+/// `..`), the same file (llvm::sys::fs::equivalent: a symbolic or hard link to it), or the same path
+/// once the symbolic links of the nearest existing directory above each are resolved (a file not
+/// yet written, named through a link to its directory).
+bool sameFile(const std::string& a, const std::string& b);
+
 /// File name without directory and without its last extension ("a/messages.h" -> "messages").
 std::string fileStem(const std::string& path);
 

@@ -1,11 +1,12 @@
 // Copyright RingKernel authors.
 // ringkernel-gen with paths that are not what they should be: an input that is a directory or a
-// device, an --output-dir that is a file, a depfile or stamp that cannot be written. Each is
-// reported before anything is written.
+// device, an --output-dir that is a file, a depfile or stamp that cannot be written or that names an
+// input or an output. Each is reported before anything is written.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "cli_harness.h"
 
@@ -98,6 +99,53 @@ TEST_F(CliTest, DepfileEscapesSpacesHashesAndDollars) {
   ASSERT_EQ(result.status, 0) << result.output;
   const std::string deps = readFile(path("ping.d"));
   EXPECT_NE(deps.find("  " + dir_.string() + "/a\\ \\#1/$$HOME/ping.h"), std::string::npos) << deps;
+}
+
+// A --depfile or --stamp that names an input header, an output of the run, the --compile-args-file
+// or each other used to be written over it: `--depfile a.h a.h` exited 0 with the header replaced
+// by depfile text, `--depfile out/a.rk.h` replaced a generated header, `--stamp a.h` touched the
+// header. Each is bad usage that names both, found before anything is written: by any spelling of
+// the path (relative, with `.` or `..`, a symbolic link to the file or to its directory).
+TEST_F(CliTest, DepfileOrStampOnAnInputOrOutputIsBadUsageThatNamesBoth) {
+  const std::string header = write("src/ping.h", kHeader);
+  const std::string args = write("ping.args", "-DX=1\n");
+  fs::create_directories(path("out"));
+  const std::string oldOutput = write("out/ping.rk.h", "// an earlier run's\n");
+  fs::create_symlink(header, path("link.h"));
+  fs::create_symlink(path("out"), path("outlink"));
+  struct Case {
+    std::string options;    // the --depfile / --stamp options (run from dir_)
+    std::string mentioned;  // what the message must name besides the option's own path
+  };
+  const std::vector<Case> cases = {
+      {"--depfile src/ping.h", "src/ping.h"},
+      {"--depfile ./src/../src/ping.h", "src/ping.h"},
+      {"--depfile " + quote(header), "src/ping.h"},
+      {"--depfile link.h", "src/ping.h"},
+      {"--stamp src/ping.h", "src/ping.h"},
+      {"--depfile out/ping.rk.h", "ping.rk.h"},
+      {"--depfile out/ping.rk.cuh", "ping.rk.cuh"},
+      {"--stamp out/ping.rk.json", "ping.rk.json"},
+      {"--stamp outlink/ping.rk.json", "ping.rk.json"},
+      {"--depfile ping.args --compile-args-file ping.args", "--compile-args-file ping.args"},
+      {"--depfile ping.d --stamp ./ping.d", "--stamp ./ping.d"},
+  };
+  for (const Case& c : cases) {
+    const CliResult result = runGeneratorIn(dir_.string(), "--output-dir out " + c.options + " src/ping.h");
+    EXPECT_EQ(result.status, 2) << c.options << "\n" << result.output;
+    EXPECT_NE(result.output.find("ringkernel-gen: error: --"), std::string::npos) << c.options << "\n" << result.output;
+    EXPECT_NE(result.output.find(c.mentioned), std::string::npos) << c.options << "\n" << result.output;
+    EXPECT_EQ(readFile(header), kHeader) << c.options;
+    EXPECT_EQ(readFile(oldOutput), "// an earlier run's\n") << c.options;
+    EXPECT_EQ(readFile(args), "-DX=1\n") << c.options;
+    EXPECT_FALSE(fs::exists(path("out/ping.rk.json"))) << c.options << ": outputs written";
+    EXPECT_FALSE(fs::exists(path("ping.d"))) << c.options;
+  }
+  // Paths of their own still work, also a depfile next to the outputs with another name.
+  const CliResult ok = runGeneratorIn(dir_.string(), "--output-dir out --depfile out/ping.rk.d --stamp ping.stamp src/ping.h");
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_TRUE(fs::exists(path("out/ping.rk.d")));
+  EXPECT_EQ(readFile(header), kHeader);
 }
 
 }  // namespace
