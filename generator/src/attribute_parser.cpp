@@ -190,6 +190,23 @@ class ArgumentParser {
   std::map<std::string, clang::SourceLocation> seen_;
 };
 
+/// A preprocessor directive (`#ifdef`, `#if`, `#define`, ...) among the arguments, where `hash` is
+/// its '#': the arguments are read as written, so the tool cannot take one branch of an #if there.
+void reportDirective(const clang::Token& hash, clang::Lexer& lexer, const clang::SourceManager& sm,
+                     const clang::LangOptions& langOpts, Diagnoser& diagnoser) {
+  clang::Token name;
+  lexer.LexFromRawLexer(name);
+  const bool named = name.is(clang::tok::raw_identifier) && !name.isAtStartOfLine();
+  const std::string directive = named ? "#" + name.getRawIdentifier().str() : "#";
+  const clang::SourceLocation end = named ? tokenEnd(name, sm, langOpts) : tokenEnd(hash, sm, langOpts);
+  diagnoser.error(clang::CharSourceRange::getCharRange(hash.getLocation(), end),
+                  "preprocessor directive '" + directive + "' inside the arguments of " + kAttribute +
+                      ": ringkernel-gen reads the arguments as written, so directives there are not supported",
+                  "put the whole attribute in a macro defined under the condition: #ifdef FAST / #define "
+                  "MSG_ATTR [[ringkernel::message(priority = 200)]] / #else / #define MSG_ATTR "
+                  "[[ringkernel::message(priority = 10)]] / #endif, then struct MSG_ATTR Name { ... };");
+}
+
 }  // namespace
 
 bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::SourceManager& sm,
@@ -246,6 +263,10 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
     if (token.is(clang::tok::eof)) {
       diagnoser.error(open, std::string("unterminated argument list of ") + kAttribute,
                       "close the argument list with ')'");
+      return false;
+    }
+    if (token.is(clang::tok::hash) && token.isAtStartOfLine()) {
+      reportDirective(token, lexer, sm, langOpts, diagnoser);
       return false;
     }
     if (token.is(clang::tok::l_paren)) ++depth;

@@ -292,8 +292,8 @@ class ValueReader {
   }
 
   bool readKernel(const Value& value, MessageOptions& options) {
-    const char* fix = "write a non-empty string of letters, digits, '_', '.', ':' or '-', e.g. "
-                      "kernel = \"Add\"";
+    const char* fix = "write a non-empty string of ASCII letters, digits, '_', '.', ':', '-' or non-ASCII "
+                      "characters in UTF-8, e.g. kernel = \"Add\"";
     if (value.name) return failName(value, fix);
     llvm::StringRef spelling = text(value.token);
     if (clang::tok::isStringLiteral(value.token.getKind()) && !spelling.starts_with("\"")) {

@@ -8,6 +8,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 
 namespace ringkernel::gen {
 namespace {
@@ -166,6 +168,50 @@ FieldType rejectAtomic(clang::QualType type, clang::QualType value, const std::v
   return result;
 }
 
+/// The type of all of `record`'s fields when they share one supported scalar type and there is no
+/// other data (no bases, bit-fields or arrays), e.g. float for CUDA's float3; null otherwise.
+clang::QualType commonFieldType(const clang::CXXRecordDecl& record, const clang::ASTContext& context) {
+  if (record.getNumBases() != 0 || record.isUnion() || record.field_empty()) return {};
+  clang::QualType common;
+  for (const clang::FieldDecl* field : record.fields()) {
+    const clang::QualType type = field->getType().getCanonicalType().getUnqualifiedType();
+    if (field->isBitField() || context.getAsArrayType(type) != nullptr) return {};
+    if (!common.isNull() && type != common) return {};
+    common = type;
+  }
+  FieldKind kind;
+  return scalarKind(common, context, kind) ? common : clang::QualType();
+}
+
+/// A struct field whose type is declared in another header and is not a message: a system or
+/// third-party type (CUDA's float3) cannot be annotated by the user, so the fix offers an array of
+/// its fields' type (with the struct's alignment when that is larger: float4) or a message of their
+/// own; a header of their own may still annotate it.
+FieldType notOwnRecord(const clang::CXXRecordDecl& record, clang::QualType type,
+                       const std::vector<std::uint64_t>& outer, const clang::ASTContext& context) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const bool system = sm.isInSystemHeader(sm.getExpansionLoc(record.getLocation()));
+  const std::string file = llvm::sys::path::filename(sm.getFilename(sm.getExpansionLoc(record.getLocation()))).str();
+  const std::string own = "a [[ringkernel::message]] struct of your own with the same fields";
+  FieldType result = rejected(
+      "has type " + spell(type, context) + ", which is not a [[ringkernel::message]]" +
+          (system ? " and is declared in a system header ('" + file + "'), so it cannot be one"
+                  : " (declared in '" + file + "')"),
+      system ? "use " + own : "annotate it in '" + file + "' if that header is yours, else use " + own);
+  const clang::QualType common = commonFieldType(record, context);
+  if (common.isNull()) return result;
+  const std::string spelling = plainSpelling(common, context);
+  if (spelling.empty()) return result;
+  std::vector<std::uint64_t> extents = outer;
+  extents.push_back(static_cast<std::uint64_t>(std::distance(record.field_begin(), record.field_end())));
+  const clang::CharUnits alignment = context.getTypeAlignInChars(context.getRecordType(&record));
+  const bool overAligned = alignment > context.getTypeAlignInChars(common);
+  result.fix += ", or an array of its fields' type: ";
+  result.fixType = (overAligned ? "alignas(" + std::to_string(alignment.getQuantity()) + ") " : std::string()) + spelling;
+  result.fixDeclarator = declaratorOf(extents);
+  return result;
+}
+
 FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType type,
                          const std::vector<std::uint64_t>& outer, const clang::ASTContext& context) {
   const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(recordType.getDecl());
@@ -203,6 +249,12 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
   }
   const clang::CXXRecordDecl* definition = record->getDefinition();
   if (definition == nullptr || !isMessageRecord(*record)) {
+    const clang::SourceManager& sm = context.getSourceManager();
+    const clang::SourceLocation declared = sm.getExpansionLoc(record->getLocation());
+    if (definition != nullptr && record->getIdentifier() != nullptr && declared.isValid() &&
+        !sm.isInMainFile(declared)) {
+      return notOwnRecord(*definition, type, outer, context);
+    }
     return rejected("has type " + spell(type, context) + ", which is not a [[ringkernel::message]]",
                     record->getIdentifier() == nullptr
                         ? "give the struct a name and annotate it: struct [[ringkernel::message]] Name { ... };"

@@ -90,7 +90,7 @@ class HeaderConsumer : public clang::SemaConsumer {
     build(context);
     if (model_.messages.empty() && !context.getDiagnostics().hasErrorOccurred() &&
         diagnostics_.getNumErrors() == errorsBefore_) {
-      noMessages_.report(context.getDiagnostics(), diagnostics_, fileStem(header_));
+      noMessages_.report(context, diagnostics_, fileStem(header_));
     }
   }
 

@@ -276,7 +276,8 @@ class Reader {
   static void checkKernel(const MessageModel& m, const std::string& path) {
     if (m.options.kernel && !isKernelName(*m.options.kernel)) {
       throw Failure{join(path, "options.kernel") + ": " + jsonQuoted(*m.options.kernel) +
-                    " is not a kernel name (letters, digits, '_', '.', ':' or '-')"};
+                    " is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or non-ASCII "
+                    "characters in UTF-8)"};
     }
     if (const std::string expected = kernelName(m.options, m.name); m.kernel != expected) {
       throw Failure{join(path, "kernel") + ": " + jsonQuoted(m.kernel) + " is not the kernel of " +

@@ -242,6 +242,7 @@ bool ModelBuilder::addEnum(const clang::FieldDecl& field, const clang::EnumDecl&
   if (!validator_.checkEnum(field, enumeration, message)) return false;
   const clang::EnumDecl& definition = *enumeration.getDefinition();
   if (!enumsSeen_.insert(&definition).second) return true;
+  if (!validator_.checkEnumNames(definition)) return false;
   EnumModel model;
   model.qualifiedName = qualifiedName(definition);
   model.name = definition.getNameAsString();

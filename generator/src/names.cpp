@@ -8,6 +8,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/PrettyPrinter.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ringkernel::gen {
@@ -44,9 +45,13 @@ std::string defaultKernelName(std::string_view typeName) {
 }
 
 bool isKernelName(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-';
+  if (name.empty()) return false;
+  const bool allowedBytes = std::all_of(name.begin(), name.end(), [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-' ||
+           static_cast<unsigned char>(c) >= 0x80;
   });
+  const auto* begin = reinterpret_cast<const llvm::UTF8*>(name.data());
+  return allowedBytes && llvm::isLegalUTF8String(&begin, begin + name.size());
 }
 
 std::string kernelName(const MessageOptions& options, std::string_view typeName) {

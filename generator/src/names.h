@@ -25,7 +25,9 @@ std::string qualifiedName(const clang::NamedDecl& decl);
 std::string defaultKernelName(std::string_view typeName);
 
 /// Whether `name` may be written as `kernel = "name"`: non-empty, only ASCII letters, digits, '_',
-/// '.', ':' and '-'. The attribute refuses other kernel names; so does the manifest reader.
+/// '.', ':', '-' and non-ASCII characters (well-formed UTF-8), so that every default kernel (a type
+/// name: clang takes non-ASCII letters in identifiers, and the validator refuses '$') is one too.
+/// The attribute refuses other kernel names; so does the manifest reader.
 bool isKernelName(std::string_view name);
 
 /// `kernel` option if given, else defaultKernelName(typeName).

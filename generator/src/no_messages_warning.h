@@ -11,6 +11,10 @@
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/StringRef.h"
 
+namespace clang {
+class ASTContext;
+}
+
 namespace ringkernel::gen {
 
 class RecordingDiagnosticConsumer;
@@ -39,12 +43,14 @@ struct NoMessagesWarning {
   /// The level it is reported at under `engine`'s -w / -Werror; Ignored: not reported.
   clang::DiagnosticsEngine::Level level(const clang::DiagnosticsEngine& engine) const;
 
-  /// Reports, through `engine`, "warning: no [[ringkernel::message]] type in this header; its
+  /// Reports, through `context`'s engine, "warning: no [[ringkernel::message]] type in this header; its
   /// <stem>.rk.h declares no message [-Wringkernel-no-messages]" and its fix note at the header's
   /// line 1, column 1 (the header being parsed, which `consumer`, the engine's client, places them
   /// at; no source line shown). Under -Werror it is an error ("[-Werror,-W...]"), which fails the
-  /// run as any error in the input does; under -w nothing is reported.
-  void report(clang::DiagnosticsEngine& engine, RecordingDiagnosticConsumer& consumer,
+  /// run as any error in the input does; under -w nothing is reported. When headers it includes
+  /// declare messages (an umbrella header), the fix says to list those headers instead, and a note
+  /// at the first message of each names it and the header.
+  void report(const clang::ASTContext& context, RecordingDiagnosticConsumer& consumer,
               llvm::StringRef stem) const;
 };
 

@@ -132,7 +132,7 @@ bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::strin
                                "the GPU",
               "remove the packed attribute; reorder fields or add explicit padding fields");
   }
-  return ok;
+  return checkDollars(record, subject) && ok;
 }
 
 bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
@@ -152,6 +152,10 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
     return fail(where, field.getBitWidth()->getSourceRange(),
                 subject() + " is a bit-field; bit-field layout is implementation-defined",
                 "use a whole integer field (e.g. std::uint8_t flags) and mask the bits in code");
+  }
+  if (field.getName().contains('$')) {
+    return failDollar(field, subject() + " has a '$' in its name (the manifest's field name and, with "
+                                         "format = map, its key on the wire)");
   }
   if (field.getAccess() != clang::AS_public) {
     return fail(where, subject() + " is " +
@@ -175,6 +179,15 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
                 subject() + " is an array of " + std::to_string(type.extents.size()) +
                     " dimensions; generated field descriptors hold at most " + std::to_string(kMaxArrayRank),
                 "merge dimensions, e.g. values[4][4] -> values[16]");
+  }
+  for (const std::uint64_t extent : type.extents) {
+    if (extent <= kMaxArrayExtent) continue;
+    return fail(where, declaration,
+                subject() + " is an array with " + std::to_string(extent) + " elements in one dimension; "
+                    "generated code takes at most " + std::to_string(kMaxArrayExtent) +
+                    " (2^31 - 1) per dimension, as g++ cannot match an array of 2^31 or more elements",
+                "make the array smaller or split the dimension (values[2147483648] -> values[2][1073741824]), "
+                "or send the data in several messages");
   }
   const clang::QualType element = context_.getBaseElementType(field.getType());
   if (element.isConstQualified() || element.isVolatileQualified()) {

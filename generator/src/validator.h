@@ -19,6 +19,7 @@ class ASTContext;
 class CXXRecordDecl;
 class EnumDecl;
 class FieldDecl;
+class NamedDecl;
 }  // namespace clang
 
 namespace ringkernel::gen {
@@ -26,6 +27,9 @@ namespace ringkernel::gen {
 /// Limits of the generated descriptors (runtime/include/ringkernel/message.h, field_descriptor):
 /// array rank up to max_array_rank, offsets, sizes and extents in std::uint32_t.
 inline constexpr std::size_t kMaxArrayRank = 8;
+/// Elements per array dimension: g++ 12 does not match T[N] (std::is_bounded_array, the codecs'
+/// partial specialisations) for an N of 2^31 or more.
+inline constexpr std::uint64_t kMaxArrayExtent = 0x7FFFFFFFu;
 inline constexpr std::uint64_t kMaxMessageBytes = 0xFFFFFFFFu;
 
 class Validator {
@@ -34,7 +38,8 @@ class Validator {
 
   /// Rules on the record itself: unions, class templates and their specialisations and members,
   /// local and anonymous structs, anonymous namespaces, nesting in a non-message class, base
-  /// classes, virtual functions, __attribute__((packed)). Returns false if anything was reported.
+  /// classes, virtual functions, __attribute__((packed)), a '$' in its name or the namespaces and
+  /// classes around it (its qualified name). Returns false if anything was reported.
   bool checkRecord(const clang::CXXRecordDecl& record, const std::string& message);
 
   /// False for records without one concrete layout (unions, templates, members of templates,
@@ -43,12 +48,16 @@ class Validator {
 
   /// Rules on one field: anonymous struct/union members, bit-fields, non-public access,
   /// [[no_unique_address]], const/volatile, an unsupported type (`type.rejection`), more than
-  /// kMaxArrayRank dimensions.
+  /// kMaxArrayRank dimensions or more than kMaxArrayExtent elements in one, a '$' in its name.
   bool checkField(const clang::FieldDecl& field, const FieldType& type, const std::string& message);
 
   /// An enum used by a field must be named and sit at namespace scope or in a message.
   bool checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
                  const std::string& message);
+
+  /// The names of an enum (its definition) that reach the manifest: no '$' in its name, the
+  /// namespaces around it or its enumerators. Once per enum.
+  bool checkEnumNames(const clang::EnumDecl& definition);
 
   /// The default member initializer, if any, must be a scalar constant (or `{}`); on success
   /// `literal` holds its C++ spelling (empty without initializer).
@@ -76,6 +85,9 @@ class Validator {
   /// caret at `where`.
   bool fail(clang::SourceLocation where, clang::SourceRange highlighted, const std::string& message,
             const std::string& fix);
+  /// An error at `named`'s identifier: `message`, why '$' is refused, and the name without it.
+  bool failDollar(const clang::NamedDecl& named, const std::string& message);
+  bool checkDollars(const clang::CXXRecordDecl& record, const std::string& subject);
 
   const clang::ASTContext& context_;
   Diagnoser& diagnoser_;

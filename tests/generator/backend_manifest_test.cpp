@@ -76,7 +76,8 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
   BadManifest{"IncludeWithDelete", [](Json& j) { j["header"]["include"] = "app.h\x7f"; },
               "header.include: \"app.h\\u007f\" " + kNotRelative},
   BadManifest{"OptionKernelNotAKernelName", [](Json& j) { j["messages"][1]["options"]["kernel"] = "Sh\"ape\n"; },
-              "messages[1].options.kernel: \"Sh\\\"ape\\n\" is not a kernel name (letters, digits, '_', '.', ':' or '-')"},
+              "messages[1].options.kernel: \"Sh\\\"ape\\n\" is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or non-ASCII "
+              "characters in UTF-8)"},
   BadManifest{"KernelNotTheDefault", [](Json& j) { j["messages"][1]["kernel"] = "Elsewhere"; },
               "messages[1].kernel: \"Elsewhere\" is not the kernel of \"ShapeRequest\" (expected \"Shape\", the "
               "name without Request/Response/Message)"},

@@ -135,5 +135,33 @@ TEST(AttributePlacement, BeforeTheStructKeywordIsAnError) {
   EXPECT_TRUE(hasError(run, positionOf(source, " Early"), {"misplaced attributes"}));
 }
 
+// A preprocessor directive among the arguments (valid C++: g++ takes one branch) used to be
+// "expected an option name ..., found '#'" with a fix listing the option names. The arguments are
+// read as written, so it is an error of its own at the directive, whose fix is the macro shape
+// that the next test shows working.
+TEST(AttributeErrors, ADirectiveInsideTheArgumentsIsAnErrorAtIt) {
+  const std::string source = "#include <cstdint>\nstruct [[ringkernel::message(\n#ifdef FAST\n  priority = 200\n"
+                             "#else\n  priority = 10\n#endif\n)]] Cond { std::int32_t x; };\n";
+  const auto run = runFrontendOn(source, "x86_64-linux-gnu", {}, {"-DFAST"});
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "#ifdef"),
+                       {"preprocessor directive '#ifdef' inside the arguments of [[ringkernel::message]]",
+                        "not supported"},
+                       "put the whole attribute in a macro defined under the condition"))
+      << run.printed;
+}
+
+TEST(AttributeOptions, AWholeAttributeMacroDefinedUnderAConditionTakesItsBranch) {
+  const std::string source = "#include <cstdint>\n#ifdef FAST\n#define MSG_ATTR [[ringkernel::message(priority = 200)]]\n"
+                             "#else\n#define MSG_ATTR [[ringkernel::message(priority = 10)]]\n#endif\n"
+                             "struct MSG_ATTR Cond { std::int32_t x; };\n";
+  const auto fast = runFrontendOn(source, "x86_64-linux-gnu", {}, {"-DFAST"});
+  ASSERT_EQ(errorCount(fast), 0u) << fast.printed;
+  EXPECT_EQ(fast.message("Cond").options.priority, 200);
+  const auto slow = runFrontendOn(source);
+  ASSERT_EQ(errorCount(slow), 0u) << slow.printed;
+  EXPECT_EQ(slow.message("Cond").options.priority, 10);
+}
+
 }  // namespace
 }  // namespace ringkernel::gen

@@ -186,4 +186,27 @@ TEST_F(HeaderWithoutMessage, NotForAHeaderWithErrors) {
   }
 }
 
+// An umbrella header (it only includes the headers that declare the messages): the fix used to be
+// "annotate each message struct ..., or stop listing this header", which did not say that a header's
+// messages are generated only from that header. It says so now, and a note at the first message of
+// each included header names it.
+TEST_F(HeaderWithoutMessage, AnUmbrellaHeaderNamesTheIncludedHeadersWithMessages) {
+  const std::string real = write("real.h", kGoodHeader);
+  const std::string all = write("all.h", "#pragma once\n#include \"real.h\"\n");
+  const Result result = runGenerator("--output-dir " + quote(path("out")) + " " + quote(all));
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find(all + ":1:1: warning: no [[ringkernel::message]] type in this header"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find(all + ":1:1: note: fix: the messages are declared in headers this one includes (below), "
+                                     "and a header's messages are generated only from that header itself: list those "
+                                     "headers"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find(real + ":3:32: note: 'Ping' is a message of 'real.h' (1 message there), which this "
+                                      "header includes"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("annotate each message struct"), std::string::npos) << result.output;
+}
+
 }  // namespace

@@ -134,5 +134,21 @@ TEST(ManifestContract, EnumeratorsCarryTheirWireValueAsAJsonInteger) {
   }
 }
 
+// The registry step reads back every manifest the front end writes: a non-ASCII kernel, by default
+// and written out (the reader applies the attribute's kernel-name rule). Before, the attribute
+// refused kernel = "Grüße", and a name with '$' was generated and then refused by the reader
+// (test_validator_records.cpp: '$' is now refused at generation).
+TEST(ManifestContract, TheReaderTakesBackNonAsciiKernels) {
+  const std::string kernel = "Gr\xc3\xbc\xc3\x9f" "e";
+  const auto run = runFrontendOn("namespace caf\xc3\xa9 { struct [[ringkernel::message]] " + kernel + " { int n; };\n"
+                                 "struct [[ringkernel::message(kernel = \"" + kernel + "\")]] Other { int n; }; }\n");
+  ASSERT_EQ(errorCount(run), 0u) << run.printed;
+  const std::string text = manifestJson(run.header());
+  HeaderModel back;
+  std::string error;
+  ASSERT_TRUE(readManifest(text, "k.rk.json", back, error)) << error;
+  EXPECT_EQ(manifestJson(back), text);
+}
+
 }  // namespace
 }  // namespace ringkernel::gen

@@ -113,5 +113,29 @@ TEST(FrontendIds, NonAsciiNamesHashTheirUtf8BytesInEverySpelling) {
   }
 }
 
+// One rule for default and explicit kernel names: non-ASCII characters (well-formed UTF-8) count
+// as the type name's letters do. `kernel = "Grüße"` used to be "not a valid kernel name" while a
+// type named Grüße got that very kernel by default.
+TEST(KernelName, NonAsciiCharactersInWellFormedUtf8AreAllowed) {
+  EXPECT_TRUE(isKernelName("Gr\xc3\xbc\xc3\x9f" "e"));
+  EXPECT_TRUE(isKernelName("app.Gr\xc3\xbc\xc3\x9f" "e-v1"));
+  EXPECT_TRUE(isKernelName(defaultKernelName("Gr\xc3\xbc\xc3\x9f" "eRequest")));
+  EXPECT_FALSE(isKernelName("Gr\xfc\xdf" "e"));  // Latin-1 bytes, not UTF-8
+  EXPECT_FALSE(isKernelName("Gr\xc3"));          // a truncated sequence
+  EXPECT_FALSE(isKernelName("a b"));
+  EXPECT_FALSE(isKernelName(""));
+}
+
+TEST(FrontendIds, ANonAsciiKernelWrittenOutIsTheDefaultOne) {
+  const std::string kernel = "Gr\xc3\xbc\xc3\x9f" "e";
+  const std::string source = "namespace caf\xc3\xa9 { struct [[ringkernel::message]] " + kernel + " { int n; };\n"
+                             "struct [[ringkernel::message(kernel = \"" + kernel + "\")]] Other { int n; }; }\n";
+  const auto run = runFrontendOn(source);
+  ASSERT_EQ(testing::errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("caf\xc3\xa9::" + kernel).kernel, kernel);
+  EXPECT_EQ(run.message("caf\xc3\xa9::Other").kernel, kernel);
+  EXPECT_EQ(run.message("caf\xc3\xa9::Other").kernelId, run.message("caf\xc3\xa9::" + kernel).kernelId);
+}
+
 }  // namespace
 }  // namespace ringkernel::gen

@@ -3,6 +3,9 @@
 // field, the reason and a fix; nothing is modelled for the message.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "frontend_harness.h"
 
 namespace ringkernel::gen {
@@ -116,7 +119,11 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   // Generated field descriptors hold at most 8 extents and 32-bit offsets/sizes (field_descriptor):
   // these used to be accepted and give a .rk.h that does not compile (narrowing, too many initializers).
   BadField{"NineDimensions", "", "std::uint8_t cube[1][1][1][1][1][1][1][1][2]", "cube", {"field 'cube'", "array of 9 dimensions", "at most 8"}, "merge dimensions"},
-  BadField{"BeyondFourGiB", "", "char huge[1ull << 32]", "huge", {"field 'huge'", "ends at byte 4294967300", "beyond the 4294967295 bytes"}, "several messages"},
+  BadField{"BeyondFourGiB", "", "char huge[4][1u << 30]", "huge", {"field 'huge'", "ends at byte 4294967300", "beyond the 4294967295 bytes"}, "several messages"},
+  // g++ 12 cannot match T[N] for N >= 2^31 (std::is_bounded_array is false): this was generated and
+  // the .rk.h then failed to compile.
+  BadField{"TwoToThe31Elements", "", "char a[2147483648]", "a[", {"field 'a'", "2147483648 elements in one dimension", "at most 2147483647"}, "split the dimension"},
+  BadField{"TwoToThe31InAnInnerDimension", "", "char a[1][2147483648]", "a[", {"field 'a'", "2147483648 elements in one dimension"}, "split the dimension"},
   BadField{"NestedBeyondFourGiB", "struct [[ringkernel::message]] Block { char bytes[1u << 20]; };", "Block blocks[1u << 12]", "blocks", {"field 'blocks'", "ends at byte 4294967300"}, "several messages"}
 ), [](const auto& info) { return std::string(info.param.name); });
 // clang-format on
@@ -164,6 +171,40 @@ TEST(FieldRules, AMessageUsingABadMessageIsNotModelled) {
   EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p' of message 'Inner'"}));
   ASSERT_EQ(run.result.headers.size(), 1u);
   EXPECT_TRUE(run.result.headers[0].messages.empty());
+}
+
+// 2^31 - 1 elements in a dimension is still fine (the generated code compiles with g++ and clang++).
+TEST(FieldRules, TwoToThe31MinusOneElementsAreAccepted) {
+  const auto run = runFrontendOn("struct [[ringkernel::message]] Big { char a[2147483647]; };\n");
+  EXPECT_EQ(errorCount(run), 0u) << run.printed;
+}
+
+// A struct from a system header (CUDA's float3) cannot be annotated by the user: the fix used to
+// be "annotate it: struct [[ringkernel::message]] float3 { ... };". It now offers a message of
+// their own or an array of the struct's field type, aligned as the struct when that is more.
+TEST(FieldRules, AStructFromAnotherHeaderGetsAFixTheUserCanApply) {
+  const std::map<std::string, std::string> files = {
+      {"/ringkernel-test/sys/vec.h", "struct vec3 { float x, y, z; };\n"
+                                     "struct alignas(16) vec4 { float x, y, z, w; };\n"
+                                     "struct mixed { float x; int n; };\n"},
+      {"/ringkernel-test/mine.h", "struct Point { float x, y; };\n"}};
+  const std::string source = "#include <vec.h>\n#include \"mine.h\"\n"
+                             "struct [[ringkernel::message]] Pos { vec3 p; vec4 q[2]; mixed m; Point pt; };\n";
+  const auto run = runFrontendOn(source, "x86_64-linux-gnu", files, {"-isystem", "/ringkernel-test/sys"});
+  EXPECT_EQ(errorCount(run), 4u) << run.printed;
+  const std::string system = ", which is not a [[ringkernel::message]] and is declared in a system header ('vec.h'), "
+                             "so it cannot be one";
+  const std::string own = "use a [[ringkernel::message]] struct of your own with the same fields";
+  EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p'", "'vec3'" + system},
+                       own + ", or an array of its fields' type: float p[3]"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "q["), {"field 'q'", system},
+                       own + ", or an array of its fields' type: alignas(16) float q[2][4]"));
+  const auto* mixed = testing::findError(run, "field 'm'");
+  ASSERT_NE(mixed, nullptr) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "m;"), {"field 'm'", system}, own));
+  EXPECT_EQ(testing::findNoteAfter(run, *mixed, "an array"), nullptr) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "pt;"), {"field 'pt'", "'Point', which is not a [[ringkernel::message]] (declared in 'mine.h')"},
+                       "annotate it in 'mine.h' if that header is yours, else " + own));
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, RecordRule, ::testing::Values(
   BadRecord{"DeletedDefaultConstructor", "struct [[ringkernel::message]] Gone { Gone() = delete; int a; };\n",
             "Gone()", 1, {"message 'Gone' is not default-constructible", "its default constructor is deleted"}, "Gone() = default;"},
   // Every field ends within 4 GiB - 1, but the tail padding to the alignment does not.
-  BadRecord{"TailPaddingBeyondFourGiB", "struct [[ringkernel::message]] Huge { std::uint64_t a; char rest[0xFFFFFFFFull - 8]; };\n",
+  BadRecord{"TailPaddingBeyondFourGiB", "struct [[ringkernel::message]] Huge { std::uint64_t a; char rest[2][0x7FFFFFFB]; char tail; };\n",
             "Huge", 1, {"message 'Huge' is 4294967296 bytes", "more than the 4294967295"}, "several messages"},
   BadRecord{"ExplicitIdCollision", "struct [[ringkernel::message(id = 9)]] First { int a; };\nstruct [[ringkernel::message(id = 9)]] Second { int a; };\n",
             "Second", 1, {"message 'Second' has type id 0x00000009, the same as 'First'"}, "different explicit id"}
@@ -173,6 +173,37 @@ TEST(RecordRules, ErrorsAfterALocalMessageClassAreStillReported) {
   EXPECT_EQ(errorCount(run), 2u) << run.printed;
   EXPECT_TRUE(hasError(run, positionOf(source, "Local"), {"Local' is a local struct declared inside a function"}));
   EXPECT_TRUE(hasError(run, positionOf(source, "p;"), {"field 'p' of message 'Later'"}));
+}
+
+// '$' in identifiers (a clang and g++ extension) used to be generated, after which the registry
+// step refused the tool's own manifest ('"ns$1::Foo$Bar" is not a C++ qualified name'). Each name
+// with a '$' that reaches the manifest is an error at its identifier, with the name without it.
+TEST(RecordRules, ADollarInANameIsAnErrorAtEachIdentifier) {
+  const std::string source =
+      "#include <cstdint>\nnamespace ns$1 { struct [[ringkernel::message]] Foo$Bar { std::int32_t val$ue; }; }\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "ns$1"),
+                       {"message 'ns$1::Foo$Bar' is declared in namespace 'ns$1', whose name has a '$'",
+                        "compiler extension"},
+                       "rename 'ns$1' without '$', e.g. 'ns_1'"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "Foo$Bar"), {"message 'ns$1::Foo$Bar' has a '$' in its name"},
+                       "e.g. 'Foo_Bar'"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "val$ue"),
+                       {"field 'val$ue' of message 'ns$1::Foo$Bar' has a '$' in its name"}, "e.g. 'val_ue'"));
+  ASSERT_EQ(run.result.headers.size(), 1u);
+  EXPECT_TRUE(run.result.headers[0].messages.empty());
+}
+
+// An enum's names reach the manifest too; each is reported once, however many fields use it.
+TEST(RecordRules, ADollarInAnEnumsNamesIsReportedOnce) {
+  const std::string source = "#include <cstdint>\nnamespace a$b { enum class E$ : std::uint8_t { x$ = 1, y }; }\n"
+                             "struct [[ringkernel::message]] M { a$b::E$ e; a$b::E$ f; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "a$b"), {"enum 'a$b::E$' is declared in namespace 'a$b'"}, "'a_b'"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "E$"), {"enum 'a$b::E$' has a '$' in its name"}, "'E_'"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "x$"), {"enumerator 'x$' of enum 'a$b::E$'"}, "'x_'"));
 }
 
 }  // namespace
