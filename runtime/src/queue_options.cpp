@@ -1,5 +1,6 @@
 // Copyright RingKernel authors.
-// The check of QueueOptions (ringkernel/queue/queue_options.h).
+// The check of QueueOptions (ringkernel/queue/queue_options.h), and the capacity rule it shares
+// with the rings' initialize (ring_control.h).
 #include "ringkernel/queue/queue_options.h"
 
 #include <string>
@@ -38,6 +39,24 @@ void check_side_device(const char* name, int id, const QueueOptions& o) {
 
 }  // namespace
 
+void check_ring_capacity(const char* call, std::uint64_t capacity, bool multi_consumer, std::uint64_t max_capacity) {
+  if (!is_power_of_two(capacity)) {
+    throw Error(errc::invalid_argument, call, no_device,
+                "capacity " + std::to_string(capacity) + " is not a power of two (" +
+                    (multi_consumer ? "2, 4, 8, ... for a multi-consumer ring" : "1, 2, 4, ...") + ")");
+  }
+  if (capacity > max_capacity) {
+    throw Error(errc::invalid_argument, call, no_device,
+                "capacity " + std::to_string(capacity) + " is too large: the ring's bytes would exceed what "
+                "std::size_t counts (at most " + std::to_string(max_capacity) + " slots of this message type)");
+  }
+  if (multi_consumer && capacity < 2) {
+    throw Error(errc::invalid_argument, call, no_device,
+                "capacity 1: a multi-producer/multi-consumer ring needs at least 2 slots (with one, a published "
+                "slot and a free slot of the next lap carry the same sequence word)");
+  }
+}
+
 void validate_queue_options(const QueueOptions& o, bool multi_producer, bool multi_consumer,
                             std::uint64_t max_capacity) {
   // Values outside the enums (a cast, an uninitialised field) are refused, not read as another one.
@@ -60,21 +79,7 @@ void validate_queue_options(const QueueOptions& o, bool multi_producer, bool mul
                   "QueueOptions::memory " + std::to_string(static_cast<int>(o.memory)) +
                       " is no QueueMemory (host, pinned, device)");
   }
-  if (!is_power_of_two(o.capacity)) {
-    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                "capacity " + std::to_string(o.capacity) + " is not a power of two (" +
-                    (multi_consumer ? "2, 4, 8, ... for a multi-consumer ring" : "1, 2, 4, ...") + ")");
-  }
-  if (o.capacity > max_capacity) {
-    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                "capacity " + std::to_string(o.capacity) + " is too large: the ring's bytes would exceed what "
-                "std::size_t counts (at most " + std::to_string(max_capacity) + " slots of this message type)");
-  }
-  if (multi_consumer && o.capacity < 2) {
-    throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
-                "capacity 1: a multi-producer/multi-consumer ring needs at least 2 slots (with one, a published "
-                "slot and a free slot of the next lap carry the same sequence word)");
-  }
+  check_ring_capacity("BasicMessageQueue", o.capacity, multi_consumer, max_capacity);
   if (o.policy == FullPolicy::drop_oldest && !multi_consumer) {
     throw Error(errc::invalid_argument, "BasicMessageQueue", no_device,
                 "FullPolicy::drop_oldest needs a multi-consumer ring (the sender evicts as a second consumer): "

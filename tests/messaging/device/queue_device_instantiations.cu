@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // nvcc compile check: every device-side messaging API instantiated in __global__ kernels - rings
-// at device and system scope (single ops, batches, warp-aggregated ops), the hybrid logical clock,
+// at device and system scope (single ops, batches, warp-aggregated ops), block-scope rings in
+// __shared__ memory initialised on the device, the hybrid logical clock,
 // KernelMessage factories and stamping, the envelope codec (peek_envelope_type_id,
 // envelope_header_problem, to_string of a codec_status included), the generated registry's
 // dispatch_envelope (.rk.h types).
@@ -36,6 +37,30 @@ __global__ void rings(ringkernel::mpmc_ring<Tagged, S> mpmc, ringkernel::spsc_ri
     ok += spsc.try_pop(b) ? 1 : 0;
     ok += spsc.try_peek(b) ? 1 : 0;
     ok += static_cast<int>(spsc.size());
+  }
+  atomicAdd(status, ok);
+}
+
+// Block-scope rings in __shared__ memory, initialised in device code by one thread, then used by
+// the whole block after __syncthreads() (docs/messaging.md §3, "Creating a ring").
+__global__ void block_rings(int* status) {
+  using BlockMpmc = ringkernel::mpmc_ring<Tagged, ringkernel::atomic_scope::block>;
+  using BlockSpsc = ringkernel::spsc_ring<Tagged, ringkernel::atomic_scope::block>;
+  __shared__ alignas(ringkernel::detail::queue_line_bytes) unsigned char mpmc_memory[BlockMpmc::bytes_for(64)];
+  __shared__ alignas(ringkernel::detail::queue_line_bytes) unsigned char spsc_memory[BlockSpsc::bytes_for(8)];
+  if (threadIdx.x == 0) {
+    (void)BlockMpmc::initialize(mpmc_memory, 64);
+    (void)BlockSpsc::initialize(spsc_memory, 8);
+  }
+  __syncthreads();
+  const BlockMpmc mpmc(mpmc_memory);
+  Tagged t{threadIdx.x, 0, blockIdx.x};
+  int ok = ringkernel::warp_push(mpmc, t) ? 1 : 0;
+  ok += ringkernel::warp_pop(mpmc, t) ? 1 : 0;
+  if (threadIdx.x == 0) {
+    BlockSpsc spsc(spsc_memory);
+    ok += spsc.try_push(t) ? 1 : 0;
+    ok += spsc.try_pop(t) ? 1 : 0;
   }
   atomicAdd(status, ok);
 }
@@ -84,5 +109,6 @@ __global__ void routed_envelopes(const std::uint8_t* in, std::size_t size, int* 
 // Host-side references so the kernels are emitted.
 void* messaging_device_kernels[] = {reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::device>),
                                     reinterpret_cast<void*>(&rings<ringkernel::atomic_scope::system>),
+                                    reinterpret_cast<void*>(&block_rings),
                                     reinterpret_cast<void*>(&clocks_and_envelopes),
                                     reinterpret_cast<void*>(&routed_envelopes)};

@@ -126,9 +126,28 @@ class mpmc_ring {
     return sizeof(detail::ring_control) + detail::to_size(capacity) * sizeof(slot_type);
   }
 
-  /// Writes an empty ring into `memory`: capacity a power of two >= 2 (host code; for device memory initialise a host copy and
-  /// upload it). `start`: the position of the first message (tests start near 2^64).
-  static mpmc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
+  /// Whether a ring of this type works with `capacity` slots: a power of two, at least 2 (with
+  /// one, a published slot and a free slot of the next lap carry the same sequence word), at most
+  /// max_capacity. MpmcQueue and P2PMessageQueue apply the same rule.
+  RINGKERNEL_HOST_DEVICE static constexpr bool valid_capacity(std::uint64_t capacity) noexcept {
+    return detail::valid_ring_capacity(capacity, multi_consumer, max_capacity);
+  }
+
+  /// Writes an empty ring of `capacity` slots into `memory` (bytes_for(capacity) bytes, aligned to
+  /// queue_line_bytes) and returns its view; `start`: the position of the first message (tests
+  /// start near 2^64). A capacity that is not valid_capacity writes nothing: on the host
+  /// Error(invalid_argument, "mpmc_ring::initialize") naming it and the rule; in device code (one
+  /// thread initialising a block-scope ring in shared memory, docs/messaging.md §3) a trap. Memory
+  /// that host threads cannot reach: initialize_ring (queue_storage.h) writes a host image and
+  /// uploads it.
+  RINGKERNEL_HOST_DEVICE static mpmc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) {
+    if (!valid_capacity(capacity)) {
+#if defined(__CUDA_ARCH__)
+      __trap();
+#else
+      detail::check_ring_capacity("mpmc_ring::initialize", capacity, multi_consumer, max_capacity);
+#endif
+    }
     // memcpy creates the implicit-lifetime control block and slots in raw memory.
     detail::ring_control control{};
     control.head = control.tail = control.cached_head = control.cached_tail = start;
@@ -137,6 +156,7 @@ class mpmc_ring {
     control.free_slots = capacity;
     control.published = 0;
     control.kind = kind;
+    control.slot_bytes = sizeof(slot_type);
     std::memcpy(memory, &control, sizeof control);
     auto* slots = static_cast<unsigned char*>(memory) + sizeof(detail::ring_control);
     std::memset(slots, 0, detail::to_size(capacity) * sizeof(slot_type));
@@ -149,7 +169,8 @@ class mpmc_ring {
 
   mpmc_ring() = default;
   /// A view of a ring initialize() wrote at `memory` (any address space the caller can access),
-  /// by an mpmc_ring of the same kind (debug host builds assert it: see top).
+  /// by an mpmc_ring of the same kind and element type. Debug host builds assert both (see top)
+  /// and the capacity it read (valid_capacity); nothing under NDEBUG or in device code.
   RINGKERNEL_HOST_DEVICE explicit mpmc_ring(void* memory) noexcept
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
@@ -157,14 +178,23 @@ class mpmc_ring {
 #if !defined(__CUDA_ARCH__)
     assert(control_->kind == kind &&
            "one memory, one kind of view: a ticketed and a CAS-claiming mpmc_ring view of the same memory");
+    assert(control_->slot_bytes == sizeof(slot_type) &&
+           "ring_control::slot_bytes: a view of another element type than the ring was initialised for; "
+           "view a queue's memory as its own ring_type (MpmcQueue<T>::ring_type, of the same T)");
+    assert(valid_capacity(control_->capacity) &&
+           "ring_control::capacity is no valid capacity: not a ring initialize() wrote (mpmc_ring::valid_capacity)");
 #endif
   }
   /// A view whose capacity the caller states, without reading the memory (device memory seen
-  /// from the host, to be passed to kernels).
+  /// from the host, to be passed to kernels). Debug host builds assert valid_capacity(capacity).
   RINGKERNEL_HOST_DEVICE mpmc_ring(void* memory, std::uint64_t capacity) noexcept
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<slot_type*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
-        mask_(capacity - 1) {}
+        mask_(capacity - 1) {
+#if !defined(__CUDA_ARCH__)
+    assert(valid_capacity(capacity) && "a capacity no mpmc_ring works with (mpmc_ring::valid_capacity: a power of two >= 2)");
+#endif
+  }
 
   RINGKERNEL_HOST_DEVICE std::uint64_t capacity() const noexcept { return mask_ + 1; }
   RINGKERNEL_HOST_DEVICE detail::ring_control* control() const noexcept { return control_; }

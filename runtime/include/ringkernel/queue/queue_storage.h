@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ringkernel/buffers.h"
+#include "ringkernel/error.h"
 #include "ringkernel/queue/queue_types.h"
 #include "ringkernel/queue/ring_control.h"
 
@@ -71,10 +73,19 @@ class QueueStorage {
 /// Writes an empty `Ring` (spsc_ring or mpmc_ring) of `capacity` slots into `storage` and returns
 /// its view: in place when host threads can reach the memory, else as a host image uploaded once
 /// (CUDA device memory: QueueStorage::upload, on `*stream` if not null, else on a stream made for
-/// the call). `storage` must hold Ring::bytes_for(capacity).
+/// the call). Before writing anything it refuses, named "initialize_ring": a capacity that is not
+/// Ring::valid_capacity (Error(invalid_argument), Ring::initialize's wording), and storage smaller
+/// than Ring::bytes_for(capacity) (Error(out_of_range), naming both sizes).
 template <class Ring>
 Ring initialize_ring(QueueStorage& storage, std::uint64_t capacity, std::uint64_t start = 0,
                      Stream* stream = nullptr) {
+  if (!Ring::valid_capacity(capacity))
+    detail::check_ring_capacity("initialize_ring", capacity, Ring::multi_consumer, Ring::max_capacity);
+  if (storage.size() < Ring::bytes_for(capacity)) {
+    throw Error(errc::out_of_range, "initialize_ring", storage.memory() == QueueMemory::host ? no_device : storage.device(),
+                "a ring of " + std::to_string(capacity) + " slots needs " + std::to_string(Ring::bytes_for(capacity)) +
+                    " bytes (Ring::bytes_for), the storage holds " + std::to_string(storage.size()));
+  }
   if (storage.host_accessible()) return Ring::initialize(storage.data(), capacity, start);
   // Aligned as the ring's control block (alignas 128), which Ring::initialize constructs in it.
   struct alignas(detail::queue_line_bytes) image_line {

@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // The shared state at the start of every ring's memory: producer index, consumer index, the
-// closed flag and the spsc ring's two cached indices, each on its own 128-byte line (the GPU's L2
+// closed flag (with what initialize() recorded: capacity, start, kind, slot size) and the spsc
+// ring's two cached indices, each on its own 128-byte line (the GPU's L2
 // line; two 64-byte host lines, so no false sharing on either). Indices are 64-bit positions that
 // only grow (they wrap modulo 2^64, which a queue moving 10^9 messages per second reaches after 584
 // years - and the tests start near 2^64 to prove the arithmetic holds there too);
@@ -23,6 +24,7 @@ struct ring_control {
   std::uint64_t capacity;                          // power of two
   std::uint64_t start;                             // position of the first message ever sent
   std::uint64_t kind;  // mpmc_ring: ring_kind_cas or ring_kind_ticketed, written by initialize() (spsc: 0)
+  std::uint64_t slot_bytes;  // sizeof a slot (mpmc: mpmc_slot<T>, spsc: T), written by initialize()
   // spsc: each side's cache of the other side's index, on a line of its own that the other side
   // never touches. Beside the side's own index (as at first) they made the ring 1.5-1.9x slower
   // whenever the consumer was the slower side, i.e. whenever the queue runs full and the producer
@@ -47,6 +49,7 @@ static_assert(offsetof(ring_control, head) == 0 * queue_line_bytes && offsetof(r
                   offsetof(ring_control, free_slots) == 5 * queue_line_bytes &&
                   offsetof(ring_control, published) == 6 * queue_line_bytes,
               "each side's words on lines of their own; the same layout for every compiler, host and device");
+static_assert(offsetof(ring_control, slot_bytes) / queue_line_bytes == 2, "slot_bytes on the closed line, beside capacity");
 
 /// ring_control::kind of an mpmc_ring: how its parties claim. Views of one ring's memory must all
 /// be of the kind initialize() recorded (mpmc_ring.h, top: one memory, one kind of view).
@@ -73,6 +76,18 @@ RINGKERNEL_HOST_DEVICE constexpr credit_take credits_taken(std::int64_t before, 
 }
 
 RINGKERNEL_HOST_DEVICE constexpr bool is_power_of_two(std::uint64_t v) noexcept { return v != 0 && (v & (v - 1)) == 0; }
+
+/// The capacities a ring works with (Ring::valid_capacity): a power of two, at least 2 for a
+/// multi-consumer ring (mpmc_ring: with one slot, a published slot and a free slot of the next lap
+/// carry the same sequence word), at most the ring's max_capacity (bytes_for would wrap beyond).
+RINGKERNEL_HOST_DEVICE constexpr bool valid_ring_capacity(std::uint64_t capacity, bool multi_consumer,
+                                                          std::uint64_t max_capacity) noexcept {
+  return is_power_of_two(capacity) && capacity <= max_capacity && (!multi_consumer || capacity >= 2);
+}
+
+/// Host only (runtime/src/queue_options.cpp): throws Error(invalid_argument, `call`) naming
+/// `capacity` and the rule it breaks, unless valid_ring_capacity; the queues' wording too.
+void check_ring_capacity(const char* call, std::uint64_t capacity, bool multi_consumer, std::uint64_t max_capacity);
 
 /// Signed distance a - b of two positions (correct across the 2^64 wrap).
 RINGKERNEL_HOST_DEVICE constexpr std::int64_t position_diff(std::uint64_t a, std::uint64_t b) noexcept {

@@ -23,6 +23,10 @@
 #include <cstring>
 #include <type_traits>
 
+#if !defined(__CUDA_ARCH__)
+#include <cassert>
+#endif
+
 #include "ringkernel/config.h"
 #include "ringkernel/detail/atomic_word.h"
 #include "ringkernel/detail/to_size.h"
@@ -51,26 +55,60 @@ class spsc_ring {
     return sizeof(detail::ring_control) + detail::to_size(capacity) * sizeof(T);
   }
 
-  static spsc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) noexcept {
+  /// Whether a ring of this type works with `capacity` slots: a power of two (1 included), at
+  /// most max_capacity. SpscQueue applies the same rule.
+  RINGKERNEL_HOST_DEVICE static constexpr bool valid_capacity(std::uint64_t capacity) noexcept {
+    return detail::valid_ring_capacity(capacity, multi_consumer, max_capacity);
+  }
+
+  /// Writes an empty ring of `capacity` slots into `memory` (bytes_for(capacity) bytes, aligned to
+  /// queue_line_bytes) and returns its view; `start`: the position of the first message. A
+  /// capacity that is not valid_capacity writes nothing: on the host Error(invalid_argument,
+  /// "spsc_ring::initialize") naming it and the rule; in device code a trap. As
+  /// mpmc_ring::initialize (docs/messaging.md §3).
+  RINGKERNEL_HOST_DEVICE static spsc_ring initialize(void* memory, std::uint64_t capacity, std::uint64_t start = 0) {
+    if (!valid_capacity(capacity)) {
+#if defined(__CUDA_ARCH__)
+      __trap();
+#else
+      detail::check_ring_capacity("spsc_ring::initialize", capacity, multi_consumer, max_capacity);
+#endif
+    }
     detail::ring_control control{};  // memcpy creates the implicit-lifetime control block in raw memory
     control.head = control.tail = control.cached_head = control.cached_tail = start;
     control.capacity = capacity;
     control.start = start;
+    control.slot_bytes = sizeof(T);
     std::memcpy(memory, &control, sizeof control);
     return spsc_ring(memory);
   }
 
   spsc_ring() = default;
+  /// A view of a ring initialize() wrote at `memory`, by an spsc_ring of the same element type.
+  /// Debug host builds assert the slot size and the capacity it read; nothing under NDEBUG or in
+  /// device code.
   RINGKERNEL_HOST_DEVICE explicit spsc_ring(void* memory) noexcept
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<T*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
-        mask_(control_->capacity - 1) {}
+        mask_(control_->capacity - 1) {
+#if !defined(__CUDA_ARCH__)
+    assert(control_->slot_bytes == sizeof(T) &&
+           "ring_control::slot_bytes: a view of another element type than the ring was initialised for; "
+           "view a queue's memory as its own ring_type (SpscQueue<T>::ring_type, of the same T)");
+    assert(valid_capacity(control_->capacity) &&
+           "ring_control::capacity is no valid capacity: not a ring initialize() wrote (spsc_ring::valid_capacity)");
+#endif
+  }
   /// A view whose capacity the caller states, without reading the memory (device memory seen
-  /// from the host, to be passed to kernels).
+  /// from the host, to be passed to kernels). Debug host builds assert valid_capacity(capacity).
   RINGKERNEL_HOST_DEVICE spsc_ring(void* memory, std::uint64_t capacity) noexcept
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<T*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
-        mask_(capacity - 1) {}
+        mask_(capacity - 1) {
+#if !defined(__CUDA_ARCH__)
+    assert(valid_capacity(capacity) && "a capacity no spsc_ring works with (spsc_ring::valid_capacity: a power of two)");
+#endif
+  }
 
   RINGKERNEL_HOST_DEVICE std::uint64_t capacity() const noexcept { return mask_ + 1; }
   RINGKERNEL_HOST_DEVICE detail::ring_control* control() const noexcept { return control_; }
