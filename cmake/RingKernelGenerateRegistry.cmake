@@ -94,7 +94,8 @@ function(_ringkernel_add_id_checks)
       continue()
     endif()
     set(stamp_dir "${CMAKE_BINARY_DIR}/CMakeFiles/ringkernel_gen_check")  # Makefiles do not create it
-    set(stamp "${stamp_dir}/${target}$<$<BOOL:$<CONFIG>>:.$<CONFIG>>.stamp")
+    # Per configuration (not $<BOOL:$<CONFIG>>, which is false for configurations named N, Off, ...).
+    set(stamp "${stamp_dir}/${target}$<$<NOT:$<STREQUAL:$<CONFIG>,>>:.$<CONFIG>>.stamp")
     add_custom_command(
       OUTPUT "${stamp}"
       COMMAND RingKernel::gen check
