@@ -28,6 +28,7 @@
 namespace codec_test {
 namespace {
 
+using codec_variants::operator+;
 using codec_variants::operator+=;
 using ringkernel::codec_status;
 
@@ -38,10 +39,12 @@ static_assert(ringkernel::detail::field_chunk_size == 16, "the messages put thei
 static_assert(ringkernel::detail::max_unchunked_fields == 32, "Fields32Map is the widest unchunked message");
 static_assert(ringkernel::detail::split_into_chunks<ManyFields> && ringkernel::detail::split_into_chunks<ManyFieldsMap>);
 static_assert(!ringkernel::detail::split_into_chunks<Fields32Map>);
+static_assert(ringkernel::message_traits<Fields64Map>::field_count == 64);
+static_assert(ringkernel::message_traits<Fields70Map>::field_count == 70);
 
 template <class T>
 class ManyFieldsTest : public ::testing::Test {};
-using ManyFieldTypes = ::testing::Types<ManyFields, ManyFieldsMap, ManyHolder, Fields32Map>;
+using ManyFieldTypes = ::testing::Types<ManyFields, ManyFieldsMap, ManyHolder, Fields32Map, Fields64Map, Fields70Map>;
 TYPED_TEST_SUITE(ManyFieldsTest, ManyFieldTypes);
 
 TYPED_TEST(ManyFieldsTest, RandomMessagesEncodeLikeMsgpackCAndDecodeBitForBit) {
@@ -82,6 +85,7 @@ TEST(ManyFieldsDecodeMatchesReference, Array) { agreement::expect_agreement<Many
 TEST(ManyFieldsDecodeMatchesReference, Map) { agreement::expect_agreement<ManyFieldsMap>(300, 300); }
 TEST(ManyFieldsDecodeMatchesReference, Nested) { agreement::expect_agreement<ManyHolder>(300, 300); }
 TEST(ManyFieldsDecodeMatchesReference, Unchunked32) { agreement::expect_agreement<Fields32Map>(300, 300); }
+TEST(ManyFieldsDecodeMatchesReference, Map70) { agreement::expect_agreement<Fields70Map>(300, 300); }
 
 /// Fields on both sides of each chunk boundary (15 | 16, 31 | 32) and the last one.
 constexpr std::size_t boundary_fields[] = {0, 15, 16, 31, 32, 34};
@@ -138,6 +142,74 @@ TEST(ManyFieldsMapKeys, AnyOrderDecodesTheSameMessage) {
   ASSERT_EQ(r.status, codec_status::ok) << hex(shuffled);
   EXPECT_EQ(r.size, shuffled.size());
   EXPECT_TRUE(values_equal(*m, *back));
+}
+
+/// A map message put together from `entries` (each a key and its value), in their order.
+bytes map_of(const std::vector<bytes>& entries) {
+  bytes wire = codec_variants::map_header(entries.size());
+  for (const bytes& entry : entries) wire += entry;
+  return wire;
+}
+
+/// Decodes `wire` into a target of known bytes: the status, and on failure the offset 0 (the map
+/// header) and the target untouched; on success the message `expected`.
+template <class M>
+void expect_decode(const bytes& wire, codec_status expected_status, const M& expected, const std::string& what) {
+  auto target = std::make_unique<M>();
+  std::memset(static_cast<void*>(target.get()), 0x5a, sizeof(M));
+  const auto before = std::make_unique<M>(*target);
+  const ringkernel::codec_result r = ringkernel::decode(wire.data(), wire.size(), *target);
+  EXPECT_EQ(r.status, expected_status) << what;
+  if (expected_status == codec_status::ok) {
+    EXPECT_EQ(r.size, wire.size()) << what;
+    EXPECT_TRUE(values_equal(expected, *target)) << what;
+  } else {
+    EXPECT_EQ(r.size, 0u) << what << ": the error is at the map header";
+    EXPECT_EQ(std::memcmp(target.get(), before.get(), sizeof(M)), 0) << what << ": written on failure";
+  }
+}
+
+/// Maps of 64 fields and more: the decoder's set of fields seen so far takes a second 64-bit word
+/// past field 63 (ringkernel/detail/map_message_decoder.h, field_set). Keys in order (the in-order
+/// path marks the first fields seen at once), reversed (one by one), with an unknown key, and
+/// without field k (missing_field), k on both sides of the word boundary: left out (one entry
+/// fewer), or replaced by an unknown key (the in-order path stops at k).
+template <class M>
+void expect_wide_map_fields_tracked(std::initializer_list<std::size_t> missing) {
+  constexpr std::size_t n = ringkernel::message_traits<M>::field_count;
+  random_filler random(random_test_seed() ^ n);
+  auto m = std::make_unique<M>();
+  random.fill(*m);
+  const bytes in_order = encode_to_vector(*m);
+  const std::vector<bytes> entries = map_entries<M>(in_order);
+  ASSERT_EQ(entries.size(), n);
+  ASSERT_EQ(map_of(entries), in_order);
+  expect_decode(in_order, codec_status::ok, *m, "keys in order");
+  expect_decode(map_of({entries.rbegin(), entries.rend()}), codec_status::ok, *m, "keys reversed");
+  const bytes unknown = codec_variants::str("zz") + bytes{0x07};
+  auto with_unknown = entries;
+  with_unknown.push_back(unknown);
+  expect_decode(map_of(with_unknown), codec_status::ok, *m, "an unknown key last");
+  with_unknown.insert(with_unknown.begin() + 64, unknown);
+  expect_decode(map_of(with_unknown), codec_status::ok, *m, "unknown keys at 64 and last");
+  for (const std::size_t k : missing) {
+    auto fewer = entries;
+    fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(k));
+    expect_decode(map_of(fewer), codec_status::missing_field, *m, "field " + std::to_string(k) + " left out");
+    std::reverse(fewer.begin(), fewer.end());
+    expect_decode(map_of(fewer), codec_status::missing_field, *m, "field " + std::to_string(k) + " left out, reversed");
+    auto replaced = entries;
+    replaced[k] = unknown;
+    expect_decode(map_of(replaced), codec_status::missing_field, *m, "field " + std::to_string(k) + " replaced");
+  }
+}
+
+TEST(ManyFieldsMapKeys, SixtyFourFieldsFillOneWordOfTheFieldSet) {
+  expect_wide_map_fields_tracked<Fields64Map>({0, 1, 62, 63});
+}
+
+TEST(ManyFieldsMapKeys, SeventyFieldsTakeASecondWordOfTheFieldSet) {
+  expect_wide_map_fields_tracked<Fields70Map>({0, 62, 63, 64, 65, 69});
 }
 
 }  // namespace

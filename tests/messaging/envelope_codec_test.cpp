@@ -91,11 +91,18 @@ TEST(EnvelopeCodec, MatchesTheExampleOfWireFormatSection9) {
   EXPECT_EQ(envelope_bytes(m), expected);
 }
 
-TEST(EnvelopeCodec, EncodeReportsTheSizeItNeeds) {
+// A buffer below max_envelope_encoded_size takes the checked writer: the exact size is enough (ok,
+// the bytes a full buffer gets, nothing past them), one byte less is buffer_too_small with the size.
+TEST(EnvelopeCodec, EncodeIntoAnExactBufferBelowTheMaximum) {
   const auto m = stamped_tick();
   const auto full = envelope_bytes(m);
-  std::vector<std::uint8_t> small(full.size() - 1, 0xee);
-  const auto r = ringkernel::encode_envelope(m, small.data(), small.size());
+  ASSERT_LT(full.size(), ringkernel::max_envelope_encoded_size<Tick>);
+  std::vector<std::uint8_t> out(full.size() + 1, 0xee);
+  auto r = ringkernel::encode_envelope(m, out.data(), full.size());
+  EXPECT_EQ(r.status, codec_status::ok);
+  EXPECT_EQ(r.size, full.size());
+  EXPECT_EQ(out, [&] { auto v = full; v.push_back(0xee); return v; }());
+  r = ringkernel::encode_envelope(m, out.data(), full.size() - 1);
   EXPECT_EQ(r.status, codec_status::buffer_too_small);
   EXPECT_EQ(r.size, full.size());
 }

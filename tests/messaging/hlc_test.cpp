@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <latch>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "hlc_test_support.h"
@@ -346,6 +347,18 @@ TEST(HybridLogicalClock, ConcurrentStampsAtOneWallTimeAreConsecutiveAndUnique) {
     ASSERT_EQ(all[i], first + i) << "stamp " << i << " of " << all.size() << ": a repeat or a gap";
   }
   EXPECT_EQ(clock.last().bits, first + all.size() - 1);
+}
+
+// The name of every hlc_status, and "unknown" for a value past them.
+TEST(HybridLogicalClock, EveryStatusHasItsName) {
+  const std::pair<hlc_status, const char*> names[] = {
+      {hlc_status::ok, "ok"},
+      {hlc_status::skew_rejected, "remote clock too far ahead"},
+      {hlc_status::exhausted, "clock exhausted (it issued its largest stamp)"},
+      {hlc_status::wall_out_of_range, "wall time out of range (not microseconds since the epoch?)"},
+      {static_cast<hlc_status>(4), "unknown"},
+      {static_cast<hlc_status>(255), "unknown"}};
+  for (const auto& [status, name] : names) EXPECT_STREQ(ringkernel::to_string(status), name) << static_cast<int>(status);
 }
 
 }  // namespace

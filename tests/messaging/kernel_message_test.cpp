@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "hlc_test_support.h"
@@ -63,6 +65,23 @@ static_assert(KernelMessage<Aligned16>::create_data(1, 2, Aligned16{3, 0.5}) ==
                   KernelMessage<Aligned16>::create_data(1, 2, Aligned16{3, 0.5}) &&
               KernelMessage<Aligned16>::create_data(1, 2, Aligned16{3, 0.5}) !=
                   KernelMessage<Aligned16>::create_data(1, 2, Aligned16{4, 0.5}));
+// Every header field takes part: messages differing in one header field only are unequal.
+template <class Change>
+constexpr KernelMessage<Tick> tick_with(Change change) {
+  auto m = tick_of('i', 1.5f);
+  change(m.header);
+  return m;
+}
+static_assert(tick_with([](auto&) {}) == tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.sequence = 1; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.timestamp_us = -1; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.type_id += 1; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.sender_id = 2; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.receiver_id = ringkernel::broadcast_receiver; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.type = MessageType::control; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.flags = 1; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.reserved = 0x100; }) != tick_of('i', 1.5f));
+static_assert(tick_with([](auto& h) { h.hlc.bits = 1; }) != tick_of('i', 1.5f));
 
 TEST(KernelMessage, FactoriesFillTheHeader) {
   const auto data = KernelMessage<Tagged>::create_data(3, 9, Tagged{1, 0, 42});
@@ -83,6 +102,17 @@ TEST(KernelMessage, FactoriesFillTheHeader) {
   EXPECT_EQ(KernelMessage<Tagged>::create(1, 2, MessageType::heartbeat, Tagged{}).header.type, MessageType::heartbeat);
   EXPECT_STREQ(ringkernel::to_string(MessageType::ack), "ack");
   EXPECT_FALSE(ringkernel::is_valid(static_cast<MessageType>(ringkernel::message_type_count)));
+}
+
+// The name of every MessageType, and "invalid" for a value past them (what a bad wire byte holds).
+TEST(KernelMessage, EveryMessageTypeHasItsName) {
+  const std::pair<MessageType, const char*> names[] = {
+      {MessageType::data, "data"},          {MessageType::control, "control"}, {MessageType::terminate, "terminate"},
+      {MessageType::ack, "ack"},            {MessageType::error, "error"},     {MessageType::heartbeat, "heartbeat"},
+      {static_cast<MessageType>(ringkernel::message_type_count), "invalid"},
+      {static_cast<MessageType>(255), "invalid"}};
+  for (const auto& [type, name] : names) EXPECT_STREQ(ringkernel::to_string(type), name) << static_cast<int>(type);
+  static_assert(std::string_view(ringkernel::to_string(MessageType::heartbeat)) == "heartbeat");
 }
 
 TEST(KernelMessage, EqualityComparesEveryHeaderFieldAndThePayloadFields) {

@@ -250,6 +250,38 @@ TEST(P2PMessageQueue, ARingTooLargeForTheDestinationIsOutOfMemoryNamingTheQueue)
   (void)host_devices(ringkernel::HostTopology::all);  // the other tests' configuration again
 }
 
+// The same for a host-staged ring, in pinned host memory (which no device's capacity limits: the
+// largest ring a std::size_t counts); a capacity refused by rule says nothing of a ring's memory.
+TEST(P2PMessageQueue, AStagedRingTooLargeForPinnedMemoryIsOutOfMemoryNamingIt) {
+  const auto ids = host_devices(ringkernel::HostTopology::none);
+  ringkernel::PeerMemory peers;
+  using ring = ringkernel::mpmc_ring<Msg>;
+  std::uint64_t capacity = 1;
+  while (capacity <= ring::max_capacity / 2) capacity *= 2;  // the largest power of two allowed
+  try {
+    P2PMessageQueue<Msg> q(peers, ids[0], ids[1],
+                           P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged});
+    ADD_FAILURE() << "a ring of " << ring::bytes_for(capacity) << " bytes was allocated";
+  } catch (const ringkernel::Error& e) {
+    EXPECT_EQ(e.code(), ringkernel::errc::out_of_memory) << e.what();
+    EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+    EXPECT_EQ(e.device(), ids[1]);
+    const std::string ring_of = "the ring of " + std::to_string(capacity) + " slots (" +
+                                std::to_string(ring::bytes_for(capacity)) + " bytes) in pinned host memory: ";
+    EXPECT_NE(std::string(e.what()).find(ring_of), std::string::npos) << e.what();
+  }
+  for (const auto mode : {P2PTransferMode::host_staged, P2PTransferMode::direct_p2p}) {
+    try {
+      P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.capacity = 6, .mode = mode});
+      ADD_FAILURE() << "capacity 6 accepted";
+    } catch (const ringkernel::Error& e) {
+      EXPECT_EQ(e.code(), ringkernel::errc::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find("capacity 6 is not a power of two"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("the ring of"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Peer access is process-wide: a second PeerMemory may not switch off what a live queue's mapping uses.
 TEST(P2PMessageQueue, AnotherPeerMemoryCannotDisableTheAccessALiveQueueMaps) {
   const auto ids = host_devices(ringkernel::HostTopology::all);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "error_capture.h"
 #include "messaging_messages.rk.h"
@@ -112,6 +113,25 @@ TEST(QueueOptions, AP2PQueueRefusesAPolicyOutsideFullPolicy) {
   });
   EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
   EXPECT_TRUE(mentions(e, "P2PQueueOptions: QueueOptions::policy 9 is no FullPolicy")) << e.what();
+}
+
+// The name of every P2PTransferMode and QueueUsers (as the error messages spell them), and
+// "invalid" for a value past them.
+TEST(QueueOptions, EveryTransferModeAndQueueUsersHasItsName) {
+  using ringkernel::P2PTransferMode;
+  using ringkernel::QueueUsers;
+  const std::pair<P2PTransferMode, const char*> modes[] = {{P2PTransferMode::direct_p2p, "direct_p2p"},
+                                                           {P2PTransferMode::host_staged, "host_staged"},
+                                                           {P2PTransferMode::adaptive, "adaptive"},
+                                                           {static_cast<P2PTransferMode>(3), "invalid"},
+                                                           {static_cast<P2PTransferMode>(255), "invalid"}};
+  for (const auto& [mode, name] : modes) EXPECT_STREQ(ringkernel::to_string(mode), name) << static_cast<int>(mode);
+  const std::pair<QueueUsers, const char*> users[] = {{QueueUsers::host, "host"},
+                                                      {QueueUsers::kernels, "kernels"},
+                                                      {QueueUsers::host_and_kernels, "host_and_kernels"},
+                                                      {static_cast<QueueUsers>(0), "invalid"},
+                                                      {static_cast<QueueUsers>(200), "invalid"}};
+  for (const auto& [user, name] : users) EXPECT_STREQ(ringkernel::to_string(user), name) << static_cast<int>(user);
 }
 
 }  // namespace

@@ -242,6 +242,46 @@ TEST(QueueUsers, P2PGoesDirectOnlyOverALinkThatCanMakeTheProducersClaimsAtomic) 
   EXPECT_TRUE(mentions(defaults, "has no native atomics")) << defaults.what();
 }
 
+// host_staged asked for explicitly: a side pinned memory cannot serve is refused with the side's own
+// error, unchanged (adaptive mode's wording is for adaptive mode), for the producers' side (the
+// source's) and the consumers' side (the destination's); nothing is left behind.
+TEST(QueueUsers, P2PExplicitHostStagedRefusesASidePinnedMemoryCannotServeUnchanged) {
+  HostMachine pcie(false);
+  const int src = pcie.ids[0], dst = pcie.ids[1];
+  ringkernel::PeerMemory peers;
+  const auto staged = [&](QueueUsers producers, QueueUsers consumers) {
+    return error_of([&] {
+      P2PMessageQueue<Tagged> q(peers, src, dst,
+                                P2PQueueOptions{.mode = P2PTransferMode::host_staged, .producers = producers,
+                                                .consumers = consumers});
+    });
+  };
+  const auto producers = staged(QueueUsers::host_and_kernels, QueueUsers::host);
+  EXPECT_EQ(producers.code(), errc::unsupported);
+  EXPECT_EQ(producers.call(), "P2PMessageQueue") << "refused by the queue, not by its ring's MpmcQueue";
+  EXPECT_EQ(producers.device(), src) << "the producers' side is the source's";
+  EXPECT_TRUE(mentions(producers, "producers = QueueUsers::host_and_kernels")) << producers.what();
+  EXPECT_TRUE(mentions(producers, "no host-native atomics")) << producers.what();
+  EXPECT_FALSE(mentions(producers, "adaptive")) << producers.what();
+  const auto consumers = staged(QueueUsers::host, QueueUsers::host_and_kernels);
+  EXPECT_EQ(consumers.code(), errc::unsupported);
+  EXPECT_EQ(consumers.call(), "P2PMessageQueue") << consumers.what();
+  EXPECT_EQ(consumers.device(), dst) << "the consumers' side is the destination's";
+  EXPECT_TRUE(mentions(consumers, "consumers = QueueUsers::host_and_kernels")) << consumers.what();
+  EXPECT_FALSE(mentions(consumers, "adaptive")) << consumers.what();
+  // Adaptive mode (the default) wraps the same error after why direct_p2p was not taken either.
+  const auto adaptive = error_of([&] {
+    P2PMessageQueue<Tagged> q(peers, src, dst, P2PQueueOptions{.producers = QueueUsers::host_and_kernels,
+                                                               .consumers = QueueUsers::host});
+  });
+  EXPECT_EQ(adaptive.code(), producers.code());
+  const std::string tail = "; host_staged because " + producers.detail();
+  ASSERT_GE(adaptive.detail().size(), tail.size()) << adaptive.what();
+  EXPECT_EQ(adaptive.detail().substr(adaptive.detail().size() - tail.size()), tail) << adaptive.what();
+  EXPECT_EQ(peers.live_mappings(), 0u);
+  EXPECT_FALSE(peers.peer_access_enabled(src, dst));
+}
+
 TEST(QueueUsers, P2PKernelSidesMoveMessagesHostStaged) {
   HostMachine pcie(false);
   ringkernel::PeerMemory peers;

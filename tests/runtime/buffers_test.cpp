@@ -76,6 +76,77 @@ TEST(Buffers, PinnedBufferSaysItsDeviceUntilItOwnsNothing) {
   EXPECT_EQ(taker.device(), -1);  // NOLINT(bugprone-use-after-move)
 }
 
+// The argument checks of upload and download: a null host pointer with bytes to copy, and a range
+// past the end of the buffer (also one whose offset + bytes wraps around SIZE_MAX) are refused, and
+// the buffer is left as it was.
+TEST(Buffers, UploadDownloadRefuseNullAndRangesBeyondTheBuffer) {
+  const auto ids = test::use_host_devices(1, HostTopology::none);
+  const std::string dev = std::to_string(ids[0]);
+  const auto initial = test::pattern(64, 5);
+  DeviceBuffer b(ids[0], 64);
+  b.upload(initial.data(), 64);
+  EXPECT_RK_ERROR(b.upload(nullptr, 4), errc::invalid_argument,
+                  "DeviceBuffer::upload (device " + dev + "): invalid argument: host pointer is null");
+  EXPECT_RK_ERROR(b.download(nullptr, 4), errc::invalid_argument,
+                  "DeviceBuffer::download (device " + dev + "): invalid argument: host pointer is null");
+  // Null comes first, before the range (the backend's own check of the host range would only see
+  // the null pointer of a range that fits).
+  EXPECT_RK_ERROR(b.upload(nullptr, 8, 60), errc::invalid_argument, "host pointer is null");
+  EXPECT_RK_ERROR(b.download(nullptr, 2, max_size), errc::invalid_argument, "host pointer is null");
+  b.upload(nullptr, 0);  // nothing to copy: a null pointer is fine
+  std::vector<std::uint8_t> host(64, 0xee);
+  EXPECT_RK_ERROR(b.upload(host.data(), 0, 65), errc::out_of_range,
+                  "DeviceBuffer::upload (device " + dev +
+                      "): out of range: range [65, 65 + 0) exceeds the buffer of 64 bytes");
+  EXPECT_RK_ERROR(b.upload(host.data(), 8, 60), errc::out_of_range, "range [60, 60 + 8) exceeds the buffer of 64 bytes");
+  EXPECT_RK_ERROR(b.upload(host.data(), 65), errc::out_of_range, "range [0, 0 + 65) exceeds the buffer of 64 bytes");
+  EXPECT_RK_ERROR(b.download(host.data(), 2, max_size), errc::out_of_range,
+                  "DeviceBuffer::download (device " + dev + "): out of range: range [" + std::to_string(max_size) + ", " +
+                      std::to_string(max_size) + " + 2) exceeds the buffer of 64 bytes");
+  EXPECT_RK_ERROR(b.upload(host.data(), max_size, 1), errc::out_of_range, "exceeds the buffer of 64 bytes");
+  EXPECT_EQ(host, std::vector<std::uint8_t>(64, 0xee)) << "a refused download wrote the host memory";
+  b.upload(host.data(), 0, 64);  // an empty range at the end is fine
+  std::vector<std::uint8_t> back(64);
+  b.download(back.data(), 64);
+  EXPECT_EQ(back, initial) << "a refused upload changed the buffer";
+  b.download(back.data() + 60, 4, 60);  // the last bytes exactly
+  EXPECT_EQ(back, initial);
+}
+
+// A pinned buffer of 0 bytes owns no memory but says its device and size; size() is the size asked
+// for. Moving a buffer into itself (through a reference, as a swap may) keeps it as it was.
+TEST(Buffers, EmptyPinnedBufferAndSelfMoveAssignment) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PinnedBuffer empty(ids[1], 0);
+  EXPECT_EQ(empty.data(), nullptr);
+  EXPECT_EQ(empty.size(), 0u);
+  EXPECT_EQ(empty.device(), ids[1]);
+  PinnedBuffer pinned(ids[0], 48);
+  EXPECT_EQ(pinned.size(), 48u);
+  EXPECT_EQ(PinnedBuffer().size(), 0u);
+  std::memset(pinned.data(), 0x3c, 48);
+  void* const pinned_data = pinned.data();
+  PinnedBuffer& pinned_alias = pinned;
+  pinned = std::move(pinned_alias);
+  EXPECT_EQ(pinned.data(), pinned_data);
+  EXPECT_EQ(pinned.size(), 48u);
+  EXPECT_EQ(pinned.device(), ids[0]);
+  EXPECT_EQ(static_cast<const unsigned char*>(pinned.data())[47], 0x3c);
+
+  const auto initial = test::pattern(64, 9);
+  DeviceBuffer device_buffer(ids[1], 64);
+  device_buffer.upload(initial.data(), 64);
+  void* const device_data = device_buffer.data();
+  DeviceBuffer& device_alias = device_buffer;
+  device_buffer = std::move(device_alias);
+  EXPECT_EQ(device_buffer.data(), device_data);
+  EXPECT_EQ(device_buffer.size(), 64u);
+  EXPECT_EQ(device_buffer.device(), ids[1]);
+  std::vector<std::uint8_t> back(64);
+  device_buffer.download(back.data(), 64);
+  EXPECT_EQ(back, initial);
+}
+
 // As cudaFree does, freeing waits for the work already queued on the device: the copy into the
 // buffer must not write freed memory (AddressSanitizer saw a heap-use-after-free here).
 TEST(Buffers, DestructionWaitsForQueuedWorkOnTheDevice) {

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
 
 #include "expect_error.h"
 #include "host_fixture.h"
@@ -40,6 +43,47 @@ TEST(Devices, SelectionByBackendCapabilitiesAndComputeUnits) {
   EXPECT_TRUE(select_devices(r).empty());
   EXPECT_EQ(devices(Backend::host).size(), 3u);
   for (const auto& d : devices(Backend::cuda)) EXPECT_EQ(d.backend, Backend::cuda);
+}
+
+// min_total_memory is a lower bound on DeviceInfo::total_memory: a device with exactly that much
+// is selected, one byte more selects none.
+TEST(Devices, SelectByMemory) {
+  HostBackendConfig config;
+  config.device_count = 3;
+  config.memory_per_device = std::size_t{1} << 20;
+  configure_host_backend(config);
+  const auto ids = test::host_device_ids();
+  DeviceRequirements r;
+  r.backend = Backend::host;
+  r.min_total_memory = (std::size_t{1} << 20) + 1;
+  EXPECT_TRUE(select_devices(r).empty());
+  r.min_total_memory = std::size_t{1} << 20;
+  const auto all = select_devices(r);
+  ASSERT_EQ(all.size(), 3u);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i].id, ids[i]);
+    EXPECT_EQ(all[i].total_memory, std::size_t{1} << 20);
+  }
+  r.backend.reset();  // any backend: host devices have 1 MiB, a GPU more
+  for (const auto& d : select_devices(r)) EXPECT_GE(d.total_memory, std::size_t{1} << 20);
+  test::use_host_devices(2, HostTopology::all);
+}
+
+// With no devices at all (no host devices configured, no CUDA device), an id names none and the
+// message says there are none (not "valid ids are 0..-1").
+TEST(Devices, NoDevicesAtAllSaysSo) {
+  test::use_host_devices(0, HostTopology::none);
+  if (!devices(Backend::cuda).empty()) {
+    test::use_host_devices(2, HostTopology::all);
+    GTEST_SKIP() << "CUDA devices exist: the registry is never without devices";
+  }
+  EXPECT_TRUE(devices().empty());
+  EXPECT_EQ(device_count(), 0);
+  for (const int id : {0, 1, -1})
+    EXPECT_RK_ERROR(device(id), errc::invalid_device,
+                    "device id " + std::to_string(id) + " names no device (there are no devices)");
+  EXPECT_RK_ERROR(DeviceBuffer(0, 16), errc::invalid_device, "names no device (there are no devices)");
+  test::use_host_devices(2, HostTopology::all);
 }
 
 TEST(Devices, InvalidIdIsAClearError) {
@@ -135,4 +179,53 @@ TEST(Devices, TopologyMatrixWithTooFewCellsIsAnError) {
 }
 
 }  // namespace
+// The name of every errc (as Error::what() spells it), and "unknown error" for a value past them.
+TEST(Names, EveryErrorCodeHasItsName) {
+  const std::pair<errc, const char*> names[] = {{errc::invalid_device, "invalid device"},
+                                                {errc::invalid_argument, "invalid argument"},
+                                                {errc::out_of_range, "out of range"},
+                                                {errc::overlapping_ranges, "overlapping ranges"},
+                                                {errc::unsupported, "unsupported"},
+                                                {errc::peer_access_unsupported, "peer access unsupported"},
+                                                {errc::invalid_state, "invalid state"},
+                                                {errc::out_of_memory, "out of memory"},
+                                                {errc::backend_failure, "backend failure"},
+                                                {errc::configuration, "bad configuration"},
+                                                {static_cast<errc>(10), "unknown error"},
+                                                {static_cast<errc>(-1), "unknown error"}};
+  for (const auto& [code, name] : names) EXPECT_STREQ(to_string(code), name) << static_cast<int>(code);
+  EXPECT_STREQ(Error(errc::backend_failure, "f", 3, "why").what(), "ringkernel: f (device 3): backend failure: why");
+}
+
+// The name and the topology matrix's code of every AccessType, and "unknown" / "?" past them.
+TEST(Names, EveryAccessTypeHasItsNameAndMatrixCode) {
+  const struct {
+    AccessType access;
+    const char* name;
+    const char* code;
+  } names[] = {{AccessType::same_device, "same device", "X"},  {AccessType::nvlink, "NVLink", "NV"},
+               {AccessType::pcie, "PCIe", "PCI"},               {AccessType::virtual_link, "virtual link", "VL"},
+               {AccessType::host_routed, "host-routed", "HR"},  {AccessType::none, "none", "--"},
+               {static_cast<AccessType>(6), "unknown", "?"}};
+  for (const auto& n : names) {
+    EXPECT_STREQ(to_string(n.access), n.name) << static_cast<int>(n.access);
+    EXPECT_STREQ(matrix_code(n.access), n.code) << static_cast<int>(n.access);
+  }
+}
+
+// Capability flags by name, "|" between them in declaration order; no flag is "none", and bits
+// that name no flag are left out.
+TEST(Names, CapabilitiesAreNamedFlagByFlag) {
+  EXPECT_EQ(to_string(Capability::none), "none");
+  EXPECT_EQ(to_string(Capability::peer_to_peer), "peer-to-peer");
+  EXPECT_EQ(to_string(Capability::unified_memory), "unified-memory");
+  EXPECT_EQ(to_string(Capability::host_native_atomics), "host-native-atomics");
+  EXPECT_EQ(to_string(Capability::cooperative_launch), "cooperative-launch");
+  EXPECT_EQ(to_string(Capability::managed_memory), "managed-memory");
+  EXPECT_EQ(to_string(Capability::managed_memory | Capability::peer_to_peer | Capability::cooperative_launch),
+            "peer-to-peer|cooperative-launch|managed-memory");
+  EXPECT_EQ(to_string(static_cast<Capability>(1u << 5)), "none");
+  EXPECT_EQ(to_string(static_cast<Capability>((1u << 31) | 1u)), "peer-to-peer");
+}
+
 }  // namespace ringkernel

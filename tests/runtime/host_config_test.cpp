@@ -206,6 +206,12 @@ TEST(HostConfig, DescribeSaysWhatIsConfigured) {
   EXPECT_EQ(c.describe(), "2 devices, topology none, unlimited memory each");
   c.memory_per_device = (std::size_t{3} << 30) + 5;  // a GPU-sized figure: MiB, rounded down
   EXPECT_EQ(c.describe(), "2 devices, topology none, 3072 MiB each");
+  c.device_count = 4;
+  c.pairs = {{0, 1}, {2, 3}};  // listed in their order, separated by commas
+  EXPECT_EQ(c.describe(), "4 devices, topology 0-1,2-3, 3072 MiB each");
+  c.pairs = {{3, 2}, {0, 1}, {1, 2}};
+  EXPECT_EQ(c.describe(), "4 devices, topology 3-2,0-1,1-2, 3072 MiB each");
+  EXPECT_EQ(HostBackendConfig::parse("4", "0-1, 2-3").describe(), "4 devices, topology 0-1,2-3, 8192 MiB each");
 }
 
 TEST(HostConfig, WithoutNativeAtomicsLinksStayButAtomicsAreNotNative) {

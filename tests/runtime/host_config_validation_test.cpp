@@ -45,6 +45,10 @@ TEST(HostConfigValidation, EachRuleRefusesThroughConfigureHostBackend) {
       {with_pairs(2, {{-1, 1}}), "pair (-1, 1) names a device outside the 2 host devices (ordinals 0..1)"},
       {with_pairs(2, {{0, -3}}), "pair (0, -3) names a device outside the 2 host devices (ordinals 0..1)"},
       {with_pairs(2, {{0, 2}}), "pair 0-2 names a device outside the 2 host devices (ordinals 0..1)"},
+      // Each ordinal alone: the first one too large, the second one alone negative.
+      {with_pairs(2, {{2, 0}}), "pair 2-0 names a device outside the 2 host devices (ordinals 0..1)"},
+      {with_pairs(3, {{0, 1}, {7, 1}}), "pair 7-1 names a device outside the 3 host devices (ordinals 0..2)"},
+      {with_pairs(2, {{0, -1}}), "pair (0, -1) names a device outside the 2 host devices (ordinals 0..1)"},
   };
   for (const auto& [config, message] : cases) {
     try {
@@ -68,6 +72,24 @@ TEST(HostConfigValidation, MemoryIsAtMostOnePebibyte) {
     EXPECT_EQ(HostBackendConfig::parse("2", "", text).memory_per_device, pib) << text;
   for (const char* text : {"1048577G", "1073741825M", "1099511627777K", "1125899906842625", "9223372036854775807"})
     EXPECT_RK_ERROR(HostBackendConfig::parse("2", "", text), errc::configuration, "(at most 1 PiB)");
+}
+
+// Suffixes in lower case too; past long long (20 digits), a suffix without digits and no digits at
+// all are refused with the syntax, and the configuration in effect stays.
+TEST(HostConfigValidation, MemorySuffixesAndValuesPastLongLong) {
+  EXPECT_EQ(HostBackendConfig::parse("2", "", "4k").memory_per_device, std::size_t{4} << 10);
+  EXPECT_EQ(HostBackendConfig::parse("2", "", "2m").memory_per_device, std::size_t{2} << 20);
+  EXPECT_EQ(HostBackendConfig::parse("2", "", "3g").memory_per_device, std::size_t{3} << 30);
+  EXPECT_EQ(HostBackendConfig::parse("2", "", "5 K").memory_per_device, std::size_t{5} << 10);
+  const auto ids = test::use_host_devices(3, HostTopology::all);
+  const std::size_t memory = host_backend_config().memory_per_device;
+  for (const char* text : {"99999999999999999999", "99999999999999999999K", "18446744073709551616", "K", "k", " M ",
+                           "KK", "0k", "-4K"})
+    EXPECT_RK_ERROR(HostBackendConfig::parse("2", "", text), errc::configuration,
+                    std::string("RINGKERNEL_HOST_MEMORY: bad configuration: \"") + text +
+                        "\": expected a positive byte count with optional K, M or G suffix (at most 1 PiB)");
+  EXPECT_EQ(host_backend_config().memory_per_device, memory);
+  EXPECT_EQ(test::host_device_ids(), ids);
 }
 
 // Ordinals outside the devices say which ordinals there are (they said "has a negative or too large

@@ -7,7 +7,9 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "expect_error.h"
 #include "host_fixture.h"
 #include "ringkernel/error.h"
 #include "ringkernel/peer_memory.h"
@@ -109,6 +111,40 @@ TEST(PeerCopyAsync, BufferFormCopiesTheRangeInStreamOrder) {
     std::copy(data.begin() + src_off, data.end(), expected.begin() + dst_off);
     EXPECT_EQ(got, expected) << to_string(c.path);
   }
+}
+
+// Buffers of 0 bytes own no memory: a copy of 0 bytes between them copies nothing (0 bytes, 0
+// chunks) and says the path a copy between their devices takes now, also for one device.
+TEST(PeerCopyAsync, ZeroBytesBetweenEmptyBuffersNameThePath) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  DeviceBuffer a(ids[0], 0), a2(ids[0], 0), b(ids[1], 0);
+  ASSERT_EQ(a.data(), nullptr);
+  Stream s(ids[0]);
+  const auto expect_path = [&](DeviceBuffer& dst, const DeviceBuffer& src, CopyPath path, const char* what) {
+    for (const CopyResult r : {peers.copy_peer(dst, 0, src, 0, 0), peers.copy_peer_async(dst, 0, src, 0, 0, s)}) {
+      EXPECT_EQ(r.path, path) << what;
+      EXPECT_EQ(r.bytes, 0u) << what;
+      EXPECT_EQ(r.chunks, 0u) << what;
+    }
+  };
+  expect_path(a2, a, CopyPath::same_device, "one device");
+  expect_path(a, a, CopyPath::same_device, "one buffer");
+  expect_path(b, a, CopyPath::host_staged, "no peer access");
+  peers.enable_peer_access(ids[1], ids[0]);
+  expect_path(b, a, CopyPath::direct_peer, "peer access one way");
+  expect_path(a, b, CopyPath::direct_peer, "peer access one way, the other direction");
+  EXPECT_RK_ERROR(peers.copy_peer(b, 0, a, 0, 1), errc::out_of_range, "exceeds the buffer of 0 bytes");
+  EXPECT_TRUE(s.idle());
+}
+
+// The name of every CopyPath, and "unknown" for a value past them.
+TEST(PeerCopyAsync, EveryCopyPathHasItsName) {
+  const std::pair<CopyPath, const char*> names[] = {{CopyPath::same_device, "same-device"},
+                                                    {CopyPath::direct_peer, "direct-peer"},
+                                                    {CopyPath::host_staged, "host-staged"},
+                                                    {static_cast<CopyPath>(3), "unknown"}};
+  for (const auto& [path, name] : names) EXPECT_STREQ(to_string(path), name) << static_cast<int>(path);
 }
 
 TEST(PeerTopology, CellsOutsideTheMatrixAreOutOfRange) {
@@ -219,6 +255,36 @@ TEST(PeerMeasure, MeasuredFiguresReplaceEstimates) {
   EXPECT_FALSE(peers.capability(ids[1], ids[0]).latency_us.measured);
   o.latency_repetitions = 0;
   EXPECT_THROW(peers.measure(ids[0], ids[1], o), Error);
+}
+
+// Each size and repetition count of MeasureOptions must be > 0 (a zero or negative one divides by
+// zero or measures nothing): refused before anything is measured, nothing recorded or replaced.
+TEST(PeerMeasure, RefusesEachZeroOption) {
+  const auto ids = test::use_host_devices(2, HostTopology::all);
+  PeerMemory peers;
+  const auto first = peers.measure(ids[1], ids[0], quick_measure());  // a figure a refusal must not replace
+  const std::vector<std::pair<const char*, void (*)(MeasureOptions&)>> zero = {
+      {"bandwidth_bytes 0", [](MeasureOptions& o) { o.bandwidth_bytes = 0; }},
+      {"latency_bytes 0", [](MeasureOptions& o) { o.latency_bytes = 0; }},
+      {"bandwidth_repetitions 0", [](MeasureOptions& o) { o.bandwidth_repetitions = 0; }},
+      {"bandwidth_repetitions -1", [](MeasureOptions& o) { o.bandwidth_repetitions = -1; }},
+      {"latency_repetitions 0", [](MeasureOptions& o) { o.latency_repetitions = 0; }},
+      {"latency_repetitions -1", [](MeasureOptions& o) { o.latency_repetitions = -1; }}};
+  for (const auto& [what, make_zero] : zero) {
+    SCOPED_TRACE(what);
+    MeasureOptions o = quick_measure();
+    make_zero(o);
+    for (const auto& [src, dst] : {std::pair{ids[0], ids[1]}, {ids[1], ids[0]}})
+      EXPECT_RK_ERROR(peers.measure(src, dst, o), errc::invalid_argument,
+                      "PeerMemory::measure (device " + std::to_string(src) +
+                          "): invalid argument: MeasureOptions sizes and repetitions must all be > 0");
+    const auto c = peers.capability(ids[0], ids[1]);
+    EXPECT_FALSE(c.bandwidth_gbps.measured);
+    EXPECT_FALSE(c.latency_us.measured);
+    const auto back = peers.capability(ids[1], ids[0]);
+    EXPECT_DOUBLE_EQ(back.bandwidth_gbps.value, first.bandwidth_gbps);
+    EXPECT_DOUBLE_EQ(back.latency_us.value, first.latency_us);
+  }
 }
 
 // A figure measured over one path is not reported for the other: measured host-staged, then peer

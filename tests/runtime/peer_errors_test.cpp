@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "expect_error.h"
 #include "host_fixture.h"
@@ -191,6 +192,29 @@ TEST_F(PeerErrors, DisableNamesTheMappingsThatBlockIt) {
   EXPECT_EQ(peers.live_mappings(), 0u);
   peers.disable_peer_access(ids[1], ids[0]);
   EXPECT_FALSE(peers.peer_access_enabled(ids[1], ids[0]));
+}
+
+// Only mappings of dst's memory for src block disable_peer_access(src, dst): a mapping of device 1's
+// memory for device 0 blocks (0, 1) alone, not the reverse pair (1, 0) nor another pair of device 0.
+TEST_F(PeerErrors, DisableIgnoresMappingsOfOtherPairs) {
+  ids = test::use_host_devices(3, HostTopology::all);
+  PeerMemory local;  // of this configuration
+  for (const auto& [src, dst] : {std::pair{0, 1}, {1, 0}, {0, 2}}) local.enable_peer_access(ids[src], ids[dst]);
+  DeviceBuffer on1(ids[1], 64);
+  void* mapped = local.map_peer_memory(on1.data(), ids[1], ids[0], 64);  // device 0 reaches device 1's memory
+  local.disable_peer_access(ids[1], ids[0]);
+  local.disable_peer_access(ids[0], ids[2]);
+  EXPECT_FALSE(local.peer_access_enabled(ids[1], ids[0]));
+  EXPECT_FALSE(local.peer_access_enabled(ids[0], ids[2]));
+  const std::string from = std::to_string(ids[0]), to = std::to_string(ids[1]);
+  EXPECT_RK_ERROR(local.disable_peer_access(ids[0], ids[1]), errc::invalid_state,
+                  "peer access from device " + from + " to device " + to + " is still used by 1 live mapping of device " +
+                      to + "'s memory: " + hex(mapped) + " (64 bytes); end it with unmap_peer_memory(" + hex(mapped) +
+                      ", " + from + ")");
+  EXPECT_TRUE(local.peer_access_enabled(ids[0], ids[1])) << "a refused disable turned access off";
+  local.unmap_peer_memory(mapped, ids[0]);
+  local.disable_peer_access(ids[0], ids[1]);
+  EXPECT_FALSE(local.peer_access_enabled(ids[0], ids[1]));
 }
 
 TEST_F(PeerErrors, OldConfigurationObjectsAreRejectedNotMisused) {
