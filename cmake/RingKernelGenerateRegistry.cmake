@@ -65,13 +65,20 @@ function(_ringkernel_add_registry target name out template_dir templates)
     COMMENT "ringkernel-gen registry ${name}"
     COMMAND_EXPAND_LISTS
     VERBATIM)
-  set(utility ringkernel_gen_${target}_registry)
-  add_custom_target(${utility} DEPENDS "${reg}.stamp")
+  _ringkernel_add_merge_utility(${target} registry "${reg}.stamp" RINGKERNEL_GEN_REGISTRY_UTILITY)
+endfunction()
+
+# The utility target ringkernel_gen_<target>_<kind> of a step over all the calls' manifests (the
+# registry or the check step, whose output is `stamp`): after the utility of every call so far
+# (_ringkernel_add_call_steps adds later ones through `property`), before the target.
+function(_ringkernel_add_merge_utility target kind stamp property)
+  set(utility ringkernel_gen_${target}_${kind})
+  add_custom_target(${utility} DEPENDS "${stamp}")
   set_target_properties(${utility} PROPERTIES FOLDER ringkernel_gen)
   get_property(calls TARGET ${target} PROPERTY RINGKERNEL_GEN_CALL_UTILITIES)
   add_dependencies(${utility} ${calls})
   add_dependencies(${target} ${utility})
-  set_target_properties(${target} PROPERTIES RINGKERNEL_GEN_REGISTRY_UTILITY ${utility})
+  set_target_properties(${target} PROPERTIES ${property} ${utility})
 endfunction()
 
 # At the end of the configure step (_ringkernel_finalize): every target with two or more generated
@@ -106,12 +113,6 @@ function(_ringkernel_add_id_checks)
       COMMENT "ringkernel-gen check ${target}: type ids across its headers"
       COMMAND_EXPAND_LISTS
       VERBATIM)
-    set(utility ringkernel_gen_${target}_check)
-    add_custom_target(${utility} DEPENDS "${stamp}")
-    set_target_properties(${utility} PROPERTIES FOLDER ringkernel_gen)
-    get_property(calls TARGET ${target} PROPERTY RINGKERNEL_GEN_CALL_UTILITIES)
-    add_dependencies(${utility} ${calls})
-    add_dependencies(${target} ${utility})
-    set_target_properties(${target} PROPERTIES RINGKERNEL_GEN_CHECK_UTILITY ${utility})
+    _ringkernel_add_merge_utility(${target} check "${stamp}" RINGKERNEL_GEN_CHECK_UTILITY)
   endforeach()
 endfunction()
