@@ -292,8 +292,9 @@ class ValueReader {
   }
 
   bool readKernel(const Value& value, MessageOptions& options) {
-    const char* fix = "write a non-empty string of ASCII letters, digits, '_', '.', ':', '-' or non-ASCII "
-                      "characters in UTF-8, e.g. kernel = \"Add\"";
+    const char* fix = "write a non-empty string of ASCII letters, digits, '_', '.', ':', '-' or printable "
+                      "non-ASCII characters in UTF-8 (no format characters such as bidirectional controls), "
+                      "e.g. kernel = \"Add\"";
     if (value.name) return failName(value, fix);
     llvm::StringRef spelling = text(value.token);
     if (clang::tok::isStringLiteral(value.token.getKind()) && !spelling.starts_with("\"")) {
@@ -304,9 +305,9 @@ class ValueReader {
       return failValue(value, "bad value " + shown(value) + " for 'kernel': expected a string literal", fix);
     }
     llvm::StringRef name = spelling.drop_front().drop_back();
-    if (!isKernelName(name)) {
-      return failValue(value, "bad value " + (value.fromMacro() ? shown(value) : spelling.str()) +
-                                  " for 'kernel': not a valid kernel name", fix);
+    if (const std::string problem = kernelNameProblem(name); !problem.empty()) {
+      return failValue(value, "bad value " + (value.fromMacro() ? shown(value) : "\"" + visibleKernelName(name) + "\"") +
+                                  " for 'kernel': not a valid kernel name: " + problem, fix);
     }
     options.kernel = name.str();
     return true;

@@ -13,6 +13,7 @@
 #include <llvm/Support/FileSystem.h>
 
 #include "manifest.h"
+#include "paths.h"
 #include "prerender.h"
 #include "template_data.h"
 #include "template_renderer.h"
@@ -182,11 +183,11 @@ bool renderHeader(const HeaderModel& model, const std::string& outputDir, const 
     return false;
   }
   const std::shared_ptr<const std::string> traitsSection = std::move(shared);
-  files.push_back({joinPath(outputDir, model.stem + ".rk.h"), std::move(header),
+  files.push_back({joinPath(outputDir, model.stem + std::string(kHeaderSuffix)), std::move(header),
                    fileInserts(headerInserts, {traitsSection})});
-  files.push_back({joinPath(outputDir, model.stem + ".rk.cuh"), std::move(cudaHeader.text),
+  files.push_back({joinPath(outputDir, model.stem + std::string(kCudaHeaderSuffix)), std::move(cudaHeader.text),
                    fileInserts(cudaHeader.inserts, {traitsSection, cudaHeader.definitions})});
-  files.push_back({joinPath(outputDir, model.stem + ".rk.json"), std::move(manifest), std::move(manifestInserts)});
+  files.push_back({joinPath(outputDir, model.stem + std::string(kManifestSuffix)), std::move(manifest), std::move(manifestInserts)});
   return true;
 }
 

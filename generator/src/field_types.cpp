@@ -183,30 +183,48 @@ clang::QualType commonFieldType(const clang::CXXRecordDecl& record, const clang:
   return scalarKind(common, context, kind) ? common : clang::QualType();
 }
 
+/// How the fix spells `common`, the type of all of a foreign struct's fields, in a field of
+/// `extents`: a plain char in an array would be a NUL-terminated string on the wire ({char r, g, b}
+/// with r = 0 would lose g and b), so there it is the integer of the same signedness as char on the
+/// target (std::int8_t or std::uint8_t); the others as plainSpelling.
+std::string foreignFieldSpelling(clang::QualType common, const std::vector<std::uint64_t>& extents,
+                                 const clang::ASTContext& context) {
+  const auto* builtin = llvm::dyn_cast<clang::BuiltinType>(common.getCanonicalType().getTypePtr());
+  const bool plainChar = builtin != nullptr && (builtin->getKind() == clang::BuiltinType::Char_S ||
+                                                builtin->getKind() == clang::BuiltinType::Char_U);
+  if (plainChar && !extents.empty()) {
+    return builtin->getKind() == clang::BuiltinType::Char_S ? "std::int8_t" : "std::uint8_t";
+  }
+  return plainSpelling(common, context);
+}
+
 /// A struct field whose type is declared in another header and is not a message: a system or
-/// third-party type (CUDA's float3) cannot be annotated by the user, so the fix offers an array of
-/// its fields' type (with the struct's alignment when that is larger: float4) or a message of their
-/// own; a header of their own may still annotate it.
+/// third-party type (CUDA's float3, glibc's div_t, a typedef of an unnamed struct) cannot be
+/// annotated by the user, so the fix offers an array of its fields' type (with the struct's
+/// alignment when that is larger: float4; the plain type for a struct of one field) or a message of
+/// their own; a header of their own may still annotate it.
 FieldType notOwnRecord(const clang::CXXRecordDecl& record, clang::QualType type,
                        const std::vector<std::uint64_t>& outer, const clang::ASTContext& context) {
   const clang::SourceManager& sm = context.getSourceManager();
   const bool system = sm.isInSystemHeader(sm.getExpansionLoc(record.getLocation()));
   const std::string file = llvm::sys::path::filename(sm.getFilename(sm.getExpansionLoc(record.getLocation()))).str();
   const std::string own = "a [[ringkernel::message]] struct of your own with the same fields";
+  const std::string annotate = record.getIdentifier() == nullptr ? "give the struct a name and annotate it" : "annotate it";
   FieldType result = rejected(
       "has type " + spell(type, context) + ", which is not a [[ringkernel::message]]" +
           (system ? " and is declared in a system header ('" + file + "'), so it cannot be one"
                   : " (declared in '" + file + "')"),
-      system ? "use " + own : "annotate it in '" + file + "' if that header is yours, else use " + own);
+      system ? "use " + own : annotate + " in '" + file + "' if that header is yours, else use " + own);
   const clang::QualType common = commonFieldType(record, context);
   if (common.isNull()) return result;
-  const std::string spelling = plainSpelling(common, context);
-  if (spelling.empty()) return result;
   std::vector<std::uint64_t> extents = outer;
-  extents.push_back(static_cast<std::uint64_t>(std::distance(record.field_begin(), record.field_end())));
+  const auto fields = static_cast<std::uint64_t>(std::distance(record.field_begin(), record.field_end()));
+  if (fields > 1) extents.push_back(fields);
+  const std::string spelling = foreignFieldSpelling(common, extents, context);
+  if (spelling.empty()) return result;
   const clang::CharUnits alignment = context.getTypeAlignInChars(context.getRecordType(&record));
   const bool overAligned = alignment > context.getTypeAlignInChars(common);
-  result.fix += ", or an array of its fields' type: ";
+  result.fix += fields > 1 ? ", or an array of its fields' type: " : ", or its field's type: ";
   result.fixType = (overAligned ? "alignas(" + std::to_string(alignment.getQuantity()) + ") " : std::string()) + spelling;
   result.fixDeclarator = declaratorOf(extents);
   return result;
@@ -251,8 +269,8 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
   if (definition == nullptr || !isMessageRecord(*record)) {
     const clang::SourceManager& sm = context.getSourceManager();
     const clang::SourceLocation declared = sm.getExpansionLoc(record->getLocation());
-    if (definition != nullptr && record->getIdentifier() != nullptr && declared.isValid() &&
-        !sm.isInMainFile(declared)) {
+    const bool named = record->getIdentifier() != nullptr || record->getTypedefNameForAnonDecl() != nullptr;
+    if (definition != nullptr && named && declared.isValid() && !sm.isInMainFile(declared)) {
       return notOwnRecord(*definition, type, outer, context);
     }
     return rejected("has type " + spell(type, context) + ", which is not a [[ringkernel::message]]",

@@ -2,12 +2,13 @@
 // ringkernel-gen: parse the headers, check them, render everything in memory, and write only when
 // the whole run had no error. Exit status: 0 success (also with warnings, such as a header without
 // a message: reported during its parse, no_messages_warning.h), 1 the run failed (input errors, a
-// warning that -Werror made one among them, or an output that could not be rendered or written),
-// 2 bad usage.
+// warning that -Werror made one among them, an output that could not be rendered or written, or a
+// --depfile or --stamp that is a file the parse read: found only after the parse), 2 bad usage.
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "paths.h"
 #include "prerender.h"
 #include "resource_dir.h"
+#include "side_file_paths.h"
 
 namespace {
 
@@ -71,16 +73,17 @@ bool checkHeaderName(const std::string& input, std::string& error) {
 }
 
 /// After a failed run: deletes what an earlier successful run wrote for these headers, so nothing
-/// stale outlives the error (the stamp goes too, so the next build reruns the tool). Only regular
-/// files go: a directory in the way of an output (one cause of the failure) is not the tool's.
-void removeStaleOutputs(const CommandLine& commandLine, const std::string& outputDir) {
+/// stale outlives the error (the stamp goes too, so the next build reruns the tool, unless
+/// `keepStamp`: a stamp that is a file the parse read is not the tool's). Only regular files go: a
+/// directory in the way of an output (one cause of the failure) is not the tool's.
+void removeStaleOutputs(const CommandLine& commandLine, const std::string& outputDir, bool keepStamp) {
   std::vector<std::string> stale;
   for (const std::string& input : commandLine.inputs) {
-    for (const char* suffix : {".rk.h", ".rk.cuh", ".rk.json"}) {
-      stale.push_back(outputDir + "/" + fileStem(input) + suffix);
+    for (const std::string_view suffix : kOutputSuffixes) {
+      stale.push_back(outputDir + "/" + fileStem(input) + std::string(suffix));
     }
   }
-  if (!commandLine.stamp.empty()) stale.push_back(commandLine.stamp);
+  if (!commandLine.stamp.empty() && !keepStamp) stale.push_back(commandLine.stamp);
   for (const std::string& path : stale) {
     if (!llvm::sys::fs::is_regular_file(path)) continue;
     if (std::error_code ec = llvm::sys::fs::remove(path)) {
@@ -137,9 +140,12 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
   if (prerenderer) prerenderer->finish();
   // Every failure from here on (errors in the input, a template that does not load or render, an
   // output, the depfile or the stamp that cannot be written) leaves no stale outputs when asked to.
+  // A --depfile or --stamp that is a file the parse read (a header an input includes) would be
+  // written over it; only the parse knows those files. Refused first, and such a stamp stays.
+  const std::string readClash = sideFileReadClash(commandLine.depfile, commandLine.stamp, parsed.filesRead);
   const auto failed = [&](const std::string& line) {
     llvm::errs() << line << '\n';
-    if (commandLine.removeStaleOutputs) removeStaleOutputs(commandLine, request.outputDir);
+    if (commandLine.removeStaleOutputs) removeStaleOutputs(commandLine, request.outputDir, !readClash.empty());
     return kInputError;
   };
   const auto inputError = [&](const std::string& message) { return failed("ringkernel-gen: error: " + message); };
@@ -149,6 +155,7 @@ int runGenerate(const CommandLine& commandLine, const char* argv0) {
     const bool located = llvm::Regex("^[^\n]+:[0-9]+:[0-9]+: error: ").match(message);
     return located ? failed(message) : inputError(message);
   };
+  if (!readClash.empty()) return inputError(readClash + "; nothing was written");
   if (parsed.errorCount != 0) {
     return failed("ringkernel-gen: nothing was written (" + std::to_string(parsed.errorCount) +
                   (parsed.errorCount == 1 ? " error" : " errors") + " in the input)");

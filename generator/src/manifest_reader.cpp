@@ -274,10 +274,11 @@ class Reader {
   /// The kernel as the front end writes it: `kernel = "..."` obeys the attribute's rule
   /// (isKernelName), the kernel is that or the type name's default, and its id is its hash.
   static void checkKernel(const MessageModel& m, const std::string& path) {
-    if (m.options.kernel && !isKernelName(*m.options.kernel)) {
-      throw Failure{join(path, "options.kernel") + ": " + jsonQuoted(*m.options.kernel) +
-                    " is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or non-ASCII "
-                    "characters in UTF-8)"};
+    if (const std::string problem = m.options.kernel ? kernelNameProblem(*m.options.kernel) : std::string();
+        !problem.empty()) {
+      throw Failure{join(path, "options.kernel") + ": " + jsonQuoted(visibleKernelName(*m.options.kernel)) +
+                    " is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or printable non-ASCII "
+                    "characters in UTF-8, no format characters): " + problem};
     }
     if (const std::string expected = kernelName(m.options, m.name); m.kernel != expected) {
       throw Failure{join(path, "kernel") + ": " + jsonQuoted(m.kernel) + " is not the kernel of " +

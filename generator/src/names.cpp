@@ -9,6 +9,7 @@
 #include "clang/AST/PrettyPrinter.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/Unicode.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ringkernel::gen {
@@ -44,14 +45,78 @@ std::string defaultKernelName(std::string_view typeName) {
   return std::string(typeName);
 }
 
-bool isKernelName(std::string_view name) {
-  if (name.empty()) return false;
-  const bool allowedBytes = std::all_of(name.begin(), name.end(), [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-' ||
-           static_cast<unsigned char>(c) >= 0x80;
-  });
-  const auto* begin = reinterpret_cast<const llvm::UTF8*>(name.data());
-  return allowedBytes && llvm::isLegalUTF8String(&begin, begin + name.size());
+namespace {
+
+bool isKernelNameAscii(char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-'; }
+
+std::string codePointName(std::uint32_t codePoint) {
+  return "U+" + llvm::utohexstr(codePoint, /*LowerCase=*/false, /*Width=*/4);
+}
+
+/// Whether a kernel name may hold the code point `c` (decoded from valid UTF-8; ASCII included).
+bool isVisibleCodePoint(std::uint32_t c) {
+  return !llvm::sys::unicode::isFormatting(static_cast<int>(c)) && llvm::sys::unicode::isPrintable(static_cast<int>(c));
+}
+
+/// Decodes one code point at `at` (advanced past it); false for bytes that are not valid UTF-8 (`at`
+/// then moves one byte).
+bool decode(const llvm::UTF8*& at, const llvm::UTF8* end, std::uint32_t& codePoint) {
+  llvm::UTF32 decoded = 0;
+  const llvm::UTF8* from = at;
+  if (llvm::convertUTF8Sequence(&from, end, &decoded, llvm::strictConversion) != llvm::conversionOK) {
+    ++at;
+    return false;
+  }
+  at = from;
+  codePoint = decoded;
+  return true;
+}
+
+}  // namespace
+
+std::string kernelNameProblem(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  const auto* at = reinterpret_cast<const llvm::UTF8*>(name.data());
+  const auto* end = at + name.size();
+  while (at < end) {
+    if (*at < 0x80) {
+      const char c = static_cast<char>(*at++);
+      if (isKernelNameAscii(c)) continue;
+      return "it has " + (llvm::isPrint(c) && c != ' ' ? "'" + std::string(1, c) + "'" : codePointName(static_cast<unsigned char>(c))) +
+             ", which is not a letter, a digit, '_', '.', ':' or '-'";
+    }
+    std::uint32_t codePoint = 0;
+    if (!decode(at, end, codePoint)) return "it is not valid UTF-8";
+    if (llvm::sys::unicode::isFormatting(static_cast<int>(codePoint))) {
+      return "it has " + codePointName(codePoint) +
+             ", an invisible format character (such as a bidirectional control or a zero-width character), "
+             "which would hide what the name is";
+    }
+    if (!llvm::sys::unicode::isPrintable(static_cast<int>(codePoint))) {
+      return "it has " + codePointName(codePoint) + ", which is not a printable character";
+    }
+  }
+  return {};
+}
+
+bool isKernelName(std::string_view name) { return kernelNameProblem(name).empty(); }
+
+std::string visibleKernelName(std::string_view name) {
+  std::string shown;
+  const auto* at = reinterpret_cast<const llvm::UTF8*>(name.data());
+  const auto* end = at + name.size();
+  while (at < end) {
+    const llvm::UTF8* start = at;
+    std::uint32_t codePoint = 0;
+    if (!decode(at, end, codePoint)) {
+      shown += "<" + llvm::utohexstr(*start, /*LowerCase=*/false, /*Width=*/2) + ">";
+    } else if (codePoint >= 0x80 && !isVisibleCodePoint(codePoint)) {
+      shown += "<" + codePointName(codePoint) + ">";
+    } else {
+      shown.append(reinterpret_cast<const char*>(start), static_cast<std::size_t>(at - start));
+    }
+  }
+  return shown;
 }
 
 std::string kernelName(const MessageOptions& options, std::string_view typeName) {

@@ -24,11 +24,24 @@ std::string qualifiedName(const clang::NamedDecl& decl);
 /// itself when it has none of these suffixes or consists of nothing else.
 std::string defaultKernelName(std::string_view typeName);
 
-/// Whether `name` may be written as `kernel = "name"`: non-empty, only ASCII letters, digits, '_',
-/// '.', ':', '-' and non-ASCII characters (well-formed UTF-8), so that every default kernel (a type
-/// name: clang takes non-ASCII letters in identifiers, and the validator refuses '$') is one too.
+/// Why `name` may not be written as `kernel = "name"`; "" when it may. A kernel name is non-empty
+/// well-formed UTF-8 of ASCII letters, digits, '_', '.', ':', '-' and printable non-ASCII characters
+/// (so that every default kernel, a type name, is one too: clang takes non-ASCII letters in
+/// identifiers, and the validator refuses '$'), without format characters (Unicode Cf: bidirectional
+/// controls U+202A-U+202E, U+2066-U+2069, U+200E/U+200F, U+061C, zero-width characters, ...), which
+/// would hide what the name is and make g++'s -Wbidi-chars fail the generated files under -Werror.
+/// The reason names the first bad code point ("it has U+202E, an invisible format character ...").
+/// Names are compared byte for byte: a decomposed and a composed 'ü' are two kernels.
 /// The attribute refuses other kernel names; so does the manifest reader.
+std::string kernelNameProblem(std::string_view name);
+
+/// kernelNameProblem(name).empty().
 bool isKernelName(std::string_view name);
+
+/// `name` with the invisible non-ASCII content a kernel name may not hold shown as clang shows it
+/// in source lines: a code point that is not printable or a format character as <U+202E>, a byte
+/// that is not UTF-8 as <FC> (ASCII as it is: the caller's quoting escapes its control characters).
+std::string visibleKernelName(std::string_view name);
 
 /// `kernel` option if given, else defaultKernelName(typeName).
 std::string kernelName(const MessageOptions& options, std::string_view typeName);

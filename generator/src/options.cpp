@@ -11,6 +11,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "compile_jobs.h"
+#include "compiler_response_files.h"
 #include "cxx_compile_commands.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -285,10 +286,15 @@ bool parseGenerate(int argc, const char** argv, CommandLine& commandLine) {
     }
   }
   // The compiler arguments (after `--`, then the file's) go through FixedCompilationDatabase, which
-  // drops all of them when clang's driver builds no compile job with them (compile_jobs.h).
+  // reads no response file (compiler_response_files.h) and drops all of them when clang's driver
+  // builds no compile job with them (compile_jobs.h).
   std::vector<std::string> compileArgs(hasSeparator ? separator + 1 : args.end(), args.end());
   compileArgs.insert(compileArgs.end(), fileArgs.begin(), fileArgs.end());
   if (!hasBuildPath) {
+    if (std::string error; !expandCompilerResponseFiles(compileArgs, error)) {
+      llvm::errs() << "ringkernel-gen: error: " << error << "\n";
+      return false;
+    }
     if (!checkCompileArgs(compileArgs, llvm::errs())) return false;
     args.erase(hasSeparator ? separator : args.end(), args.end());
     args.push_back("--");

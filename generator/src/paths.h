@@ -2,6 +2,7 @@
 // Path arithmetic for generated files: absolute normalised paths and include spellings.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,15 @@ class FileSystem;
 }
 
 namespace ringkernel::gen {
+
+/// The files a generate run writes for a header, <output-dir>/<stem><suffix>: the traits and codecs
+/// (.rk.h), the CUDA layouts (.rk.cuh) and the manifest (.rk.json), in the order renderHeader
+/// (emit.h) appends them. The one list: stale outputs, side-file clashes and the renderer use it.
+inline constexpr std::string_view kHeaderSuffix = ".rk.h";
+inline constexpr std::string_view kCudaHeaderSuffix = ".rk.cuh";
+inline constexpr std::string_view kManifestSuffix = ".rk.json";
+inline constexpr std::array<std::string_view, 3> kOutputSuffixes = {kHeaderSuffix, kCudaHeaderSuffix,
+                                                                    kManifestSuffix};
 
 /// `path` made absolute against the current directory, with "." and ".." removed and native
 /// separators.

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // The depfile and the stamp of a generate run must be files of their own: a --depfile or --stamp
 // that named an input header, an output of the run or the --compile-args-file was written over it
-// (`--depfile a.h a.h` replaced the header with depfile text and exited 0).
+// (`--depfile a.h a.h` replaced the header with depfile text and exited 0), and one that named a
+// header the input includes was written over it after the parse (`--depfile inc.h u.h`).
 #pragma once
 
 #include <string>
@@ -23,5 +24,13 @@ struct RunFiles {
 /// writes, the --compile-args-file, or the depfile is the stamp. Compared by paths::sameFile (any
 /// spelling, links resolved), without touching any file.
 std::string sideFileClash(const RunFiles& files);
+
+/// After the parse: "" when neither the depfile nor the stamp (those given, "" when not) is one of
+/// `filesRead` (every file the parse read: the headers the inputs include, system ones too); else
+/// the message naming both ("--depfile inc.h is /abs/inc.h, a file the parse read, which it would
+/// overwrite; ..."). Compared as paths::sameFile does; a side file that does not exist yet can
+/// overwrite nothing and is none of them.
+std::string sideFileReadClash(const std::string& depfile, const std::string& stamp,
+                              const std::vector<std::string>& filesRead);
 
 }  // namespace ringkernel::gen

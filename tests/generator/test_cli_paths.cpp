@@ -4,6 +4,7 @@
 // input or an output. Each is reported before anything is written.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -146,6 +147,44 @@ TEST_F(CliTest, DepfileOrStampOnAnInputOrOutputIsBadUsageThatNamesBoth) {
   EXPECT_EQ(ok.status, 0) << ok.output;
   EXPECT_TRUE(fs::exists(path("out/ping.rk.d")));
   EXPECT_EQ(readFile(header), kHeader);
+}
+
+// A --depfile or --stamp that is a header the input includes (a file the parse read, not known before
+// it) used to be written over: `--depfile inc.h u.h` replaced inc.h with the depfile and exited 0.
+// The run now fails after the parse (exit status 1) naming both, and writes nothing; with
+// --remove-stale-outputs the earlier outputs go, but such a stamp stays (it is not the tool's).
+TEST_F(CliTest, DepfileOrStampOnAFileTheParseReadFailsTheRunAndWritesNothing) {
+  const std::string inc = "#pragma once\n#define SZ 2\n";
+  const std::string included = write("src/inc.h", inc);
+  write("src/u.h", "#include <cstdint>\n#include \"inc.h\"\nstruct [[ringkernel::message]] U { std::uint32_t x[SZ]; };\n");
+  fs::create_symlink(included, path("inc_link.h"));
+  fs::create_directories(path("out"));
+  const std::string oldOutput = write("out/u.rk.h", "// an earlier run's\n");
+  const auto oldTime = fs::last_write_time(included) - std::chrono::hours(1);
+  fs::last_write_time(included, oldTime);
+  for (const std::string options : {"--depfile src/inc.h", "--depfile ./nowhere/../src/inc.h", "--depfile inc_link.h",
+                                    "--stamp src/inc.h", "--depfile u.d --stamp src/inc.h"}) {
+    const CliResult result = runGeneratorIn(dir_.string(), "--output-dir out " + options + " src/u.h");
+    EXPECT_EQ(result.status, 1) << options << "\n" << result.output;
+    EXPECT_NE(result.output.find("ringkernel-gen: error: --"), std::string::npos) << options << "\n" << result.output;
+    EXPECT_NE(result.output.find(" is " + path("src/inc.h") + ", a file the parse read"), std::string::npos)
+        << options << "\n" << result.output;
+    EXPECT_EQ(readFile(included), inc) << options;
+    EXPECT_EQ(fs::last_write_time(included), oldTime) << options << ": the header was touched";
+    EXPECT_EQ(readFile(oldOutput), "// an earlier run's\n") << options;
+    EXPECT_FALSE(fs::exists(path("out/u.rk.json"))) << options << ": outputs written";
+    EXPECT_FALSE(fs::exists(path("u.d"))) << options;
+  }
+  const CliResult stale =
+      runGeneratorIn(dir_.string(), "--output-dir out --stamp src/inc.h --remove-stale-outputs src/u.h");
+  EXPECT_EQ(stale.status, 1) << stale.output;
+  EXPECT_FALSE(fs::exists(oldOutput)) << stale.output;
+  EXPECT_EQ(readFile(included), inc) << stale.output;
+  // Paths of their own still work.
+  const CliResult ok = runGeneratorIn(dir_.string(), "--output-dir out --depfile u.d --stamp u.stamp src/u.h");
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_NE(readFile(path("u.d")).find("inc.h"), std::string::npos);
+  EXPECT_EQ(readFile(included), inc);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // the ids the frontend assigns.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "frontend_harness.h"
@@ -135,6 +136,56 @@ TEST(FrontendIds, ANonAsciiKernelWrittenOutIsTheDefaultOne) {
   EXPECT_EQ(run.message("caf\xc3\xa9::" + kernel).kernel, kernel);
   EXPECT_EQ(run.message("caf\xc3\xa9::Other").kernel, kernel);
   EXPECT_EQ(run.message("caf\xc3\xa9::Other").kernelId, run.message("caf\xc3\xa9::" + kernel).kernelId);
+}
+
+// Format characters (Unicode Cf: bidirectional controls, zero-width characters) and code points that
+// are not printable are refused in kernel names, each named by its code point: `kernel = "x<U+202E>y"`
+// used to pass, and the generated .rk.h and registry then tripped g++'s -Wbidi-chars (-Werror).
+TEST(KernelName, FormatAndNonPrintableCodePointsAreRefusedByName) {
+  const std::map<std::string, std::string> refused = {
+      {"x\xe2\x80\xaey", "U+202E"},  // RIGHT-TO-LEFT OVERRIDE
+      {"x\xe2\x80\xaay", "U+202A"},  // LEFT-TO-RIGHT EMBEDDING
+      {"x\xe2\x81\xa6y", "U+2066"},  // LEFT-TO-RIGHT ISOLATE
+      {"x\xe2\x81\xa9y", "U+2069"},  // POP DIRECTIONAL ISOLATE
+      {"x\xe2\x80\x8ey", "U+200E"},  // LEFT-TO-RIGHT MARK
+      {"x\xe2\x80\x8fy", "U+200F"},  // RIGHT-TO-LEFT MARK
+      {"x\xd8\x9cy", "U+061C"},      // ARABIC LETTER MARK
+      {"x\xe2\x80\x8by", "U+200B"},  // ZERO WIDTH SPACE
+      {"x\xe2\x80\x8dy", "U+200D"},  // ZERO WIDTH JOINER
+      {"x\xef\xbb\xbfy", "U+FEFF"},  // ZERO WIDTH NO-BREAK SPACE
+      {"x\xc2\x85y", "U+0085"},      // NEXT LINE, a C1 control
+      {"x\xc2\x9fy", "U+009F"},
+  };
+  for (const auto& [name, codePoint] : refused) {
+    EXPECT_FALSE(isKernelName(name)) << codePoint;
+    EXPECT_NE(kernelNameProblem(name).find("it has " + codePoint + ", "), std::string::npos)
+        << kernelNameProblem(name);
+    EXPECT_EQ(visibleKernelName(name), "x<" + codePoint + ">y");
+  }
+  EXPECT_EQ(kernelNameProblem("Gr\xc3\xbc\xc3\x9f" "e"), "");
+  EXPECT_EQ(visibleKernelName("Gr\xc3\xbc\xc3\x9f" "e"), "Gr\xc3\xbc\xc3\x9f" "e");
+}
+
+// Kernel names are compared byte for byte, not as Unicode text: a composed and a decomposed 'ü' are
+// two names (two kernels, two kernel ids); docs/generator.md says to write names in NFC.
+TEST(KernelName, ComposedAndDecomposedCharactersAreTwoNames) {
+  const std::string composed = "Gr\xc3\xbc\xc3\x9f" "e";      // U+00FC
+  const std::string decomposed = "Gru\xcc\x88\xc3\x9f" "e";   // u + U+0308 COMBINING DIAERESIS
+  EXPECT_TRUE(isKernelName(composed));
+  EXPECT_TRUE(isKernelName(decomposed));
+  EXPECT_NE(fnv1a32(composed), fnv1a32(decomposed));
+}
+
+TEST(FrontendIds, AKernelNameWithABidiControlIsAnErrorNamingTheCodePoint) {
+  const std::string source = "struct [[ringkernel::message(kernel = \"x\xe2\x80\xaey\")]] Bidi { int n; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(testing::errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(testing::hasError(run, testing::positionOf(source, "\"x"),
+                                {"bad value \"x<U+202E>y\" for 'kernel': not a valid kernel name: it has U+202E, "
+                                 "an invisible format character"},
+                                "no format characters such as bidirectional controls"))
+      << run.printed;
+  EXPECT_TRUE(run.result.headers.empty() || run.result.headers[0].messages.empty());
 }
 
 }  // namespace

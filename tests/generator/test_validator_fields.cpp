@@ -207,5 +207,55 @@ TEST(FieldRules, AStructFromAnotherHeaderGetsAFixTheUserCanApply) {
                        "annotate it in 'mine.h' if that header is yours, else " + own));
 }
 
+/// The text of the fix note after the error about field `name` ("" when there is none).
+std::string fixOf(const testing::FrontendRun& run, const std::string& name) {
+  const auto* error = testing::findError(run, "field '" + name + "'");
+  const auto* note = error == nullptr ? nullptr : testing::findNoteAfter(run, *error, "fix: ");
+  return note == nullptr ? std::string() : note->message;
+}
+
+// The fix for a foreign struct keeps its values: a char[N] is a NUL-terminated string on the wire,
+// so {char r, g, b} with r = 0 would lose g and b as `char c[3]` (the fix used to say so): its
+// chars become the integer of char's signedness on the target. A struct of one field is that field
+// (`double w`, not `double w[1]`).
+TEST(FieldRules, AForeignStructOfCharsOrOfOneFieldGetsAFixThatKeepsItsValues) {
+  const std::map<std::string, std::string> files = {
+      {"/ringkernel-test/sys/rgb.h", "struct rgb { char r, g, b; };\nstruct wrap { double v; };\n"
+                                     "struct one_char { char c; };\n"}};
+  const std::string source = "#include <rgb.h>\nstruct [[ringkernel::message]] Px { rgb c; wrap w; wrap ws[4]; "
+                             "one_char o; one_char os[2]; };\n";
+  const std::string own = "fix: use a [[ringkernel::message]] struct of your own with the same fields, or ";
+  for (const auto& [target, byte] : {std::pair<std::string, std::string>{"x86_64-linux-gnu", "std::int8_t"},
+                                     {"aarch64-linux-gnu", "std::uint8_t"}}) {
+    SCOPED_TRACE(target);
+    const auto run = runFrontendOn(source, target, files, {"-isystem", "/ringkernel-test/sys"});
+    EXPECT_EQ(errorCount(run), 5u) << run.printed;
+    EXPECT_EQ(fixOf(run, "c"), own + "an array of its fields' type: " + byte + " c[3]") << run.printed;
+    EXPECT_EQ(fixOf(run, "w"), own + "its field's type: double w") << run.printed;
+    EXPECT_EQ(fixOf(run, "ws"), own + "its field's type: double ws[4]") << run.printed;
+    EXPECT_EQ(fixOf(run, "o"), own + "its field's type: char o") << run.printed;
+    EXPECT_EQ(fixOf(run, "os"), own + "its field's type: " + byte + " os[2]") << run.printed;
+  }
+}
+
+// A typedef of an unnamed struct (glibc's div_t) is a struct from another header too: the fix used
+// to be "give the struct a name and annotate it", which the user cannot do to a system header.
+TEST(FieldRules, ATypedefOfAnUnnamedStructFromAnotherHeaderGetsTheForeignStructFix) {
+  const std::map<std::string, std::string> files = {
+      {"/ringkernel-test/mine.h", "typedef struct { float x, y; } PointT;\n"}};
+  const std::string source = "#include <cstdlib>\n#include \"mine.h\"\n"
+                             "struct [[ringkernel::message]] Q { div_t d2; PointT pt; };\n";
+  const auto run = runFrontendOn(source, "x86_64-linux-gnu", files, {"-I/ringkernel-test"});
+  EXPECT_EQ(errorCount(run), 2u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "d2;"),
+                       {"field 'd2'", "'div_t', which is not a [[ringkernel::message]] and is declared in a system header"},
+                       "use a [[ringkernel::message]] struct of your own with the same fields, or an array of its "
+                       "fields' type: std::int32_t d2[2]"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "pt;"), {"field 'pt'", "(declared in 'mine.h')"},
+                       "give the struct a name and annotate it in 'mine.h' if that header is yours, else use a "
+                       "[[ringkernel::message]] struct of your own with the same fields, or an array of its "
+                       "fields' type: float pt[2]"));
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
