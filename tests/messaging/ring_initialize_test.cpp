@@ -124,6 +124,7 @@ TEST(RingInitialize, TheSmallestCapacitiesWorkAndTheSlotSizeIsRecorded) {
   const Memory spsc_memory(Spsc::bytes_for(1));
   Spsc one = Spsc::initialize(spsc_memory.data(), 1);
   EXPECT_EQ(one.control()->slot_bytes, sizeof(std::uint64_t));
+  EXPECT_EQ(one.control()->kind, ringkernel::detail::ring_kind_spsc);
   EXPECT_TRUE(one.try_push(7));
   EXPECT_FALSE(one.try_push(8));
   std::uint64_t v = 0;
@@ -132,7 +133,8 @@ TEST(RingInitialize, TheSmallestCapacitiesWorkAndTheSlotSizeIsRecorded) {
 
   const Memory mpmc_memory(Mpmc::bytes_for(2));
   Mpmc two = Mpmc::initialize(mpmc_memory.data(), 2);
-  EXPECT_EQ(two.control()->slot_bytes, sizeof(Mpmc::slot_type));
+  EXPECT_EQ(two.control()->slot_bytes, sizeof(std::uint64_t));  // the element, not the 16-byte slot
+  EXPECT_EQ(two.control()->kind, Mpmc::kind);
   EXPECT_TRUE(two.try_push(1));
   EXPECT_TRUE(two.try_push(2));
   EXPECT_FALSE(two.try_push(3));

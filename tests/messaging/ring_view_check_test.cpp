@@ -78,9 +78,12 @@ TEST(RingViewCheck, AViewOfAnotherElementTypeIsRefusedInDebugBuilds) {
   const char* fix = "view a queue's memory as its own ring_type";
   EXPECT_DEATH((void)SpscLarge{spsc.memory()}, fix);
   EXPECT_DEATH((void)MpmcLarge{mpmc.memory()}, fix);
-  // The other ring design over the memory: an mpmc slot carries a sequence word besides the element.
-  EXPECT_DEATH((void)SpscSmall{mpmc.memory()}, fix);
-  EXPECT_DEATH((void)MpmcSmall{spsc.memory()}, fix);
+  // Elements of 8 bytes or less all have 16-byte mpmc slots: the element size is what is recorded.
+  const Initialized<ringkernel::mpmc_ring<std::uint64_t, atomic_scope::system>> words(8);
+  EXPECT_DEATH((void)(ringkernel::mpmc_ring<std::uint32_t, atomic_scope::system>{words.memory()}), fix);
+  // The other ring design over the memory, with the same element: the kind tells them apart.
+  EXPECT_DEATH((void)SpscSmall{mpmc.memory()}, "an spsc_ring view of an mpmc_ring's memory");
+  EXPECT_DEATH((void)MpmcSmall{spsc.memory()}, "an mpmc_ring view of an spsc_ring's memory");
 }
 
 TEST(RingViewCheck, AViewOfABadCapacityIsRefusedInDebugBuilds) {

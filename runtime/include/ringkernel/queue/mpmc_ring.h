@@ -156,7 +156,7 @@ class mpmc_ring {
     control.free_slots = capacity;
     control.published = 0;
     control.kind = kind;
-    control.slot_bytes = sizeof(slot_type);
+    control.slot_bytes = sizeof(T);  // not the slot: slots of all T up to 8 bytes are 16 bytes
     std::memcpy(memory, &control, sizeof control);
     auto* slots = static_cast<unsigned char*>(memory) + sizeof(detail::ring_control);
     std::memset(slots, 0, detail::to_size(capacity) * sizeof(slot_type));
@@ -177,8 +177,9 @@ class mpmc_ring {
         mask_(control_->capacity - 1) {
 #if !defined(__CUDA_ARCH__)
     assert(control_->kind == kind &&
-           "one memory, one kind of view: a ticketed and a CAS-claiming mpmc_ring view of the same memory");
-    assert(control_->slot_bytes == sizeof(slot_type) &&
+           "one memory, one kind of view: a ticketed and a CAS-claiming mpmc_ring view of the same memory, or "
+           "an mpmc_ring view of an spsc_ring's memory");
+    assert(control_->slot_bytes == sizeof(T) &&
            "ring_control::slot_bytes: a view of another element type than the ring was initialised for; "
            "view a queue's memory as its own ring_type (MpmcQueue<T>::ring_type, of the same T)");
     assert(valid_capacity(control_->capacity) &&

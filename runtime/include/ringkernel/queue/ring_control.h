@@ -23,8 +23,8 @@ struct ring_control {
   alignas(queue_line_bytes) std::uint64_t closed;  // non-zero once the queue is shut down
   std::uint64_t capacity;                          // power of two
   std::uint64_t start;                             // position of the first message ever sent
-  std::uint64_t kind;  // mpmc_ring: ring_kind_cas or ring_kind_ticketed, written by initialize() (spsc: 0)
-  std::uint64_t slot_bytes;  // sizeof a slot (mpmc: mpmc_slot<T>, spsc: T), written by initialize()
+  std::uint64_t kind;  // ring_kind_cas, ring_kind_ticketed (mpmc_ring) or ring_kind_spsc, written by initialize()
+  std::uint64_t slot_bytes;  // sizeof(T) of the ring's element type, written by initialize()
   // spsc: each side's cache of the other side's index, on a line of its own that the other side
   // never touches. Beside the side's own index (as at first) they made the ring 1.5-1.9x slower
   // whenever the consumer was the slower side, i.e. whenever the queue runs full and the producer
@@ -51,10 +51,12 @@ static_assert(offsetof(ring_control, head) == 0 * queue_line_bytes && offsetof(r
               "each side's words on lines of their own; the same layout for every compiler, host and device");
 static_assert(offsetof(ring_control, slot_bytes) / queue_line_bytes == 2, "slot_bytes on the closed line, beside capacity");
 
-/// ring_control::kind of an mpmc_ring: how its parties claim. Views of one ring's memory must all
-/// be of the kind initialize() recorded (mpmc_ring.h, top: one memory, one kind of view).
+/// ring_control::kind: the ring design, and for an mpmc_ring how its parties claim. Views of one
+/// ring's memory must all be of the kind initialize() recorded (mpmc_ring.h, top: one memory, one
+/// kind of view; debug host builds assert it).
 inline constexpr std::uint64_t ring_kind_cas = 0;       // Vyukov claims (a CAS on the index): system scope
 inline constexpr std::uint64_t ring_kind_ticketed = 1;  // credits and fetch_add claims: device / block scope
+inline constexpr std::uint64_t ring_kind_spsc = 2;      // spsc_ring: one producer, one consumer
 
 /// Ticketed claims (mpmc_ring::claim_ticketed): the credits a party that wants up to n positions
 /// takes when it sees `seen` in the count (0: none to take, the ring is full / empty to it).

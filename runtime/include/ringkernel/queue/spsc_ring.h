@@ -78,6 +78,7 @@ class spsc_ring {
     control.head = control.tail = control.cached_head = control.cached_tail = start;
     control.capacity = capacity;
     control.start = start;
+    control.kind = detail::ring_kind_spsc;
     control.slot_bytes = sizeof(T);
     std::memcpy(memory, &control, sizeof control);
     return spsc_ring(memory);
@@ -85,13 +86,15 @@ class spsc_ring {
 
   spsc_ring() = default;
   /// A view of a ring initialize() wrote at `memory`, by an spsc_ring of the same element type.
-  /// Debug host builds assert the slot size and the capacity it read; nothing under NDEBUG or in
-  /// device code.
+  /// Debug host builds assert the kind (an spsc_ring's memory), the element size and the capacity
+  /// it read; nothing under NDEBUG or in device code.
   RINGKERNEL_HOST_DEVICE explicit spsc_ring(void* memory) noexcept
       : control_(static_cast<detail::ring_control*>(memory)),
         slots_(reinterpret_cast<T*>(static_cast<unsigned char*>(memory) + sizeof(detail::ring_control))),
         mask_(control_->capacity - 1) {
 #if !defined(__CUDA_ARCH__)
+    assert(control_->kind == detail::ring_kind_spsc &&
+           "one memory, one kind of view: an spsc_ring view of an mpmc_ring's memory");
     assert(control_->slot_bytes == sizeof(T) &&
            "ring_control::slot_bytes: a view of another element type than the ring was initialised for; "
            "view a queue's memory as its own ring_type (SpscQueue<T>::ring_type, of the same T)");
