@@ -151,7 +151,7 @@ class HostBackend final : public DeviceBackend {
   std::shared_ptr<StreamImpl> create_stream(int ordinal, int device_id) override {
     std::shared_ptr<HostStream> stream;
     try {
-      stream = std::make_shared<HostStream>(ordinal);
+      stream = std::make_shared<HostStream>();
     } catch (const std::system_error& e) {
       const bool exhausted = e.code() == std::errc::resource_unavailable_try_again ||
                              e.code() == std::errc::not_enough_memory;
@@ -165,8 +165,8 @@ class HostBackend final : public DeviceBackend {
     return stream;
   }
 
-  std::shared_ptr<EventImpl> create_event(int ordinal, int) override {
-    return std::make_shared<HostEvent>(ordinal);
+  std::shared_ptr<EventImpl> create_event(int, int) override {
+    return std::make_shared<HostEvent>();
   }
 
   void record(EventImpl& event, StreamImpl& stream) override {

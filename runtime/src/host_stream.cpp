@@ -73,7 +73,7 @@ bool HostEvent::reached(std::uint64_t generation) const {
   return !pending_.contains(generation);
 }
 
-HostStream::HostStream(int ordinal) : ordinal_(ordinal), worker_(start_worker([this] { run(); })) {}
+HostStream::HostStream() : worker_(start_worker([this] { run(); })) {}
 
 HostStream::~HostStream() {
   {

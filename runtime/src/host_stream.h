@@ -18,9 +18,6 @@ namespace ringkernel::detail {
 
 class HostEvent final : public EventImpl, public std::enable_shared_from_this<HostEvent> {
  public:
-  explicit HostEvent(int ordinal) : ordinal_(ordinal) {}
-  int ordinal() const noexcept { return ordinal_; }
-
   /// A new record: returns its generation, to be completed by complete(generation).
   std::uint64_t begin_record();
   void complete(std::uint64_t generation);
@@ -32,7 +29,6 @@ class HostEvent final : public EventImpl, public std::enable_shared_from_this<Ho
   bool reached(std::uint64_t generation) const;
 
  private:
-  const int ordinal_;
   mutable std::mutex mutex_;
   mutable std::condition_variable completed_cv_;
   std::uint64_t recorded_ = 0;
@@ -48,12 +44,11 @@ class HostStream final : public StreamImpl {
  public:
   /// std::system_error if its worker thread cannot be started (HostBackend::create_stream turns
   /// that into a ringkernel::Error).
-  explicit HostStream(int ordinal);
+  HostStream();
   ~HostStream() override;  // finishes the queued work, then joins the worker
   HostStream(const HostStream&) = delete;
   HostStream& operator=(const HostStream&) = delete;
 
-  int ordinal() const noexcept { return ordinal_; }
   void enqueue(std::function<void()> task);
   /// A task that only signals (an event's record): it runs under the stream's lock as the stream
   /// counts it finished, so whoever it wakes finds the stream idle if it was the last task (as
@@ -67,7 +62,6 @@ class HostStream final : public StreamImpl {
  private:
   void run();
 
-  const int ordinal_;
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;

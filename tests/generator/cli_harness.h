@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
 // Runs the built ringkernel-gen (RINGKERNEL_GEN_PATH) through the shell for the CLI tests, copies
-// the templates (to break one), and a fixture that gives every test an empty temporary directory.
+// the templates (to break one), holds the input header the compiler-argument tests share (kWide),
+// and a fixture that gives every test an empty temporary directory.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -22,6 +23,13 @@ struct CliResult {
   int status = -1;
   std::string output;  // stdout and stderr together
 };
+
+// A header whose message field v is a double only when WIDE is defined, and that field as the
+// manifest (<stem>.rk.json) shows it as a double: the layout shows whether compiler arguments
+// (-DWIDE given after `--`, in a response file, ...) were used.
+inline constexpr const char* kWide = "#ifdef WIDE\nusing Sample = double;\n#else\nusing Sample = float;\n#endif\n"
+                                     "struct [[ringkernel::message]] Reading { Sample v; int n; };\n";
+inline constexpr const char* kWideField = "\"name\":\"v\",\"kind\":\"float64\"";
 
 inline std::string quote(const std::string& text) { return "'" + text + "'"; }
 

@@ -12,11 +12,6 @@ namespace {
 
 using namespace ringkernel::gen::testing;
 
-// v is a double only when WIDE is defined: the layout shows whether the arguments were used.
-constexpr const char* kWide = "#ifdef WIDE\nusing Sample = double;\n#else\nusing Sample = float;\n#endif\n"
-                              "struct [[ringkernel::message]] Reading { Sample v; int n; };\n";
-constexpr const char* kWideField = "\"name\":\"v\",\"kind\":\"float64\"";
-
 // Each is removed, and the run says so, as it does for options clang does not know; -DWIDE stays.
 TEST_F(CliTest, OptionsThatStopTheDriverBeforeCompilingAreDroppedNotTheOtherArguments) {
   const std::string header = write("wide.h", kWide);

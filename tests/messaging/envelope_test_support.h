@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
-// Shared by the envelope tests (envelope_codec_test, envelope_peek_test, envelope_dispatch_test):
-// the bytes of an envelope, and a causal message stamped by a MessageStamper.
+// Shared by the envelope tests (envelope_codec_test, envelope_decode_input_test, envelope_peek_test,
+// envelope_dispatch_test): the bytes of an envelope, a causal message stamped by a MessageStamper,
+// and one such message (broadcast control).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -31,6 +32,12 @@ ringkernel::KernelMessage<T> stamped(ringkernel::KernelMessage<T> m, std::int32_
   ringkernel::MessageStamper stamper(sender, &clock);
   EXPECT_TRUE(stamper.stamp(m));
   return m;
+}
+
+/// A causal control message to every receiver (broadcast), stamped by a MessageStamper of sender 5.
+inline ringkernel::KernelMessage<Tick> stamped_broadcast_tick() {
+  return stamped(ringkernel::KernelMessage<Tick>::create_control(0, ringkernel::broadcast_receiver, Tick{-7, 2.5f, "causal"}),
+                 5);
 }
 
 }  // namespace messaging_test

@@ -26,6 +26,7 @@ constexpr std::size_t max_size = std::numeric_limits<std::size_t>::max();
 // The aligned operator new rounds a size near SIZE_MAX up to its alignment, which wraps to a few
 // bytes and succeeds: such a buffer claimed size() == SIZE_MAX over a tiny allocation.
 TEST(Buffers, SizesNearSizeMaxAreOutOfMemory) {
+  const test::RestoreHostConfig restore;
   HostBackendConfig config;
   config.device_count = 1;
   config.memory_per_device = max_size;  // no capacity limit stops the allocation first
@@ -35,7 +36,6 @@ TEST(Buffers, SizesNearSizeMaxAreOutOfMemory) {
     EXPECT_RK_ERROR(PinnedBuffer(id, bytes), errc::out_of_memory, "PinnedBuffer::PinnedBuffer");
     EXPECT_RK_ERROR(DeviceBuffer(id, bytes), errc::out_of_memory, "DeviceBuffer::DeviceBuffer");
   }
-  test::use_host_devices(2, HostTopology::all);
 }
 
 TEST(Buffers, MovedFromBufferOwnsNothingAndSaysSo) {
@@ -258,6 +258,7 @@ TEST(Buffers, HostSideOverlappingTheBufferRangeIsRefused) {
 // A buffer made before configure_host_backend() given memory of a buffer made after it: the error
 // named one id for both devices ("is memory of device 0, which device 0 cannot use").
 TEST(Buffers, HostSideOfAnotherHostConfigurationSaysWhichIsOlder) {
+  const test::RestoreHostConfig restore;
   const auto before = test::use_host_devices(1, HostTopology::none);
   DeviceBuffer old_buffer(before[0], 64);
   const auto now = test::use_host_devices(1, HostTopology::none);
@@ -275,7 +276,6 @@ TEST(Buffers, HostSideOfAnotherHostConfigurationSaysWhichIsOlder) {
                   "host pointer " + hex(old_buffer.data()) +
                       " is memory of a host device of an earlier host configuration, which this buffer of device " +
                       std::to_string(now[0]) + " cannot use");
-  test::use_host_devices(2, HostTopology::all);
 }
 
 }  // namespace

@@ -220,6 +220,7 @@ TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
 // the pair for one that configure_host_backend() had split (errc::invalid_state) after allocating.
 TEST(CudaBackend, PairsOfACudaAndAHostDeviceAreUnsupported) {
   REQUIRE_CUDA_DEVICES(1u);
+  const test::RestoreHostConfig restore;
   const std::vector<int> host = test::use_host_devices(1, HostTopology::all);
   ASSERT_EQ(host.size(), 1u);
   PeerMemory peers;
@@ -231,7 +232,6 @@ TEST(CudaBackend, PairsOfACudaAndAHostDeviceAreUnsupported) {
                   std::to_string(ids[0]) + "): unsupported: devices " + std::to_string(ids[0]) + " (cuda) and " +
                   std::to_string(host[0]) + " (host) " + different);
   EXPECT_RK_ERROR(peers.measure(host[0], ids[0]), errc::unsupported, different);
-  configure_host_backend(HostBackendConfig{});
 }
 
 }  // namespace

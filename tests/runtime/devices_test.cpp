@@ -48,6 +48,7 @@ TEST(Devices, SelectionByBackendCapabilitiesAndComputeUnits) {
 // min_total_memory is a lower bound on DeviceInfo::total_memory: a device with exactly that much
 // is selected, one byte more selects none.
 TEST(Devices, SelectByMemory) {
+  const test::RestoreHostConfig restore;
   HostBackendConfig config;
   config.device_count = 3;
   config.memory_per_device = std::size_t{1} << 20;
@@ -66,15 +67,14 @@ TEST(Devices, SelectByMemory) {
   }
   r.backend.reset();  // any backend: host devices have 1 MiB, a GPU more
   for (const auto& d : select_devices(r)) EXPECT_GE(d.total_memory, std::size_t{1} << 20);
-  test::use_host_devices(2, HostTopology::all);
 }
 
 // With no devices at all (no host devices configured, no CUDA device), an id names none and the
 // message says there are none (not "valid ids are 0..-1").
 TEST(Devices, NoDevicesAtAllSaysSo) {
+  const test::RestoreHostConfig restore;
   test::use_host_devices(0, HostTopology::none);
   if (!devices(Backend::cuda).empty()) {
-    test::use_host_devices(2, HostTopology::all);
     GTEST_SKIP() << "CUDA devices exist: the registry is never without devices";
   }
   EXPECT_TRUE(devices().empty());
@@ -83,7 +83,6 @@ TEST(Devices, NoDevicesAtAllSaysSo) {
     EXPECT_RK_ERROR(device(id), errc::invalid_device,
                     "device id " + std::to_string(id) + " names no device (there are no devices)");
   EXPECT_RK_ERROR(DeviceBuffer(0, 16), errc::invalid_device, "names no device (there are no devices)");
-  test::use_host_devices(2, HostTopology::all);
 }
 
 TEST(Devices, InvalidIdIsAClearError) {
@@ -137,6 +136,7 @@ TEST(Devices, HostDevicesHaveNoWallClockOffset) {
 }
 
 TEST(Devices, FreeMemoryTracksAllocationsAndCapacityIsEnforced) {
+  const test::RestoreHostConfig restore;
   HostBackendConfig c;
   c.device_count = 1;
   c.memory_per_device = 1 << 20;

@@ -29,12 +29,6 @@ Error capture(F&& f) {
   return Error(errc::invalid_state, "none", no_device, "none");
 }
 
-/// Puts the host backend's configuration back when a test ends, however it ends.
-struct RestoreHostConfig {
-  HostBackendConfig saved = host_backend_config();
-  ~RestoreHostConfig() { configure_host_backend(saved); }
-};
-
 TEST(HostConfig, DefaultsWhenUnset) {
   const auto c = HostBackendConfig::parse("", "");
   EXPECT_EQ(c.device_count, 2);
@@ -215,7 +209,7 @@ TEST(HostConfig, DescribeSaysWhatIsConfigured) {
 }
 
 TEST(HostConfig, WithoutNativeAtomicsLinksStayButAtomicsAreNotNative) {
-  const RestoreHostConfig restore;
+  const test::RestoreHostConfig restore;
   HostBackendConfig config;
   config.device_count = 3;
   config.topology = HostTopology::pairs;

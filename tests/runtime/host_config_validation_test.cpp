@@ -75,20 +75,24 @@ TEST(HostConfigValidation, MemoryIsAtMostOnePebibyte) {
 }
 
 // Suffixes in lower case too; past long long (20 digits), a suffix without digits and no digits at
-// all are refused with the syntax, and the configuration in effect stays.
+// all are refused with the syntax, so a program that configures the host backend from such a text
+// keeps the configuration in effect (one taken as some size would replace it: 2 devices, that size).
 TEST(HostConfigValidation, MemorySuffixesAndValuesPastLongLong) {
   EXPECT_EQ(HostBackendConfig::parse("2", "", "4k").memory_per_device, std::size_t{4} << 10);
   EXPECT_EQ(HostBackendConfig::parse("2", "", "2m").memory_per_device, std::size_t{2} << 20);
   EXPECT_EQ(HostBackendConfig::parse("2", "", "3g").memory_per_device, std::size_t{3} << 30);
   EXPECT_EQ(HostBackendConfig::parse("2", "", "5 K").memory_per_device, std::size_t{5} << 10);
-  const auto ids = test::use_host_devices(3, HostTopology::all);
-  const std::size_t memory = host_backend_config().memory_per_device;
+  const test::RestoreHostConfig restore;
+  configure_host_backend(HostBackendConfig::parse("3", "all", "7M"));
+  const auto ids = test::host_device_ids();
+  ASSERT_EQ(ids.size(), 3u);
   for (const char* text : {"99999999999999999999", "99999999999999999999K", "18446744073709551616", "K", "k", " M ",
                            "KK", "0k", "-4K"})
-    EXPECT_RK_ERROR(HostBackendConfig::parse("2", "", text), errc::configuration,
+    EXPECT_RK_ERROR(configure_host_backend(HostBackendConfig::parse("2", "", text)), errc::configuration,
                     std::string("RINGKERNEL_HOST_MEMORY: bad configuration: \"") + text +
                         "\": expected a positive byte count with optional K, M or G suffix (at most 1 PiB)");
-  EXPECT_EQ(host_backend_config().memory_per_device, memory);
+  EXPECT_EQ(host_backend_config().memory_per_device, std::size_t{7} << 20);
+  EXPECT_EQ(host_backend_config().device_count, 3);
   EXPECT_EQ(test::host_device_ids(), ids);
 }
 

@@ -1,17 +1,40 @@
 // Copyright RingKernel authors.
-// Test helper: configure the host backend for one test and find its device ids.
+// Test helper: configure the host backend for one test, put the configuration back when it ends
+// (RestoreHostConfig), and find its device ids.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <utility>
 #include <vector>
 
 #include "ringkernel/device.h"
 #include "ringkernel/host_backend.h"
 
 namespace ringkernel::test {
+
+/// Puts back, when it goes out of scope, the host backend configuration in effect when it was made,
+/// however the test ends (a failed ASSERT_* returns early, an exception leaves the test): declare it
+/// before the test reconfigures, and before the objects that must go before the configuration does.
+class RestoreHostConfig {
+ public:
+  RestoreHostConfig() = default;
+  RestoreHostConfig(const RestoreHostConfig&) = delete;
+  RestoreHostConfig& operator=(const RestoreHostConfig&) = delete;
+  ~RestoreHostConfig() {
+    try {
+      configure_host_backend(saved_);
+    } catch (const std::exception& e) {  // a destructor must not throw: the test fails instead
+      ADD_FAILURE() << "putting the host configuration back: " << e.what();
+    }
+  }
+
+ private:
+  HostBackendConfig saved_ = host_backend_config();
+};
 
 /// Global ids of the host devices of the configuration in effect.
 inline std::vector<int> host_device_ids() {

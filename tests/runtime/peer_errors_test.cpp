@@ -232,6 +232,7 @@ TEST_F(PeerErrors, OldConfigurationObjectsAreRejectedNotMisused) {
 // Memory the runtime allocates for a call (measurement buffers, staging buffers) that a device
 // cannot give is reported by that call, not by the buffer constructor it used inside.
 TEST(PeerAllocationErrors, NameTheCallThatNeededTheMemory) {
+  const test::RestoreHostConfig restore;
   HostBackendConfig config;
   config.device_count = 2;
   config.topology = HostTopology::none;
@@ -245,12 +246,12 @@ TEST(PeerAllocationErrors, NameTheCallThatNeededTheMemory) {
   EXPECT_RK_ERROR(peers.measure(host[0].id, host[1].id, too_big), errc::out_of_memory,
                   "PeerMemory::measure (device " + std::to_string(host[0].id) +
                       "): out of memory: allocating what the measurement copies (DeviceBuffer::DeviceBuffer)");
-  configure_host_backend(HostBackendConfig{});
 }
 
 // A device id that names no device is named as such, before anything is allocated (it came back
 // as "out of memory" of the other device when the default sizes did not fit that one).
 TEST(PeerAllocationErrors, MeasureNamesABadDeviceIdBeforeAllocating) {
+  const test::RestoreHostConfig restore;
   HostBackendConfig config;
   config.device_count = 2;
   config.memory_per_device = std::size_t{1} << 20;  // less than the default measurement buffers
@@ -261,12 +262,12 @@ TEST(PeerAllocationErrors, MeasureNamesABadDeviceIdBeforeAllocating) {
                   "PeerMemory::measure (device 99): invalid device: destination device: ");
   EXPECT_RK_ERROR(peers.measure(-3, host[1].id), errc::invalid_device,
                   "PeerMemory::measure (device -3): invalid device: source device: ");
-  configure_host_backend(HostBackendConfig{});
 }
 
 // Every error of measure() names measure: its copies went through the public copy_peer_async,
 // whose name a failure to set up the host staging buffers carried.
 TEST(PeerAllocationErrors, MeasureNamesItselfWhenItsCopiesFail) {
+  const test::RestoreHostConfig restore;
   const auto ids = test::use_host_devices(2, HostTopology::none);  // host-staged: a pipeline is set up
   PeerMemoryOptions options;
   options.staging_chunk_bytes = std::numeric_limits<std::size_t>::max();  // staging buffers no one can have
@@ -284,7 +285,6 @@ TEST(PeerAllocationErrors, MeasureNamesItselfWhenItsCopiesFail) {
     EXPECT_NE(e.detail().find("setting up the host staging buffers and streams (PinnedBuffer::PinnedBuffer)"),
               std::string::npos) << e.what();
   }
-  test::use_host_devices(2, HostTopology::all);
 }
 
 }  // namespace

@@ -162,6 +162,7 @@ TEST(PeerReconfigure, ConcurrentReconfigurationGivesClearErrors) {
 // of device 0 and the stream of device 0 belong to different backends"); a host/host pair looked
 // up in two configurations was errc::unsupported.
 TEST(PeerReconfigure, OvertakenCopiesAreInvalidStateOrRefuseOldMemory) {
+  const test::RestoreHostConfig restore;
   const auto ids = test::use_host_devices(2, HostTopology::none);
   PeerMemoryOptions options;
   options.staging_chunk_bytes = 4096;  // two chunks a copy
@@ -215,7 +216,6 @@ TEST(PeerReconfigure, OvertakenCopiesAreInvalidStateOrRefuseOldMemory) {
   EXPECT_GE(copied, reconfigurations);  // the attempt after each reconfiguration
   std::printf("%ld copies, %ld overtaken (invalid_state), %ld refused old memory, %zu wrong\n", copied,
               invalid_state, old_memory, wrong.size());
-  test::use_host_devices(2, HostTopology::all);
 }
 
 /// An address as the runtime's messages print it.
