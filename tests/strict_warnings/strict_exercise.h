@@ -103,8 +103,12 @@ template <class T, ringkernel::atomic_scope Scope>
 std::uint64_t exercise_rings() {
   using mpmc = ringkernel::mpmc_ring<T, Scope>;
   using spsc = ringkernel::spsc_ring<T, Scope>;
-  std::vector<std::byte> mpmc_memory(mpmc::bytes_for(8));
-  std::vector<std::byte> spsc_memory(spsc::bytes_for(8));
+  // Ring memory is aligned to queue_line_bytes (128): whole aligned lines (a vector of bytes is not).
+  struct alignas(ringkernel::detail::queue_line_bytes) line {
+    std::byte bytes[ringkernel::detail::queue_line_bytes];
+  };
+  std::vector<line> mpmc_memory((mpmc::bytes_for(8) + sizeof(line) - 1) / sizeof(line));
+  std::vector<line> spsc_memory((spsc::bytes_for(8) + sizeof(line) - 1) / sizeof(line));
   mpmc ring = mpmc::initialize(mpmc_memory.data(), 8, 0);
   spsc single = spsc::initialize(spsc_memory.data(), 8, 0);
   std::array<T, 4> values{};
