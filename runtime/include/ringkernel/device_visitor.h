@@ -48,4 +48,22 @@ __device__ device_visitor<Visitor> on_device(Visitor&& visitor) {
 
 }  // namespace ringkernel
 
+#else  // a host compiler: on_device exists only to say, at the call, why it cannot be used here
+
+namespace ringkernel {
+namespace detail {
+template <class...>
+inline constexpr bool on_device_in_host_code = false;
+}  // namespace detail
+
+template <class Visitor>
+Visitor&& on_device(Visitor&& visitor) {
+  static_assert(detail::on_device_in_host_code<Visitor>,
+                "ringkernel::on_device wraps a visitor for device code: call it in a kernel, in a .cu file "
+                "compiled by nvcc (host code passes its visitor to dispatch directly)");
+  return static_cast<Visitor&&>(visitor);
+}
+
+}  // namespace ringkernel
+
 #endif  // __CUDACC__

@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
-// Device-side queue operations for CUDA kernels (warp_push & co. exist under nvcc only; the
-// algorithms behind them, detail::*_on, compile everywhere, for the host tests' simulated warps):
+// Device-side queue operations for CUDA kernels (warp_push & co. work under nvcc only: a host
+// compiler stops at a call with a static_assert saying so; the algorithms behind them, detail::*_on,
+// compile everywhere, for the host tests' simulated warps):
 //   warp_push / warp_pop on an mpmc_ring: the active lanes of a warp share ONE claim. Each lane
 //   loads its own slot's sequence word (acquire; the lanes' loads go out together), a ballot finds
 //   how many lanes, in lane order, have a ready slot, and the lowest active lane claims that many
@@ -198,6 +199,45 @@ __device__ unsigned warp_push_batch(unsigned mask, const mpmc_ring<T, Scope, Ind
 template <class T, atomic_scope Scope, atomic_scope IndexScope>
 __device__ unsigned warp_pop_batch(unsigned mask, const mpmc_ring<T, Scope, IndexScope>& ring, T* out, unsigned n) noexcept {
   return detail::warp_pop_batch_on(detail::cuda_warp{}, mask, ring, out, n);
+}
+
+}  // namespace ringkernel
+
+#else  // a host compiler: the calls exist only to say, at the call, why they cannot be used here
+
+namespace ringkernel {
+namespace detail {
+template <class...>
+inline constexpr bool warp_call_in_host_code = false;
+}  // namespace detail
+
+template <class... Args>
+bool warp_push(Args&&...) noexcept {
+  static_assert(detail::warp_call_in_host_code<Args...>,
+                "ringkernel::warp_push is device code: call it in a kernel, in a .cu file compiled by nvcc "
+                "(host threads use the queue's send / try_send)");
+  return false;
+}
+template <class... Args>
+bool warp_pop(Args&&...) noexcept {
+  static_assert(detail::warp_call_in_host_code<Args...>,
+                "ringkernel::warp_pop is device code: call it in a kernel, in a .cu file compiled by nvcc "
+                "(host threads use the queue's receive / try_receive)");
+  return false;
+}
+template <class... Args>
+unsigned warp_push_batch(Args&&...) noexcept {
+  static_assert(detail::warp_call_in_host_code<Args...>,
+                "ringkernel::warp_push_batch is device code: call it in a kernel, in a .cu file compiled by nvcc "
+                "(host threads use the queue's send_batch / try_send_batch)");
+  return 0;
+}
+template <class... Args>
+unsigned warp_pop_batch(Args&&...) noexcept {
+  static_assert(detail::warp_call_in_host_code<Args...>,
+                "ringkernel::warp_pop_batch is device code: call it in a kernel, in a .cu file compiled by nvcc "
+                "(host threads use the queue's receive_batch)");
+  return 0;
 }
 
 }  // namespace ringkernel

@@ -1,0 +1,35 @@
+// Copyright RingKernel authors.
+// Compiled by the tests messaging.device_call_in_host_code.*: the device-only calls (warp_push,
+// warp_pop, warp_push_batch, warp_pop_batch, on_device) in a file a host compiler builds fail at the
+// call with a static_assert that says they are device code and what host code uses instead (before,
+// "'warp_push' is not a member of 'ringkernel'"); including the headers and using the host calls
+// compiles (no macro).
+#include <cstdint>
+
+#include "ringkernel/device_visitor.h"
+#include "ringkernel/queue/mpmc_ring.h"
+#include "ringkernel/queue/warp_enqueue.h"
+
+using Ring = ringkernel::mpmc_ring<std::uint64_t>;
+
+struct Visitor {
+  void operator()(std::uint64_t) const {}
+};
+
+bool use(Ring ring, std::uint64_t* values) {  // a view, passed by value as to a kernel
+#if defined(RK_WARP_PUSH)
+  return ringkernel::warp_push(ring, values[0]);
+#elif defined(RK_WARP_POP)
+  return ringkernel::warp_pop(ring, values[0]);
+#elif defined(RK_WARP_PUSH_BATCH)
+  return ringkernel::warp_push_batch(0xffffffffu, ring, values, 4u) == 4u;
+#elif defined(RK_WARP_POP_BATCH)
+  return ringkernel::warp_pop_batch(0xffffffffu, ring, values, 4u) == 4u;
+#elif defined(RK_ON_DEVICE)
+  ringkernel::on_device(Visitor{})(values[0]);
+  return ring.try_push(values[0]);
+#else
+  Visitor{}(values[0]);
+  return ring.try_push(values[0]) && ring.try_pop(values[1]);
+#endif
+}
