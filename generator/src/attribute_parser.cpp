@@ -190,18 +190,19 @@ class ArgumentParser {
   std::map<std::string, clang::SourceLocation> seen_;
 };
 
-/// A preprocessor directive (`#ifdef`, `#if`, `#define`, ...) among the arguments, where `hash` is
-/// its '#': the arguments are read as written, so the tool cannot take one branch of an #if there.
-void reportDirective(const clang::Token& hash, clang::Lexer& lexer, const clang::SourceManager& sm,
-                     const clang::LangOptions& langOpts, Diagnoser& diagnoser) {
+/// A preprocessor directive (`#ifdef`, `#if`, `#define`, ...) in the attribute, `where` ("inside the
+/// arguments of [[ringkernel::message]]"), `hash` its '#': the attribute is read as written, so the
+/// tool cannot take one branch of an #if there.
+void reportDirective(const clang::Token& hash, const std::string& where, clang::Lexer& lexer,
+                     const clang::SourceManager& sm, const clang::LangOptions& langOpts, Diagnoser& diagnoser) {
   clang::Token name;
   lexer.LexFromRawLexer(name);
   const bool named = name.is(clang::tok::raw_identifier) && !name.isAtStartOfLine();
   const std::string directive = named ? "#" + name.getRawIdentifier().str() : "#";
   const clang::SourceLocation end = named ? tokenEnd(name, sm, langOpts) : tokenEnd(hash, sm, langOpts);
   diagnoser.error(clang::CharSourceRange::getCharRange(hash.getLocation(), end),
-                  "preprocessor directive '" + directive + "' inside the arguments of " + kAttribute +
-                      ": ringkernel-gen reads the arguments as written, so directives there are not supported",
+                  "preprocessor directive '" + directive + "' " + where +
+                      ": ringkernel-gen reads the attribute as written, so directives there are not supported",
                   "put the whole attribute in a macro defined under the condition: #ifdef FAST / #define "
                   "MSG_ATTR [[ringkernel::message(priority = 200)]] / #else / #define MSG_ATTR "
                   "[[ringkernel::message(priority = 10)]] / #endif, then struct MSG_ATTR Name { ... };");
@@ -237,6 +238,12 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
   lexer.LexFromRawLexer(token);
   // No argument list (all defaults): the attribute list goes on or ends.
   if (token.isOneOf(clang::tok::r_square, clang::tok::comma, clang::tok::ellipsis)) return true;
+  // A directive between the name and '(' (an #if choosing the arguments) is valid C++ too.
+  if (token.is(clang::tok::hash) && token.isAtStartOfLine()) {
+    reportDirective(token, std::string("between the name of ") + kAttribute + " and its '('", lexer, sm, langOpts,
+                    diagnoser);
+    return false;
+  }
   if (!token.is(clang::tok::l_paren)) {
     if (reportArgumentsFromMacroParameters(nameLoc, token, sm, langOpts, preprocessor, diagnoser)) {
       return false;
@@ -266,7 +273,7 @@ bool parseMessageAttributeArguments(clang::SourceLocation nameLoc, const clang::
       return false;
     }
     if (token.is(clang::tok::hash) && token.isAtStartOfLine()) {
-      reportDirective(token, lexer, sm, langOpts, diagnoser);
+      reportDirective(token, std::string("inside the arguments of ") + kAttribute, lexer, sm, langOpts, diagnoser);
       return false;
     }
     if (token.is(clang::tok::l_paren)) ++depth;

@@ -293,7 +293,8 @@ class ValueReader {
 
   bool readKernel(const Value& value, MessageOptions& options) {
     const char* fix = "write a non-empty string of ASCII letters, digits, '_', '.', ':', '-' or printable "
-                      "non-ASCII characters in UTF-8 (no format characters such as bidirectional controls), "
+                      "non-ASCII characters in UTF-8 (no format characters such as bidirectional controls, no "
+                      "space characters such as U+00A0), "
                       "e.g. kernel = \"Add\"";
     if (value.name) return failName(value, fix);
     llvm::StringRef spelling = text(value.token);

@@ -121,8 +121,25 @@ std::string declaratorOf(const std::vector<std::uint64_t>& extents) {
   return text;
 }
 
+/// How a fix spells `element`, the element type of a built-in array of `extents` that replaces a
+/// field (a std::array, a foreign struct's fields): a plain char in an array would be a
+/// NUL-terminated string on the wire ({char r, g, b} with r = 0 would lose g and b), so there it is
+/// the integer of char's signedness on the target (std::int8_t or std::uint8_t); the others as
+/// plainSpelling.
+std::string arrayElementSpelling(clang::QualType element, const std::vector<std::uint64_t>& extents,
+                                 const clang::ASTContext& context) {
+  const auto* builtin = llvm::dyn_cast<clang::BuiltinType>(element.getCanonicalType().getTypePtr());
+  const bool plainChar = builtin != nullptr && (builtin->getKind() == clang::BuiltinType::Char_S ||
+                                                builtin->getKind() == clang::BuiltinType::Char_U);
+  if (plainChar && !extents.empty()) {
+    return builtin->getKind() == clang::BuiltinType::Char_S ? "std::int8_t" : "std::uint8_t";
+  }
+  return plainSpelling(element, context);
+}
+
 /// The fix for a std::array field (itself maybe an array of `outer` extents): the built-in array of
-/// its element type and extents, std::array<std::array<float, 3>, 2> v -> float v[2][3]. `result`
+/// its element type and extents, std::array<std::array<float, 3>, 2> v -> float v[2][3] (of
+/// std::int8_t or std::uint8_t for char: arrayElementSpelling). `result`
 /// (the rejection with a general fix) is kept as it is when there is no such array.
 FieldType arrayFix(FieldType result, const clang::ClassTemplateSpecializationDecl& array,
                    const std::vector<std::uint64_t>& outer, const clang::ASTContext& context) {
@@ -144,9 +161,11 @@ FieldType arrayFix(FieldType result, const clang::ClassTemplateSpecializationDec
     const auto* inner = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(element->getAsCXXRecordDecl());
     level = inner != nullptr && inner->isInStdNamespace() && inner->getName() == "array" ? inner : nullptr;
   }
-  const std::string spelling = plainSpelling(element, context);
+  const std::string spelling = arrayElementSpelling(element, extents, context);
   if (spelling.empty() || std::find(extents.begin(), extents.end(), 0u) != extents.end()) return result;
-  result.fix = "use a built-in array: ";
+  result.fix = spelling == plainSpelling(element, context)
+                   ? "use a built-in array: "
+                   : "use a built-in array (not of char: a char array is a NUL-terminated string on the wire): ";
   result.fixType = spelling;
   result.fixDeclarator = declaratorOf(extents);
   return result;
@@ -183,21 +202,6 @@ clang::QualType commonFieldType(const clang::CXXRecordDecl& record, const clang:
   return scalarKind(common, context, kind) ? common : clang::QualType();
 }
 
-/// How the fix spells `common`, the type of all of a foreign struct's fields, in a field of
-/// `extents`: a plain char in an array would be a NUL-terminated string on the wire ({char r, g, b}
-/// with r = 0 would lose g and b), so there it is the integer of the same signedness as char on the
-/// target (std::int8_t or std::uint8_t); the others as plainSpelling.
-std::string foreignFieldSpelling(clang::QualType common, const std::vector<std::uint64_t>& extents,
-                                 const clang::ASTContext& context) {
-  const auto* builtin = llvm::dyn_cast<clang::BuiltinType>(common.getCanonicalType().getTypePtr());
-  const bool plainChar = builtin != nullptr && (builtin->getKind() == clang::BuiltinType::Char_S ||
-                                                builtin->getKind() == clang::BuiltinType::Char_U);
-  if (plainChar && !extents.empty()) {
-    return builtin->getKind() == clang::BuiltinType::Char_S ? "std::int8_t" : "std::uint8_t";
-  }
-  return plainSpelling(common, context);
-}
-
 /// A struct field whose type is declared in another header and is not a message: a system or
 /// third-party type (CUDA's float3, glibc's div_t, a typedef of an unnamed struct) cannot be
 /// annotated by the user, so the fix offers an array of its fields' type (with the struct's
@@ -220,7 +224,7 @@ FieldType notOwnRecord(const clang::CXXRecordDecl& record, clang::QualType type,
   std::vector<std::uint64_t> extents = outer;
   const auto fields = static_cast<std::uint64_t>(std::distance(record.field_begin(), record.field_end()));
   if (fields > 1) extents.push_back(fields);
-  const std::string spelling = foreignFieldSpelling(common, extents, context);
+  const std::string spelling = arrayElementSpelling(common, extents, context);
   if (spelling.empty()) return result;
   const clang::CharUnits alignment = context.getTypeAlignInChars(context.getRecordType(&record));
   const bool overAligned = alignment > context.getTypeAlignInChars(common);

@@ -278,7 +278,7 @@ class Reader {
         !problem.empty()) {
       throw Failure{join(path, "options.kernel") + ": " + jsonQuoted(visibleKernelName(*m.options.kernel)) +
                     " is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or printable non-ASCII "
-                    "characters in UTF-8, no format characters): " + problem};
+                    "characters in UTF-8, no format or space characters): " + problem};
     }
     if (const std::string expected = kernelName(m.options, m.name); m.kernel != expected) {
       throw Failure{join(path, "kernel") + ": " + jsonQuoted(m.kernel) + " is not the kernel of " +

@@ -53,9 +53,16 @@ std::string codePointName(std::uint32_t codePoint) {
   return "U+" + llvm::utohexstr(codePoint, /*LowerCase=*/false, /*Width=*/4);
 }
 
+/// A space separator (Unicode Zs) other than ' ': U+00A0 NO-BREAK SPACE, U+1680, U+2000-U+200A,
+/// U+202F, U+205F, U+3000. Printable, but each looks like a plain space (or like nothing).
+bool isNonAsciiSpace(std::uint32_t c) {
+  return c == 0x00A0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
 /// Whether a kernel name may hold the code point `c` (decoded from valid UTF-8; ASCII included).
 bool isVisibleCodePoint(std::uint32_t c) {
-  return !llvm::sys::unicode::isFormatting(static_cast<int>(c)) && llvm::sys::unicode::isPrintable(static_cast<int>(c));
+  return !llvm::sys::unicode::isFormatting(static_cast<int>(c)) &&
+         llvm::sys::unicode::isPrintable(static_cast<int>(c)) && !isNonAsciiSpace(c);
 }
 
 /// Decodes one code point at `at` (advanced past it); false for bytes that are not valid UTF-8 (`at`
@@ -90,6 +97,11 @@ std::string kernelNameProblem(std::string_view name) {
     if (llvm::sys::unicode::isFormatting(static_cast<int>(codePoint))) {
       return "it has " + codePointName(codePoint) +
              ", an invisible format character (such as a bidirectional control or a zero-width character), "
+             "which would hide what the name is";
+    }
+    if (isNonAsciiSpace(codePoint)) {
+      return "it has " + codePointName(codePoint) +
+             ", a space character (Unicode Zs, such as a no-break space) that looks like a plain space, "
              "which would hide what the name is";
     }
     if (!llvm::sys::unicode::isPrintable(static_cast<int>(codePoint))) {

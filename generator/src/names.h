@@ -29,7 +29,9 @@ std::string defaultKernelName(std::string_view typeName);
 /// (so that every default kernel, a type name, is one too: clang takes non-ASCII letters in
 /// identifiers, and the validator refuses '$'), without format characters (Unicode Cf: bidirectional
 /// controls U+202A-U+202E, U+2066-U+2069, U+200E/U+200F, U+061C, zero-width characters, ...), which
-/// would hide what the name is and make g++'s -Wbidi-chars fail the generated files under -Werror.
+/// would hide what the name is and make g++'s -Wbidi-chars fail the generated files under -Werror,
+/// and without space separators (Unicode Zs: U+00A0 NO-BREAK SPACE, U+2000-U+200A, U+3000, ...),
+/// which look like a plain space.
 /// The reason names the first bad code point ("it has U+202E, an invisible format character ...").
 /// Names are compared byte for byte: a decomposed and a composed 'ü' are two kernels.
 /// The attribute refuses other kernel names; so does the manifest reader.
@@ -39,7 +41,7 @@ std::string kernelNameProblem(std::string_view name);
 bool isKernelName(std::string_view name);
 
 /// `name` with the invisible non-ASCII content a kernel name may not hold shown as clang shows it
-/// in source lines: a code point that is not printable or a format character as <U+202E>, a byte
+/// in source lines: a code point that is not printable, a format or a space character as <U+202E>, a byte
 /// that is not UTF-8 as <FC> (ASCII as it is: the caller's quoting escapes its control characters).
 std::string visibleKernelName(std::string_view name);
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,12 +86,15 @@ class Validator {
   /// caret at `where`.
   bool fail(clang::SourceLocation where, clang::SourceRange highlighted, const std::string& message,
             const std::string& fix);
-  /// An error at `named`'s identifier: `message`, why '$' is refused, and the name without it.
+  /// An error at `named`'s identifier: `message`, why '$' is refused, and the name without it; once
+  /// per declaration (a namespace or class around several messages and enums, a message that is
+  /// also the class around a nested one), later calls for it return false without a word.
   bool failDollar(const clang::NamedDecl& named, const std::string& message);
   bool checkDollars(const clang::CXXRecordDecl& record, const std::string& subject);
 
   const clang::ASTContext& context_;
   Diagnoser& diagnoser_;
+  std::set<const clang::NamedDecl*> dollarsReported_;
 };
 
 }  // namespace ringkernel::gen

@@ -45,6 +45,7 @@ const char* scopeKind(const clang::NamedDecl& scope) {
 }  // namespace
 
 bool Validator::failDollar(const clang::NamedDecl& named, const std::string& message) {
+  if (!dollarsReported_.insert(&named).second) return false;
   const clang::SourceLocation where = named.getLocation();
   return fail(where, clang::SourceRange(where), message + kDollarReason,
               "rename " + quoted(named.getNameAsString()) + " without '$', e.g. " +

@@ -155,7 +155,7 @@ AttributeGrammar::Value AttributeGrammar::kernelValue(AttributeCase& c) {
       "\"\"", "\"a b\"", "\"a\\\"b\"", "u8\"Add\"", "L\"Add\"", "u\"Add\"", "U\"Add\"",
       "R\"x(Add)x\"", "Add", "5", "\"Add\" \"More\"", "\"A\\x41\"", "\"Add\"_s", "\"Add\"s",
       "\"x\xe2\x80\xaey\"", "\"zero\xe2\x80\x8bwidth\"", "\"tab\\t\"", "ID_MACRO", "FN(\"a\")",
-      "(\"Add\")", "\"unterminated",
+      "(\"Add\")", "\"unterminated", "\"no\xc2\xa0" "break\"",
       "Ids::kA", "\"a/b\"", "\"a\\\\b\"", "\"Add\"\"\""};
   const std::size_t r = pick(100);
   if (r < 50) {
@@ -163,7 +163,7 @@ AttributeGrammar::Value AttributeGrammar::kernelValue(AttributeCase& c) {
     const std::size_t length = chance(5) ? 200 + pick(200) : 1 + pick(12);
     for (std::size_t i = 0; i < length; ++i) name += kChars[pick(sizeof kChars - 1)];
     // Printable non-ASCII characters in UTF-8 are kernel-name characters too (docs/generator.md);
-    // format characters (U+202E, U+200B) are among the bad values above.
+    // format characters (U+202E, U+200B) and space separators (U+00A0) are among the bad values above.
     const bool utf8 = chance(10);
     if (utf8) name += chance(50) ? "\xc3\xa9" : "\xe2\x82\xac";  // e-acute, euro sign
     c.intended.kernel = name;

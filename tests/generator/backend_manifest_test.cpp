@@ -77,15 +77,21 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
               "header.include: \"app.h\\u007f\" " + kNotRelative},
   BadManifest{"OptionKernelNotAKernelName", [](Json& j) { j["messages"][1]["options"]["kernel"] = "Sh\"ape\n"; },
               "messages[1].options.kernel: \"Sh\\\"ape\\n\" is not a kernel name (ASCII letters, digits, '_', '.', ':', "
-              "'-' or printable non-ASCII characters in UTF-8, no format characters): it has '\"', which is not a "
+              "'-' or printable non-ASCII characters in UTF-8, no format or space characters): it has '\"', which is not a "
               "letter, a digit, '_', '.', ':' or '-'"},
   // A bidirectional control (here U+202E) hides what the name is and makes g++'s -Wbidi-chars fail
   // the generated files under -Werror: refused as the attribute refuses it, the code point named.
   BadManifest{"OptionKernelWithABidiControl", [](Json& j) { j["messages"][1]["options"]["kernel"] = "x\xe2\x80\xaey"; },
               "messages[1].options.kernel: \"x<U+202E>y\" is not a kernel name (ASCII letters, digits, '_', '.', "
-              "':', '-' or printable non-ASCII characters in UTF-8, no format characters): it has U+202E, an "
+              "':', '-' or printable non-ASCII characters in UTF-8, no format or space characters): it has U+202E, an "
               "invisible format character (such as a bidirectional control or a zero-width character), which "
               "would hide what the name is"},
+  // A no-break space (Unicode Zs) looks like a plain space: refused as the attribute refuses it.
+  BadManifest{"OptionKernelWithANoBreakSpace", [](Json& j) { j["messages"][1]["options"]["kernel"] = "a\xc2\xa0" "b"; },
+              "messages[1].options.kernel: \"a<U+00A0>b\" is not a kernel name (ASCII letters, digits, '_', '.', "
+              "':', '-' or printable non-ASCII characters in UTF-8, no format or space characters): it has U+00A0, a "
+              "space character (Unicode Zs, such as a no-break space) that looks like a plain space, which would hide "
+              "what the name is"},
   BadManifest{"KernelNotTheDefault", [](Json& j) { j["messages"][1]["kernel"] = "Elsewhere"; },
               "messages[1].kernel: \"Elsewhere\" is not the kernel of \"ShapeRequest\" (expected \"Shape\", the "
               "name without Request/Response/Message)"},

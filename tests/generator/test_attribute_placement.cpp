@@ -151,6 +151,21 @@ TEST(AttributeErrors, ADirectiveInsideTheArgumentsIsAnErrorAtIt) {
       << run.printed;
 }
 
+// The same between the attribute's name and its '(' (g++ takes it too): the error used to be
+// "expected '(' or ']]' after the name of [[ringkernel::message]] in the source text, found '#'"
+// with a fix about macros, at the name.
+TEST(AttributeErrors, ADirectiveBetweenTheNameAndItsParenthesisIsAnErrorAtIt) {
+  const std::string source = "struct [[ringkernel::message\n#if 1\n(id = 5)\n#endif\n]] M { int x; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "#if"),
+                       {"preprocessor directive '#if' between the name of [[ringkernel::message]] and its '('",
+                        "reads the attribute as written", "not supported"},
+                       "put the whole attribute in a macro defined under the condition"))
+      << run.printed;
+  EXPECT_EQ(testing::findError(run, "expected '('"), nullptr) << run.printed;
+}
+
 TEST(AttributeOptions, AWholeAttributeMacroDefinedUnderAConditionTakesItsBranch) {
   const std::string source = "#include <cstdint>\n#ifdef FAST\n#define MSG_ATTR [[ringkernel::message(priority = 200)]]\n"
                              "#else\n#define MSG_ATTR [[ringkernel::message(priority = 10)]]\n#endif\n"

@@ -166,6 +166,44 @@ TEST(KernelName, FormatAndNonPrintableCodePointsAreRefusedByName) {
   EXPECT_EQ(visibleKernelName("Gr\xc3\xbc\xc3\x9f" "e"), "Gr\xc3\xbc\xc3\x9f" "e");
 }
 
+// Space separators (Unicode Zs) other than ' ' are printable but look like a plain space (or like
+// nothing): `kernel = "a<U+00A0>b"` used to pass as a name that reads "a b". Each is refused by its
+// code point, as format characters are, and shown as <U+00A0>.
+TEST(KernelName, NonAsciiSpaceSeparatorsAreRefusedByName) {
+  const std::map<std::string, std::string> refused = {
+      {"x\xc2\xa0y", "U+00A0"},      // NO-BREAK SPACE
+      {"x\xe1\x9a\x80y", "U+1680"},  // OGHAM SPACE MARK
+      {"x\xe2\x80\x80y", "U+2000"},  // EN QUAD
+      {"x\xe2\x80\x83y", "U+2003"},  // EM SPACE
+      {"x\xe2\x80\x8ay", "U+200A"},  // HAIR SPACE
+      {"x\xe2\x80\xafy", "U+202F"},  // NARROW NO-BREAK SPACE
+      {"x\xe2\x81\x9fy", "U+205F"},  // MEDIUM MATHEMATICAL SPACE
+      {"x\xe3\x80\x80y", "U+3000"},  // IDEOGRAPHIC SPACE
+  };
+  for (const auto& [name, codePoint] : refused) {
+    EXPECT_FALSE(isKernelName(name)) << codePoint;
+    EXPECT_NE(kernelNameProblem(name).find("it has " + codePoint + ", a space character (Unicode Zs"), std::string::npos)
+        << kernelNameProblem(name);
+    EXPECT_EQ(visibleKernelName(name), "x<" + codePoint + ">y");
+  }
+  // Neighbours that stay kernel-name characters: U+00A1, U+2010 (HYPHEN), U+3001.
+  for (const std::string kept : {"x\xc2\xa1y", "x\xe2\x80\x90y", "x\xe3\x80\x81y"}) {
+    EXPECT_TRUE(isKernelName(kept)) << kernelNameProblem(kept);
+  }
+}
+
+TEST(FrontendIds, AKernelNameWithANoBreakSpaceIsAnErrorNamingTheCodePoint) {
+  const std::string source = "struct [[ringkernel::message(kernel = \"a\xc2\xa0" "b\")]] Nbsp { int n; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(testing::errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(testing::hasError(run, testing::positionOf(source, "\"a"),
+                                {"bad value \"a<U+00A0>b\" for 'kernel': not a valid kernel name: it has U+00A0, "
+                                 "a space character (Unicode Zs"},
+                                "no space characters such as U+00A0"))
+      << run.printed;
+  EXPECT_TRUE(run.result.headers.empty() || run.result.headers[0].messages.empty());
+}
+
 // Kernel names are compared byte for byte, not as Unicode text: a composed and a decomposed 'ü' are
 // two names (two kernels, two kernel ids); docs/generator.md says to write names in NFC.
 TEST(KernelName, ComposedAndDecomposedCharactersAreTwoNames) {

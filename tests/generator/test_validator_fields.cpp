@@ -238,6 +238,26 @@ TEST(FieldRules, AForeignStructOfCharsOrOfOneFieldGetsAFixThatKeepsItsValues) {
   }
 }
 
+// std::array<char, N> holds N values, but its fix used to be `char c[N]`, a NUL-terminated string on
+// the wire (a 0 first loses the rest): as for a foreign struct of chars, the fix is the integer of
+// char's signedness on the target. signed and unsigned char arrays keep their own type.
+TEST(FieldRules, AStdArrayOfCharGetsTheFixedWidthByteArrayOfCharsSignedness) {
+  const std::string source = "#include <array>\nstruct [[ringkernel::message]] B { std::array<char, 4> c; "
+                             "std::array<std::array<char, 3>, 2> cc; std::array<signed char, 2> s; "
+                             "std::array<unsigned char, 2> u; };\n";
+  const std::string notChar = "fix: use a built-in array (not of char: a char array is a NUL-terminated string on the wire): ";
+  for (const auto& [flag, byte] : {std::pair<std::string, std::string>{"-fsigned-char", "std::int8_t"},
+                                   {"-funsigned-char", "std::uint8_t"}}) {
+    SCOPED_TRACE(flag);
+    const auto run = runFrontendOn(source, "x86_64-linux-gnu", {}, {flag});
+    EXPECT_EQ(errorCount(run), 4u) << run.printed;
+    EXPECT_EQ(fixOf(run, "c"), notChar + byte + " c[4]") << run.printed;
+    EXPECT_EQ(fixOf(run, "cc"), notChar + byte + " cc[2][3]") << run.printed;
+    EXPECT_EQ(fixOf(run, "s"), "fix: use a built-in array: std::int8_t s[2]") << run.printed;
+    EXPECT_EQ(fixOf(run, "u"), "fix: use a built-in array: std::uint8_t u[2]") << run.printed;
+  }
+}
+
 // A typedef of an unnamed struct (glibc's div_t) is a struct from another header too: the fix used
 // to be "give the struct a name and annotate it", which the user cannot do to a system header.
 TEST(FieldRules, ATypedefOfAnUnnamedStructFromAnotherHeaderGetsTheForeignStructFix) {

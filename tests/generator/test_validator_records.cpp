@@ -206,5 +206,24 @@ TEST(RecordRules, ADollarInAnEnumsNamesIsReportedOnce) {
   EXPECT_TRUE(hasError(run, positionOf(source, "x$"), {"enumerator 'x$' of enum 'a$b::E$'"}, "'x_'"));
 }
 
+// A namespace or class with a '$' around several messages and enums (or a message with a '$' around a
+// nested one) used to be reported once per message and enum inside it, each error at the same
+// identifier. It is one error per declaration of the scope: a reopened namespace is another place
+// to rename, so it has its own.
+TEST(RecordRules, ADollarInAScopeIsReportedOncePerDeclaration) {
+  const std::string source = "#include <cstdint>\nnamespace a$b {\nenum class E : std::uint8_t { x };\n"
+                             "struct [[ringkernel::message]] M { E e; };\nstruct [[ringkernel::message]] N { M m; };\n"
+                             "struct [[ringkernel::message]] Out$er { struct [[ringkernel::message]] In { int i; }; In in; };\n}\n"
+                             "namespace a$b { struct [[ringkernel::message]] Again { int a; }; }\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "a$b {\n"), {"namespace 'a$b', whose name has a '$'"}, "'a_b'"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "Out$er"), {"Out$er'", "'$'"}, "e.g. 'Out_er'"));
+  EXPECT_TRUE(hasError(run, positionOf(source, "a$b { struct"), {"message 'a$b::Again' is declared in namespace 'a$b'"},
+                       "'a_b'"));
+  ASSERT_EQ(run.result.headers.size(), 1u);
+  EXPECT_TRUE(run.result.headers[0].messages.empty());
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
