@@ -2,7 +2,8 @@
 # Copyright RingKernel authors.
 """Regenerates the checked-in libFuzzer seed corpus (tests/codec/corpus/<set>/) from the Python
 msgpack fixtures of python_fixtures.py, plus a few crafted edge inputs per set (truncations, extra
-elements, maps with an unknown key or their keys reversed, deep nesting, the never-used byte).
+elements, maps with an unknown key or their keys reversed, deep nesting, the never-used byte, a
+float 32 infinity for a double).
 Usage: make_fuzz_corpus.py  (run from anywhere)."""
 
 import os
@@ -42,6 +43,11 @@ def seeds_for(types):
         # max_decode_depth (32): decode accepted it until empty containers counted as a level (found
         # by codec_fuzz_scalars against the reference decoder).
         yield "scalars_empty_array_one_level_too_deep", b"\xdc\x00\x11\xc2" + b"\x00" * 15 + b"\x91" * 31 + b"\x90"
+        # Scalars with its f64 field as float 32 -inf (every other field 0): widening an infinity
+        # (float_conversion.h), which neither the fixtures nor a 60 s fuzz run reached.
+        fields = [b"\xca\xff\x80\x00\x00" if kind == "f64" else b"\xc2" if kind == "bool" else b"\x00"
+                  for kind, _ in SCALARS_FIELDS]
+        yield "scalars_f64_as_float32_minus_inf", b"\xdc\x00\x10" + b"".join(fields)
     yield "deep_nesting", b"\x91" * 40 + b"\x00"
     yield "never_used_byte", b"\x92\xc1\xc1"
 

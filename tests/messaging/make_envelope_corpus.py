@@ -4,7 +4,8 @@
 (tests/messaging/corpus/envelope/): valid envelopes of each payload in messages/messaging_messages.h
 (docs/wire-format.md §9: [type_id, sender, receiver, type, sequence, timestamp_us, hlc, payload]),
 plus truncations, an extra trailing element, a wrong type id, a type id in the uint 64 form and one
-above 32 bits (peek_envelope_type_id), and an unknown MessageType.
+above 32 bits (peek_envelope_type_id), an unknown MessageType, a negative sender, a receiver below
+-1 and, for the non-causal payloads, a non-zero hlc.
 Usage: make_envelope_corpus.py  (run from anywhere; needs python3-msgpack)."""
 
 import os
@@ -43,6 +44,8 @@ def seeds():
         yield name + "_type_id_uint64", b"\x98\xcf" + envelope[0].to_bytes(8, "big") + tail
         yield name + "_type_id_beyond_32_bits", b"\x98\xcf" + (envelope[0] | 1 << 32).to_bytes(8, "big") + tail
         yield name + "_bad_message_type", msgpack.packb(envelope[:3] + [9] + envelope[4:], use_bin_type=True)
+        if hlc == 0:  # a non-causal type: its hlc must be 0 (value_out_of_range at the hlc)
+            yield name + "_nonzero_hlc", msgpack.packb(envelope[:6] + [1] + envelope[7:], use_bin_type=True)
         assert tail[:2] == b"\x03\xff", "sender 3, receiver -1: one byte each"
         yield name + "_negative_sender", packed[:6] + b"\xff" + packed[7:]  # sender -1: value_out_of_range
         yield name + "_receiver_below_broadcast", packed[:7] + b"\xfe" + packed[8:]  # receiver -2

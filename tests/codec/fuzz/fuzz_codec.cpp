@@ -4,8 +4,9 @@
 // 32 fields, decoded in host chunks of 16 fields, and the 32-field map that is not). Sanitizers
 // catch any out-of-bounds access; the checks below catch wrong results: ringkernel::decode must
 // agree with the reference decoder (reference/differential.h: ok or not, size, values, and the
-// status on well-formed MessagePack), a decoded message must re-encode canonically and decode
-// again to the same values, and failures must leave the target untouched.
+// status on well-formed MessagePack), a decoded message must re-encode canonically (every integer
+// and length in its smallest form: smallest_forms.h) and decode again to the same values, and
+// failures must leave the target untouched.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include "codec_test_support.h"
 #include "reference/differential.h"
+#include "smallest_forms.h"
 #if CODEC_FUZZ_SET == 4
 #include "many_fields.rk.h"
 #endif
@@ -40,7 +42,7 @@ void check_message(const std::uint8_t* data, std::size_t size) {
     return;
   }
   const codec_test::bytes once = codec_test::encode_to_vector(*decoded);
-  if (once.empty()) std::abort();
+  if (once.empty() || !fuzz_support::in_smallest_forms(once.data(), once.size())) std::abort();
   auto again = std::make_unique<T>();
   const ringkernel::codec_result r2 = ringkernel::decode(once.data(), once.size(), *again);
   if (r2.status != ringkernel::codec_status::ok || r2.size != once.size()) std::abort();

@@ -4,9 +4,13 @@
 // peeks their type id.
 // Sanitizers catch any out-of-bounds access; the checks below catch wrong results: a failed decode
 // leaves the message untouched and reports an offset inside the input; a decoded envelope
-// re-encodes to bytes that decode again and re-encode to the same bytes (the canonical form is a
-// fixed point); peek_envelope_type_id writes the id only on success and agrees with decode_envelope
-// (same failure at the same offset; wrong_message_type exactly when it reads another type's id).
+// re-encodes canonically (every integer and length in its smallest form: smallest_forms.h of the
+// codec fuzz targets) to bytes that decode again and re-encode to the same bytes, and the header
+// it decoded is the input's (msgpack-c reads the accepted bytes as one array of at least 8 whose
+// first 7 values equal the re-encoding's: no header value changed or dropped, such as the hlc of a
+// non-causal type, which must be 0);
+// peek_envelope_type_id writes the id only on success and agrees with decode_envelope (same failure
+// at the same offset; wrong_message_type exactly when it reads another type's id).
 // Every input also goes through the registry's dispatch_envelope, which must give what peek plus
 // decode_envelope<T> for the registry's message T of the peeked id give: the same status and offset,
 // one visitor call (with that T, and a message that re-encodes to the same bytes) exactly on success.
@@ -18,9 +22,12 @@
 #include <type_traits>
 #include <vector>
 
+#include <msgpack.h>
+
 #include "messaging.registry.rk.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/envelope_codec.h"
+#include "smallest_forms.h"
 
 namespace {
 
@@ -30,7 +37,25 @@ std::vector<std::uint8_t> encode(const ringkernel::KernelMessage<T>& m) {
   const ringkernel::codec_result r = ringkernel::encode_envelope(m, out.data(), out.size());
   if (r.status != ringkernel::codec_status::ok || r.size > out.size()) std::abort();
   out.resize(r.size);
+  if (!fuzz_support::in_smallest_forms(out.data(), out.size())) std::abort();
   return out;
+}
+
+// msgpack-c reads `in` (the bytes decode_envelope accepted) and `once` (their re-encoding) each as
+// one array, of at least 8 and of exactly 8 values, whose header values (the first 7) are equal.
+bool same_header_values(const std::uint8_t* in, std::size_t in_size, const std::vector<std::uint8_t>& once) {
+  msgpack_zone zone;
+  msgpack_zone_init(&zone, 1024);
+  msgpack_object a, b;
+  std::size_t a_size = 0, b_size = 0;
+  bool same = msgpack_unpack(reinterpret_cast<const char*>(in), in_size, &a_size, &zone, &a) == MSGPACK_UNPACK_SUCCESS &&
+              msgpack_unpack(reinterpret_cast<const char*>(once.data()), once.size(), &b_size, &zone, &b) ==
+                  MSGPACK_UNPACK_SUCCESS &&
+              a_size == in_size && b_size == once.size() && a.type == MSGPACK_OBJECT_ARRAY &&
+              b.type == MSGPACK_OBJECT_ARRAY && a.via.array.size >= 8 && b.via.array.size == 8;
+  for (std::uint32_t i = 0; same && i < 7; ++i) same = msgpack_object_equal(a.via.array.ptr[i], b.via.array.ptr[i]);
+  msgpack_zone_destroy(&zone);
+  return same;
 }
 
 struct peeked {
@@ -75,6 +100,7 @@ void check_envelope(const std::uint8_t* data, std::size_t size, const peeked& p)
     return;
   }
   const std::vector<std::uint8_t> once = encode(*decoded);
+  if (!same_header_values(data, r.size, once)) std::abort();
   auto again = std::make_unique<Message>();
   const ringkernel::codec_result r2 = ringkernel::decode_envelope(once.data(), once.size(), *again);
   if (r2.status != ringkernel::codec_status::ok || r2.size != once.size()) std::abort();

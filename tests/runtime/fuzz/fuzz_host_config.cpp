@@ -7,7 +7,8 @@
 //   with no control character or byte beyond ASCII in its message (the text is quoted there,
 //   escaped);
 // - an accepted configuration is valid (count 0..64, memory 1 B..1 PiB, pairs of distinct existing
-//   ordinals, none twice, only with the pairs topology), and its canonical text parses back to it;
+//   ordinals, none twice, only with the pairs topology), links exactly the devices its topology
+//   names (linked(a, b) for every two ordinals), and its canonical text parses back to it;
 // - surrounding white space changes nothing (the same result, or an error from the same variable).
 #include <array>
 #include <cstddef>
@@ -62,6 +63,14 @@ void check_valid(const HostBackendConfig& c) {
     for (std::size_t j = 0; j < i; ++j) {
       const auto [x, y] = c.pairs[j];
       if ((a == x && b == y) || (a == y && b == x)) std::abort();  // listed twice
+    }
+  }
+  for (int a = 0; a < c.device_count; ++a) {
+    for (int b = 0; b < c.device_count; ++b) {
+      bool listed = false;
+      for (const auto& [x, y] : c.pairs) listed = listed || (a == x && b == y) || (a == y && b == x);
+      const bool want = a != b && (c.topology == HostTopology::all || listed);
+      if (c.linked(a, b) != want) std::abort();
     }
   }
   (void)c.describe();
