@@ -54,15 +54,21 @@ namespace ringkernel {
 namespace detail {
 template <class...>
 inline constexpr bool on_device_in_host_code = false;
+
+// An object, not a function: argument-dependent lookup and overload resolution never prefer it to a
+// user's own on_device; a call through ringkernel:: stops the build saying why.
+struct host_on_device {
+  template <class Visitor>
+  Visitor&& operator()(Visitor&& visitor) const noexcept {
+    static_assert(on_device_in_host_code<Visitor>,
+                  "ringkernel::on_device wraps a visitor for device code: call it in a kernel, in a file nvcc "
+                  "compiles as CUDA (.cu); host code passes its visitor to dispatch directly");
+    return static_cast<Visitor&&>(visitor);
+  }
+};
 }  // namespace detail
 
-template <class Visitor>
-Visitor&& on_device(Visitor&& visitor) {
-  static_assert(detail::on_device_in_host_code<Visitor>,
-                "ringkernel::on_device wraps a visitor for device code: call it in a kernel, in a .cu file "
-                "compiled by nvcc (host code passes its visitor to dispatch directly)");
-  return static_cast<Visitor&&>(visitor);
-}
+constexpr detail::host_on_device on_device{};  // internal linkage: no name shared with CUDA files
 
 }  // namespace ringkernel
 

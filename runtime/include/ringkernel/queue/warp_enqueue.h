@@ -208,37 +208,54 @@ __device__ unsigned warp_pop_batch(unsigned mask, const mpmc_ring<T, Scope, Inde
 namespace ringkernel {
 namespace detail {
 template <class...>
-inline constexpr bool warp_call_in_host_code = false;
+inline constexpr bool device_call_in_host_code = false;
+
+// What warp_push & co. are in host code: objects, not functions, so that argument-dependent lookup
+// and overload resolution never prefer them to a user's own function of the same name (a host-side
+// simulation called unqualified on a ring); a call through ringkernel:: stops the build saying why.
+struct host_warp_push {
+  template <class... Args>
+  bool operator()(Args&&...) const noexcept {
+    static_assert(device_call_in_host_code<Args...>,
+                  "ringkernel::warp_push is device code: call it in a kernel, in a file nvcc compiles as CUDA "
+                  "(.cu); host threads use a ring's try_push or a queue's send / try_send");
+    return false;
+  }
+};
+struct host_warp_pop {
+  template <class... Args>
+  bool operator()(Args&&...) const noexcept {
+    static_assert(device_call_in_host_code<Args...>,
+                  "ringkernel::warp_pop is device code: call it in a kernel, in a file nvcc compiles as CUDA "
+                  "(.cu); host threads use a ring's try_pop or a queue's receive / try_receive");
+    return false;
+  }
+};
+struct host_warp_push_batch {
+  template <class... Args>
+  unsigned operator()(Args&&...) const noexcept {
+    static_assert(device_call_in_host_code<Args...>,
+                  "ringkernel::warp_push_batch is device code: call it in a kernel, in a file nvcc compiles as CUDA "
+                  "(.cu); host threads use a ring's try_push_batch or a queue's send_batch / try_send_batch");
+    return 0u;
+  }
+};
+struct host_warp_pop_batch {
+  template <class... Args>
+  unsigned operator()(Args&&...) const noexcept {
+    static_assert(device_call_in_host_code<Args...>,
+                  "ringkernel::warp_pop_batch is device code: call it in a kernel, in a file nvcc compiles as CUDA "
+                  "(.cu); host threads use a ring's try_pop_batch or a queue's receive_batch");
+    return 0u;
+  }
+};
 }  // namespace detail
 
-template <class... Args>
-bool warp_push(Args&&...) noexcept {
-  static_assert(detail::warp_call_in_host_code<Args...>,
-                "ringkernel::warp_push is device code: call it in a kernel, in a .cu file compiled by nvcc "
-                "(host threads use the queue's send / try_send)");
-  return false;
-}
-template <class... Args>
-bool warp_pop(Args&&...) noexcept {
-  static_assert(detail::warp_call_in_host_code<Args...>,
-                "ringkernel::warp_pop is device code: call it in a kernel, in a .cu file compiled by nvcc "
-                "(host threads use the queue's receive / try_receive)");
-  return false;
-}
-template <class... Args>
-unsigned warp_push_batch(Args&&...) noexcept {
-  static_assert(detail::warp_call_in_host_code<Args...>,
-                "ringkernel::warp_push_batch is device code: call it in a kernel, in a .cu file compiled by nvcc "
-                "(host threads use the queue's send_batch / try_send_batch)");
-  return 0;
-}
-template <class... Args>
-unsigned warp_pop_batch(Args&&...) noexcept {
-  static_assert(detail::warp_call_in_host_code<Args...>,
-                "ringkernel::warp_pop_batch is device code: call it in a kernel, in a .cu file compiled by nvcc "
-                "(host threads use the queue's receive_batch)");
-  return 0;
-}
+// constexpr at namespace scope: internal linkage, so no name is shared with a CUDA file's functions.
+constexpr detail::host_warp_push warp_push{};
+constexpr detail::host_warp_pop warp_pop{};
+constexpr detail::host_warp_push_batch warp_push_batch{};
+constexpr detail::host_warp_pop_batch warp_pop_batch{};
 
 }  // namespace ringkernel
 
