@@ -49,8 +49,10 @@ namespace {
 
 bool isKernelNameAscii(char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-'; }
 
+/// "U+00A0", "U+E0041": at least four hex digits (utohexstr's Width is exact: it cut U+E0041 to U+0041).
 std::string codePointName(std::uint32_t codePoint) {
-  return "U+" + llvm::utohexstr(codePoint, /*LowerCase=*/false, /*Width=*/4);
+  const std::string digits = llvm::utohexstr(codePoint, /*LowerCase=*/false);
+  return "U+" + std::string(digits.size() < 4 ? 4 - digits.size() : 0, '0') + digits;
 }
 
 /// A space separator (Unicode Zs) other than ' ': U+00A0 NO-BREAK SPACE, U+1680, U+2000-U+200A,
@@ -59,10 +61,20 @@ bool isNonAsciiSpace(std::uint32_t c) {
   return c == 0x00A0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
+/// A printable code point that is not a format character yet shows as nothing or as a blank: the
+/// default-ignorable ones outside Cf (U+034F COMBINING GRAPHEME JOINER, the Hangul fillers U+115F,
+/// U+1160, U+3164, U+FFA0, U+17B4, U+17B5, the variation selectors U+180B-U+180D, U+180F,
+/// U+FE00-U+FE0F, U+E0100-U+E01EF) and U+2800 BRAILLE PATTERN BLANK.
+bool isBlankFiller(std::uint32_t c) {
+  return c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180D) ||
+         c == 0x180F || c == 0x2800 || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFFA0 ||
+         (c >= 0xE0100 && c <= 0xE01EF);
+}
+
 /// Whether a kernel name may hold the code point `c` (decoded from valid UTF-8; ASCII included).
 bool isVisibleCodePoint(std::uint32_t c) {
   return !llvm::sys::unicode::isFormatting(static_cast<int>(c)) &&
-         llvm::sys::unicode::isPrintable(static_cast<int>(c)) && !isNonAsciiSpace(c);
+         llvm::sys::unicode::isPrintable(static_cast<int>(c)) && !isNonAsciiSpace(c) && !isBlankFiller(c);
 }
 
 /// Decodes one code point at `at` (advanced past it); false for bytes that are not valid UTF-8 (`at`
@@ -103,6 +115,11 @@ std::string kernelNameProblem(std::string_view name) {
       return "it has " + codePointName(codePoint) +
              ", a space character (Unicode Zs, such as a no-break space) that looks like a plain space, "
              "which would hide what the name is";
+    }
+    if (isBlankFiller(codePoint)) {
+      return "it has " + codePointName(codePoint) +
+             ", an invisible character (a filler, a variation selector or a blank pattern) that shows as "
+             "nothing or as a blank, which would hide what the name is";
     }
     if (!llvm::sys::unicode::isPrintable(static_cast<int>(codePoint))) {
       return "it has " + codePointName(codePoint) + ", which is not a printable character";

@@ -192,6 +192,38 @@ TEST(KernelName, NonAsciiSpaceSeparatorsAreRefusedByName) {
   }
 }
 
+// Printable code points that are neither format characters nor spaces yet show as nothing or as a
+// blank (fillers, variation selectors, the blank Braille pattern) were accepted: "x<U+3164>y" reads
+// "xy". Refused by code point and shown as <U+3164>; combining marks that show stay allowed.
+TEST(KernelName, BlankFillersAndVariationSelectorsAreRefusedByName) {
+  const std::map<std::string, std::string> refused = {
+      {"x\xcd\x8fy", "U+034F"},          // COMBINING GRAPHEME JOINER
+      {"x\xe1\x85\x9fy", "U+115F"},      // HANGUL CHOSEONG FILLER
+      {"x\xe1\x85\xa0y", "U+1160"},      // HANGUL JUNGSEONG FILLER
+      {"x\xe1\x9e\xb4y", "U+17B4"},      // KHMER VOWEL INHERENT AQ
+      {"x\xe1\xa0\x8by", "U+180B"},      // MONGOLIAN FREE VARIATION SELECTOR ONE
+      {"x\xe2\xa0\x80y", "U+2800"},      // BRAILLE PATTERN BLANK
+      {"x\xe3\x85\xa4y", "U+3164"},      // HANGUL FILLER
+      {"x\xef\xb8\x8fy", "U+FE0F"},      // VARIATION SELECTOR-16
+      {"x\xef\xbe\xa0y", "U+FFA0"},      // HALFWIDTH HANGUL FILLER
+      {"x\xf3\xa0\x84\x80y", "U+E0100"},  // VARIATION SELECTOR-17
+  };
+  for (const auto& [name, codePoint] : refused) {
+    EXPECT_FALSE(isKernelName(name)) << codePoint;
+    EXPECT_NE(kernelNameProblem(name).find("it has " + codePoint + ", an invisible character"), std::string::npos)
+        << kernelNameProblem(name);
+    EXPECT_EQ(visibleKernelName(name), "x<" + codePoint + ">y");
+  }
+  // Beyond U+FFFF the code point keeps all its digits (it was cut to four: U+E0041 read "U+0041").
+  EXPECT_NE(kernelNameProblem("x\xf3\xa0\x81\x81y").find("it has U+E0041, an invisible format character"),
+            std::string::npos)
+      << kernelNameProblem("x\xf3\xa0\x81\x81y");  // TAG LATIN CAPITAL LETTER A (Cf)
+  // Neighbours that show stay kernel-name characters: U+0308 (combining diaeresis), U+2801, U+3165.
+  for (const std::string kept : {"u\xcc\x88y", "x\xe2\xa0\x81y", "x\xe3\x85\xa5y"}) {
+    EXPECT_TRUE(isKernelName(kept)) << kernelNameProblem(kept);
+  }
+}
+
 TEST(FrontendIds, AKernelNameWithANoBreakSpaceIsAnErrorNamingTheCodePoint) {
   const std::string source = "struct [[ringkernel::message(kernel = \"a\xc2\xa0" "b\")]] Nbsp { int n; };\n";
   const auto run = runFrontendOn(source);
