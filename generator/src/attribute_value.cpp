@@ -292,10 +292,7 @@ class ValueReader {
   }
 
   bool readKernel(const Value& value, MessageOptions& options) {
-    const char* fix = "write a non-empty string of ASCII letters, digits, '_', '.', ':', '-' or printable "
-                      "non-ASCII characters in UTF-8 (no format characters such as bidirectional controls, no "
-                      "space characters such as U+00A0), "
-                      "e.g. kernel = \"Add\"";
+    const std::string fix = "write a non-empty string of " + std::string(kKernelNameRule) + ", e.g. kernel = \"Add\"";
     if (value.name) return failName(value, fix);
     llvm::StringRef spelling = text(value.token);
     if (clang::tok::isStringLiteral(value.token.getKind()) && !spelling.starts_with("\"")) {

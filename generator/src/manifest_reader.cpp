@@ -277,8 +277,7 @@ class Reader {
     if (const std::string problem = m.options.kernel ? kernelNameProblem(*m.options.kernel) : std::string();
         !problem.empty()) {
       throw Failure{join(path, "options.kernel") + ": " + jsonQuoted(visibleKernelName(*m.options.kernel)) +
-                    " is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or printable non-ASCII "
-                    "characters in UTF-8, no format or space characters): " + problem};
+                    " is not a kernel name (" + std::string(kKernelNameRule) + "): " + problem};
     }
     if (const std::string expected = kernelName(m.options, m.name); m.kernel != expected) {
       throw Failure{join(path, "kernel") + ": " + jsonQuoted(m.kernel) + " is not the kernel of " +

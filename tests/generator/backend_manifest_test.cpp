@@ -42,6 +42,11 @@ const std::string kNotAbsolute =
     "is not an absolute path that a quoted #include can spell (no '\"', '\\' or control character)";
 const std::string kNotRelative =
     "is not a relative path that a quoted #include can spell (no '\"', '\\' or control character)";
+// The kernel-name rule as the manifest reader states it (and the attribute's fix: test_names.cpp).
+const std::string kNotAKernelName =
+    "is not a kernel name (ASCII letters, digits, '_', '.', ':', '-' or printable non-ASCII characters in UTF-8, "
+    "none invisible: no format characters such as bidirectional controls, no space characters such as U+00A0, "
+    "no fillers or variation selectors such as U+3164 or U+FE0F): ";
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
@@ -76,22 +81,24 @@ INSTANTIATE_TEST_SUITE_P(Values, ManifestValue, ::testing::Values(
   BadManifest{"IncludeWithDelete", [](Json& j) { j["header"]["include"] = "app.h\x7f"; },
               "header.include: \"app.h\\u007f\" " + kNotRelative},
   BadManifest{"OptionKernelNotAKernelName", [](Json& j) { j["messages"][1]["options"]["kernel"] = "Sh\"ape\n"; },
-              "messages[1].options.kernel: \"Sh\\\"ape\\n\" is not a kernel name (ASCII letters, digits, '_', '.', ':', "
-              "'-' or printable non-ASCII characters in UTF-8, no format or space characters): it has '\"', which is not a "
+              "messages[1].options.kernel: \"Sh\\\"ape\\n\" " + kNotAKernelName + "it has '\"', which is not a "
               "letter, a digit, '_', '.', ':' or '-'"},
   // A bidirectional control (here U+202E) hides what the name is and makes g++'s -Wbidi-chars fail
   // the generated files under -Werror: refused as the attribute refuses it, the code point named.
   BadManifest{"OptionKernelWithABidiControl", [](Json& j) { j["messages"][1]["options"]["kernel"] = "x\xe2\x80\xaey"; },
-              "messages[1].options.kernel: \"x<U+202E>y\" is not a kernel name (ASCII letters, digits, '_', '.', "
-              "':', '-' or printable non-ASCII characters in UTF-8, no format or space characters): it has U+202E, an "
+              "messages[1].options.kernel: \"x<U+202E>y\" " + kNotAKernelName + "it has U+202E, an "
               "invisible format character (such as a bidirectional control or a zero-width character), which "
               "would hide what the name is"},
   // A no-break space (Unicode Zs) looks like a plain space: refused as the attribute refuses it.
   BadManifest{"OptionKernelWithANoBreakSpace", [](Json& j) { j["messages"][1]["options"]["kernel"] = "a\xc2\xa0" "b"; },
-              "messages[1].options.kernel: \"a<U+00A0>b\" is not a kernel name (ASCII letters, digits, '_', '.', "
-              "':', '-' or printable non-ASCII characters in UTF-8, no format or space characters): it has U+00A0, a "
+              "messages[1].options.kernel: \"a<U+00A0>b\" " + kNotAKernelName + "it has U+00A0, a "
               "space character (Unicode Zs, such as a no-break space) that looks like a plain space, which would hide "
               "what the name is"},
+  // A Hangul filler (U+3164) is printable and not Cf, yet shows as a blank: refused as the attribute refuses it.
+  BadManifest{"OptionKernelWithAHangulFiller", [](Json& j) { j["messages"][1]["options"]["kernel"] = "x\xe3\x85\xa4y"; },
+              "messages[1].options.kernel: \"x<U+3164>y\" " + kNotAKernelName + "it has U+3164, an "
+              "invisible character (a filler, a variation selector or a blank pattern) that shows as nothing or as "
+              "a blank, which would hide what the name is"},
   BadManifest{"KernelNotTheDefault", [](Json& j) { j["messages"][1]["kernel"] = "Elsewhere"; },
               "messages[1].kernel: \"Elsewhere\" is not the kernel of \"ShapeRequest\" (expected \"Shape\", the "
               "name without Request/Response/Message)"},

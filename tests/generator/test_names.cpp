@@ -258,5 +258,22 @@ TEST(FrontendIds, AKernelNameWithABidiControlIsAnErrorNamingTheCodePoint) {
   EXPECT_TRUE(run.result.headers.empty() || run.result.headers[0].messages.empty());
 }
 
+// The attribute's fix states the whole rule (kKernelNameRule, as the manifest reader does): it named
+// format and space characters only, while fillers and variation selectors are refused too.
+TEST(FrontendIds, AKernelNameWithAVariationSelectorIsAnErrorNamingTheCodePoint) {
+  const std::string source = "struct [[ringkernel::message(kernel = \"x\xef\xb8\x8fy\")]] Vs { int n; };\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(testing::errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(testing::hasError(run, testing::positionOf(source, "\"x"),
+                                {"bad value \"x<U+FE0F>y\" for 'kernel': not a valid kernel name: it has U+FE0F, "
+                                 "an invisible character (a filler, a variation selector or a blank pattern)"},
+                                "write a non-empty string of ASCII letters, digits, '_', '.', ':', '-' or printable "
+                                "non-ASCII characters in UTF-8, none invisible: no format characters such as "
+                                "bidirectional controls, no space characters such as U+00A0, no fillers or variation "
+                                "selectors such as U+3164 or U+FE0F, e.g. kernel = \"Add\""))
+      << run.printed;
+  EXPECT_TRUE(run.result.headers.empty() || run.result.headers[0].messages.empty());
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
