@@ -2,9 +2,11 @@
 # Copyright RingKernel authors.
 """Regenerates the checked-in libFuzzer seed corpus (tests/codec/corpus/<set>/) from the Python
 msgpack fixtures of python_fixtures.py, plus a few crafted edge inputs per set (truncations, extra
-elements, maps with an unknown key or their keys reversed, deep nesting, the never-used byte, a
-float 32 infinity for a double).
-Usage: make_fuzz_corpus.py  (run from anywhere)."""
+elements, maps with an unknown key or their keys reversed, an unknown key's ext value whole and cut
+in its length or payload, deep nesting, the never-used byte, a float 32 infinity for a double).
+Usage: make_fuzz_corpus.py  (run from anywhere; /usr/bin/python3, which has msgpack).
+       make_fuzz_corpus.py --check: writes nothing; exit status 1, naming each file, where the corpus
+       is not what this script writes, byte for byte (CTest codec.fuzz_corpus_current)."""
 
 import os
 import sys
@@ -24,6 +26,7 @@ SETS = {
 
 
 def seeds_for(types):
+    ext_seeded = False
     for name, type_name, value, kwargs in fx.CASES + fx.MANY_FIELDS_CASES:
         if type_name not in types:
             continue
@@ -37,6 +40,9 @@ def seeds_for(types):
             yield name + "_unknown_key", msgpack.packb({**wire, "zz": [[[]]]}, use_bin_type=True, **kwargs)
             # Keys last to first: for messages decoded in chunks, every run of keys changes chunk.
             yield name + "_reversed", msgpack.packb(dict(reversed(list(wire.items()))), use_bin_type=True, **kwargs)
+            if not ext_seeded:
+                ext_seeded = True
+                yield from skipped_ext_seeds(name, wire, kwargs)
     if "Scalars" in types:
         yield from wide_int_seeds()
         # Scalars with a skipped extra element whose innermost empty array is one level beyond
@@ -50,6 +56,33 @@ def seeds_for(types):
         yield "scalars_f64_as_float32_minus_inf", b"\xdc\x00\x10" + b"".join(fields)
     yield "deep_nesting", b"\x91" * 40 + b"\x00"
     yield "never_used_byte", b"\x92\xc1\xc1"
+
+
+# Each ext form: its header's size (tag, length bytes, type byte), where a cut in its length bytes
+# ends (ext 8: the tag alone; ext 16: one of two; ext 32: three of four; fixext has none) and its
+# bytes, the payload 0xc1 (never used: a skip that read the payload as MessagePack would fail).
+EXT_FORMS = [
+    ("fixext8", 2, None, b"\xd7\x01" + b"\xc1" * 8),
+    ("ext8", 3, 1, b"\xc7\x03\x01" + b"\xc1" * 3),
+    ("ext16", 4, 2, b"\xc8\x00\x03\x01" + b"\xc1" * 3),
+    ("ext32", 6, 4, b"\xc9\x00\x00\x00\x03\x01" + b"\xc1" * 3),
+]
+
+
+def skipped_ext_seeds(name, wire, kwargs):
+    """The map message `wire` with an unknown first key "zz" whose value is an ext: whole, the known
+    entries after it; and cut where the input ends, in the ext's length bytes (ext 8/16/32: the tag
+    alone, one of two, three of four) and in its payload (test_skipped_ext_bounds.cpp)."""
+    entries = len(wire) + 1
+    header = bytes([0x80 | entries]) if entries < 16 else b"\xde" + entries.to_bytes(2, "big")
+    known = msgpack.packb(wire, use_bin_type=True, **kwargs)
+    known = known[1:] if len(wire) < 16 else known[3:]  # the entries without their map header
+    head = header + msgpack.packb("zz")
+    for form, header_size, length_cut, ext in EXT_FORMS:
+        yield name + "_unknown_key_" + form, head + ext + known
+        if length_cut is not None:
+            yield name + "_unknown_key_" + form + "_cut_in_length", head + ext[:length_cut]
+        yield name + "_unknown_key_" + form + "_cut_in_payload", head + ext[: header_size + 1]
 
 
 # Scalars' fields in order: (kind, bits) of each; "f32"/"f64" and "bool" are not ints.
@@ -84,7 +117,31 @@ def wide_int_seeds():
         yield "scalars_map_int64_forms_" + edge, b"\xde\x00\x10" + keyed
 
 
+def check():
+    problems = []
+    for set_name, types in SETS.items():
+        directory = os.path.join(HERE, "corpus", set_name)
+        expected = {name + ".msgpack": data for name, data in seeds_for(types)}
+        present = set(os.listdir(directory)) if os.path.isdir(directory) else set()
+        for file_name in sorted(present - expected.keys()):
+            problems.append(set_name + "/" + file_name + ": not a seed this script writes")
+        for file_name, data in sorted(expected.items()):
+            if file_name not in present:
+                problems.append(set_name + "/" + file_name + ": missing")
+            else:
+                with open(os.path.join(directory, file_name), "rb") as f:
+                    if f.read() != data:
+                        problems.append(set_name + "/" + file_name + ": differs")
+    for problem in problems:
+        print("tests/codec/corpus/" + problem, file=sys.stderr)
+    if problems:
+        print("run tests/codec/make_fuzz_corpus.py and commit tests/codec/corpus/", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(check())
     for set_name, types in SETS.items():
         directory = os.path.join(HERE, "corpus", set_name)
         os.makedirs(directory, exist_ok=True)
