@@ -43,9 +43,10 @@
 // one clock may live in device memory (kernels of that GPU, or of peers over a link with native
 // atomics) or in host memory (host threads). Host threads and kernels may share one clock in mapped
 // pinned memory ONLY where the device has host-native atomics (Capability::host_native_atomics,
-// e.g. NVLink-C2C): over PCIe a GPU's compare-and-swap on host memory is atomic among that GPU's
-// threads only, so the two sides could issue the same stamp. Elsewhere give each side its own
-// clock and join them with update() on the stamps they exchange.
+// e.g. NVLink-C2C): over PCIe a system-scope compare-and-swap on host memory is not atomic against
+// the host (the two sides could issue the same stamp) and compute-sanitizer memcheck stops the
+// kernel at the first one, so there a clock only kernels stamp belongs in device memory too. Give
+// each side its own clock and join them with update() on the stamps they exchange.
 // In device code a clock (and a MessageStamper) must live in global or shared memory: a
 // `__device__` variable, memory from cudaMalloc, or `__shared__` storage initialised by one thread;
 // not a local variable of a kernel, whose atomics would work on local memory, for which PTX leaves

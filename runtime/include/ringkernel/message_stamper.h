@@ -6,7 +6,9 @@
 // sequence number, the timestamp and the clock stamp are taken one after the other, so their orders
 // agree per thread only: docs/messaging.md §1). As for
 // HybridLogicalClock (hlc.h): host threads and kernels share one stamper in mapped pinned memory
-// only where the device has host-native atomics; over PCIe each side needs its own sender id.
+// only where the device has host-native atomics; over PCIe a stamper kernels use lives in device
+// memory (its system-scope atomics on pinned memory stop under memcheck) and each side needs its own
+// sender id.
 #pragma once
 
 #include <cstdint>

@@ -258,7 +258,9 @@ class mpmc_ring {
     return true;
   }
 
-  /// Messages claimed by producers and not yet claimed by consumers (a snapshot).
+  /// Messages claimed by producers and not yet claimed by consumers (a snapshot). With IndexScope
+  /// narrower than Scope, a kernel reads the index the host or another GPU writes outside that
+  /// writer's scope: it may lag; wait by polling try_pop / try_push (slot words), not these.
   RINGKERNEL_HOST_DEVICE std::uint64_t size() const noexcept {
     const std::uint64_t t = tail().load(detail::order::acquire);
     const std::uint64_t h = head().load(detail::order::acquire);
