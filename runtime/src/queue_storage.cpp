@@ -115,6 +115,21 @@ QueueStorage::QueueStorage(QueueMemory memory, int device, std::size_t bytes)
 
 QueueStorage::~QueueStorage() = default;
 
+QueueStorage detail::ring_storage(const char* call, QueueMemory memory, int device, std::uint64_t capacity,
+                                  std::size_t bytes) {
+  try {
+    return QueueStorage(memory, device, bytes);
+  } catch (const Error& e) {
+    if (e.code() != errc::out_of_memory) throw;
+    const char* const where = memory == QueueMemory::host     ? "host memory"
+                              : memory == QueueMemory::pinned ? "pinned host memory"
+                                                              : "device memory";
+    throw Error(e.code(), call, e.device(),
+                "the ring of " + std::to_string(capacity) + " slots (" + std::to_string(bytes) + " bytes) in " + where +
+                    " (QueueMemory::" + to_string(memory) + "): " + e.call() + ": " + e.detail());
+  }
+}
+
 // Device memory is copied on a stream of its own (or the caller's), which does not wait for other
 // work: a plain cudaMemcpy waits for every kernel of the legacy default stream, so shutting down or
 // counting a ring that a persistent kernel (launched there) is serving would wait for that kernel

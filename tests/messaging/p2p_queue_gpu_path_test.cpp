@@ -6,6 +6,7 @@
 // traffic on the MpmcQueue path (seam off) must give the same answers.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -51,10 +52,11 @@ struct LinkedPair {
 /// with memcpy, which a concurrent atomic access would race with (a GPU copy does not).
 struct Observed {
   std::vector<std::uint64_t> counts;      // count() after each step
-  std::vector<std::uint64_t> statistics;  // statistics() after each step, every counter in order
+  std::vector<std::uint64_t> statistics;  // statistics() after each step, every counter in order (fields each)
   std::vector<bool> flags;                // is_empty, is_full, is_shut_down, the kernels' closed()
   std::vector<std::uint64_t> popped;      // what the destination's kernel popped, in order
   bool operator==(const Observed&) const = default;
+  static constexpr std::size_t fields = 18;  // the counters note() takes per step
 };
 
 void note(Observed& o, const P2PMessageQueue<Item>& q) {
@@ -63,7 +65,7 @@ void note(Observed& o, const P2PMessageQueue<Item>& q) {
   for (const std::uint64_t v : {s.sent, s.received, s.rejected_full, s.dropped_newest, s.dropped_oldest, s.cleared,
                                 s.timed_out, s.stopped, s.rejected_closed, s.bytes_sent, s.bytes_received,
                                 s.send_batches, s.receive_batches, std::uint64_t{s.detailed}, s.high_water_mark,
-                                s.latency.samples}) {
+                                s.latency.samples, s.latency.stamped_ahead, s.latency.stamped_before_epoch}) {
     o.statistics.push_back(v);
   }
   o.flags.insert(o.flags.end(), {q.is_empty(), q.is_full(), q.is_shut_down()});
@@ -164,12 +166,12 @@ TEST(P2PMessageQueueGpuPath, KernelsMoveMessagesAndTheHostSeesWhatTheMpmcQueuePa
   EXPECT_EQ(seen[1], mpmc) << "the GPU-memory path answers as the MpmcQueue path does";
   // And what both answer: 1000 through, 16 queued, closed, 16 drained.
   EXPECT_EQ(mpmc.counts, (std::vector<std::uint64_t>{0, 0, 16, 16, 0}));
-  ASSERT_EQ(mpmc.statistics.size(), 5u * 16u);
-  EXPECT_EQ(mpmc.statistics[4 * 16 + 0], 1016u);  // sent
-  EXPECT_EQ(mpmc.statistics[4 * 16 + 1], 1016u);  // received
-  EXPECT_EQ(mpmc.statistics[4 * 16 + 9], 1016u * sizeof(Item));
-  EXPECT_EQ(mpmc.statistics[3 * 16 + 1], 1000u);  // received before the drain
-  EXPECT_EQ(mpmc.statistics[3 * 16 + 13], 0u) << "detailed is off on both paths";
+  ASSERT_EQ(mpmc.statistics.size(), 5u * Observed::fields);
+  EXPECT_EQ(mpmc.statistics[4 * Observed::fields + 0], 1016u);  // sent
+  EXPECT_EQ(mpmc.statistics[4 * Observed::fields + 1], 1016u);  // received
+  EXPECT_EQ(mpmc.statistics[4 * Observed::fields + 9], 1016u * sizeof(Item));
+  EXPECT_EQ(mpmc.statistics[3 * Observed::fields + 1], 1000u);  // received before the drain
+  EXPECT_EQ(mpmc.statistics[3 * Observed::fields + 13], 0u) << "detailed is off on both paths";
   EXPECT_EQ(mpmc.flags, (std::vector<bool>{true, false, false, true, false, false, false, true, false, true, true,
                                            false, true, true, true, false, true}));
   ASSERT_EQ(mpmc.popped.size(), 1016u);

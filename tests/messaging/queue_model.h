@@ -33,9 +33,10 @@ enum class Wait : std::uint8_t {
 
 /// What a KernelMessage's header.timestamp_us makes of it in the latency statistics.
 enum class Stamp : std::uint8_t {
-  none,   // 0: never stamped, no latency
-  past,   // before the receiver's clock: one latency sample
-  ahead,  // after the receiver's clock: counted in latency.stamped_ahead
+  none,          // 0: never stamped, no latency
+  past,          // before the receiver's clock: one latency sample
+  ahead,         // after the receiver's clock: counted in latency.stamped_ahead
+  before_epoch,  // negative (before the epoch): counted in latency.stamped_before_epoch
 };
 
 /// The statistics a single thread can predict exactly (QueueStatistics; latency: its counts only).
@@ -43,13 +44,14 @@ struct Stats {
   std::uint64_t sent = 0, received = 0, rejected_full = 0, dropped_newest = 0, dropped_oldest = 0, cleared = 0,
                 timed_out = 0, stopped = 0, rejected_closed = 0, send_batches = 0, receive_batches = 0;
   bool detailed = false;
-  std::uint64_t high_water_mark = 0, latency_samples = 0, stamped_ahead = 0;
+  std::uint64_t high_water_mark = 0, latency_samples = 0, stamped_ahead = 0, stamped_before_epoch = 0;
   friend bool operator==(const Stats&, const Stats&) = default;
   Stats& operator+=(const Stats& o) {
     sent += o.sent, received += o.received, rejected_full += o.rejected_full, dropped_newest += o.dropped_newest;
     dropped_oldest += o.dropped_oldest, cleared += o.cleared, timed_out += o.timed_out, stopped += o.stopped;
     rejected_closed += o.rejected_closed, send_batches += o.send_batches, receive_batches += o.receive_batches;
     latency_samples += o.latency_samples, stamped_ahead += o.stamped_ahead;
+    stamped_before_epoch += o.stamped_before_epoch;
     return *this;
   }
 };
@@ -132,6 +134,7 @@ class Model {
         const Stamp s = stamp_of_(id);
         if (s == Stamp::past) ++stats_.latency_samples;
         if (s == Stamp::ahead) ++stats_.stamped_ahead;
+        if (s == Stamp::before_epoch) ++stats_.stamped_before_epoch;
       }
     }
     if (batch) ++stats_.receive_batches;

@@ -107,7 +107,8 @@ class Run {
     EXPECT_GT(t.rejected_closed, 0u);
     EXPECT_GT(t.high_water_mark, 0u);
     EXPECT_TRUE(!space_.wrap || wrapped_ > 0);
-    EXPECT_TRUE(!Codec::stamp_function() || (t.latency_samples > 0 && t.stamped_ahead > 0));
+    EXPECT_TRUE(!Codec::stamp_function() ||
+                (t.latency_samples > 0 && t.stamped_ahead > 0 && t.stamped_before_epoch > 0));
     switch (policy_) {
       case FullPolicy::block: EXPECT_TRUE(t.rejected_full > 0 && t.timed_out > 0 && t.stopped > 0); break;
       case FullPolicy::reject: EXPECT_GT(t.rejected_full, 0u); break;
@@ -259,7 +260,7 @@ class Run {
     const ringkernel::QueueStatistics s = queue_->statistics();
     const Stats got{s.sent, s.received, s.rejected_full, s.dropped_newest, s.dropped_oldest, s.cleared, s.timed_out,
                     s.stopped, s.rejected_closed, s.send_batches, s.receive_batches, s.detailed,
-                    s.high_water_mark, s.latency.samples, s.latency.stamped_ahead};
+                    s.high_water_mark, s.latency.samples, s.latency.stamped_ahead, s.latency.stamped_before_epoch};
     if (!(got == m.stats())) d << "statistics " << show(got) << ", model " << show(m.stats()) << "; ";
     if (s.bytes_sent != s.sent * sizeof(T) || s.bytes_received != s.received * sizeof(T)) {
       d << "bytes_sent " << s.bytes_sent << " / bytes_received " << s.bytes_received << " for " << sizeof(T)
@@ -278,7 +279,8 @@ class Run {
       << ", timed_out " << s.timed_out << ", stopped " << s.stopped << ", rejected_closed " << s.rejected_closed
       << ", send_batches " << s.send_batches << ", receive_batches " << s.receive_batches << ", detailed " << s.detailed
       << ", high_water_mark " << s.high_water_mark << ", latency.samples " << s.latency_samples
-      << ", latency.stamped_ahead " << s.stamped_ahead << "}";
+      << ", latency.stamped_ahead " << s.stamped_ahead << ", latency.stamped_before_epoch " << s.stamped_before_epoch
+      << "}";
     return o.str();
   }
 

@@ -1,10 +1,14 @@
 // Copyright RingKernel authors.
 // Queue latency statistics from the envelope's timestamp (detailed_statistics): mean, p50/p99 and
-// max from the lock-free histogram, messages stamped ahead of the receiver's clock counted apart;
-// the histogram's bucket bounds; the deadline the device-side spins use.
+// max from the lock-free histogram, messages stamped ahead of the receiver's clock or before the
+// epoch counted apart; the histogram's bucket bounds; the deadline the device-side spins use.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iterator>
+#include <limits>
+#include <span>
+#include <vector>
 
 #include "messaging_messages.rk.h"
 #include "ringkernel/deadline.h"
@@ -59,6 +63,40 @@ TEST(QueueStatistics, MessagesStampedAheadOfTheReceiversClockAreCountedApartFrom
   EXPECT_GE(latency.mean_us, 2000.0) << "the future stamps must not pull the mean towards 0";
   EXPECT_GE(latency.p50_us, 2000u);
   EXPECT_LT(latency.max_us, 3'600'000'000u);
+}
+
+// Each stamp is counted where docs/messaging.md §4 says: 0 (never stamped) nowhere, a negative one
+// (before the epoch, which no stamper writes: a sender's bad stamp) in stamped_before_epoch, one
+// later than the receiver's clock in stamped_ahead, the rest as latency samples; through single
+// and batch receives of both queue types.
+template <class Queue>
+void expect_each_stamp_counted_where_it_belongs() {
+  using Msg = typename Queue::value_type;
+  Queue q(QueueOptions{.capacity = 16, .detailed_statistics = true});
+  const auto now = static_cast<std::int64_t>(ringkernel::wall_clock_us());
+  constexpr auto min = std::numeric_limits<std::int64_t>::min();
+  constexpr auto max = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t stamps[] = {0, -5, now - 2000, min, now + 3'600'000'000, -1, 0, 1, max, now - 3000};
+  for (std::uint64_t i = 0; i < std::size(stamps); ++i) {
+    auto m = Msg::create_data(1, 2, Tagged{1, 0, i});
+    m.header.timestamp_us = stamps[i];
+    ASSERT_TRUE(q.send(m).ok());
+  }
+  Msg m{};
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(q.receive(m), ReceiveStatus::ok);
+  std::vector<Msg> rest(8);
+  ASSERT_EQ(q.receive_batch(std::span<Msg>(rest)).received, 5u);
+  const auto latency = q.statistics().latency;
+  EXPECT_EQ(latency.samples, 3u) << "now - 2000, 1 and now - 3000";
+  EXPECT_EQ(latency.stamped_ahead, 2u) << "an hour ahead and INT64_MAX";
+  EXPECT_EQ(latency.stamped_before_epoch, 3u) << "-5, INT64_MIN and -1";
+  EXPECT_GE(latency.max_us, static_cast<std::uint64_t>(now - 1)) << "1 us after the epoch: a sample, the oldest";
+}
+
+TEST(QueueStatistics, EachStampIsCountedWhereItBelongs) {
+  using Msg = ringkernel::KernelMessage<Tagged>;
+  expect_each_stamp_counted_where_it_belongs<ringkernel::MpmcQueue<Msg>>();
+  expect_each_stamp_counted_where_it_belongs<ringkernel::SpscQueue<Msg>>();
 }
 
 TEST(Deadline, PassesWhenTheWallClockReachesIt) {

@@ -277,22 +277,21 @@ class P2PMessageQueue {
         .producers = options.producers,
         .consumers = options.consumers,
         .producer_device = staged ? source_ : -1};
-    try {
-      if (queue_options.memory == QueueMemory::device &&
-          !QueueStorage::host_accessible_memory(QueueMemory::device, destination_)) {
-        MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
-        kernel_storage_.emplace(QueueMemory::device, destination_, ring_type::bytes_for(options.capacity));
-      } else {
+    // A ring that does not fit is out_of_memory named by this class, saying which ring in which
+    // memory (detail::ring_storage's wording, which the queue's own error carries).
+    if (queue_options.memory == QueueMemory::device &&
+        !QueueStorage::host_accessible_memory(QueueMemory::device, destination_)) {
+      MpmcQueue<T>::validate(queue_options);  // GPU memory: a bare ring for kernels (see top)
+      kernel_storage_.emplace(detail::ring_storage("P2PMessageQueue", QueueMemory::device, destination_,
+                                                   options.capacity, ring_type::bytes_for(options.capacity)));
+    } else {
+      try {
         queue_ = std::make_unique<MpmcQueue<T>>(queue_options);
-        ring_ = queue_->ring();
+      } catch (const Error& e) {
+        if (e.code() != errc::out_of_memory) throw;
+        throw Error(e.code(), "P2PMessageQueue", destination_, e.detail());
       }
-    } catch (const Error& e) {
-      if (e.code() != errc::out_of_memory) throw;
-      throw Error(e.code(), "P2PMessageQueue", destination_,
-                  "the ring of " + std::to_string(options.capacity) + " slots (" +
-                      std::to_string(ring_type::bytes_for(options.capacity)) + " bytes) in " +
-                      (staged ? "pinned host memory" : "the destination's device memory") + ": " + e.call() + ": " +
-                      e.detail());
+      ring_ = queue_->ring();
     }
     if (kernel_storage_) place_kernel_ring(options.capacity);
   }

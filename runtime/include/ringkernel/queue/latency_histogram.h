@@ -48,13 +48,25 @@ class latency_histogram {
     }
   }
 
-  /// A message stamped later than the receiver's clock read: counted, kept out of the figures.
-  void record_stamped_ahead() noexcept { stamped_ahead_.fetch_add(1, std::memory_order_relaxed); }
+  /// A stamped message (timestamp `sent_us`, not 0) received at `now_us`, both in µs since the
+  /// epoch: its latency is recorded, unless there is none to report: a stamp before the epoch
+  /// (negative, which no stamper writes) or later than `now_us` (the clocks disagree) is counted
+  /// apart (stamped_before_epoch, stamped_ahead) and kept out of the figures.
+  void record_stamp(std::int64_t sent_us, std::int64_t now_us) noexcept {
+    if (sent_us < 0) {
+      stamped_before_epoch_.fetch_add(1, std::memory_order_relaxed);
+    } else if (now_us >= sent_us) {
+      record(static_cast<std::uint64_t>(now_us - sent_us));
+    } else {
+      stamped_ahead_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
 
   /// A summary of everything recorded so far (concurrent recording may be partly included).
   LatencyStatistics summary() const noexcept {
     LatencyStatistics s;
     s.stamped_ahead = stamped_ahead_.load(std::memory_order_relaxed);
+    s.stamped_before_epoch = stamped_before_epoch_.load(std::memory_order_relaxed);
     std::array<std::uint64_t, bucket_count> counts{};
     for (std::size_t b = 0; b < bucket_count; ++b) {
       counts[b] = counts_[b].load(std::memory_order_relaxed);
@@ -86,6 +98,7 @@ class latency_histogram {
   std::atomic<std::uint64_t> sum_{0};
   std::atomic<std::uint64_t> max_{0};
   std::atomic<std::uint64_t> stamped_ahead_{0};
+  std::atomic<std::uint64_t> stamped_before_epoch_{0};
 };
 
 }  // namespace ringkernel::detail

@@ -80,7 +80,8 @@ class BasicMessageQueue {
 
   explicit BasicMessageQueue(QueueOptions options = {})
       : options_(validated(options)),
-        storage_(options_.memory, options_.device, Ring::bytes_for(options_.capacity)) {
+        storage_(detail::ring_storage("BasicMessageQueue", options_.memory, options_.device, options_.capacity,
+                                      Ring::bytes_for(options_.capacity))) {
     if (!storage_.host_accessible()) {
       throw Error(errc::unsupported, "BasicMessageQueue", options_.device,
                   "host threads cannot access CUDA device memory: use QueueMemory::pinned for a queue with "
@@ -359,14 +360,9 @@ class BasicMessageQueue {
   void note_occupancy(std::uint64_t seen) noexcept { stats_.note_occupancy(seen); }
   void note_latency(const T& m) {
     if constexpr (is_kernel_message_v<T>) {
+      // 0: never stamped, no latency to report (and no clock to read).
       const auto sent_at = m.header.timestamp_us;
-      if (sent_at <= 0) return;  // never stamped: no latency to report
-      const auto now = static_cast<std::int64_t>(wall_clock_us());
-      if (now >= sent_at) {
-        latency_.record(static_cast<std::uint64_t>(now - sent_at));
-      } else {
-        latency_.record_stamped_ahead();  // the clocks disagree: no latency to report
-      }
+      if (sent_at != 0) latency_.record_stamp(sent_at, static_cast<std::int64_t>(wall_clock_us()));
     } else {
       (void)m;
     }

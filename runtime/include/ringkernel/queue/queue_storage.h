@@ -70,6 +70,16 @@ class QueueStorage {
   DeviceBuffer device_memory_;
 };
 
+namespace detail {
+/// The storage of a queue's ring of `capacity` slots, `bytes` long (the ring type's bytes_for), for
+/// the constructor `call` of a queue (BasicMessageQueue, P2PMessageQueue). An allocation that fails
+/// is Error(out_of_memory) named `call`, on the device the allocation's error names (none for host
+/// memory), whose detail says which ring in which memory, then the allocation's own call and
+/// reason: "the ring of 1048576 slots (67109760 bytes) in device memory (QueueMemory::device):
+/// DeviceBuffer::DeviceBuffer: cannot allocate ...". Other errors pass unchanged.
+QueueStorage ring_storage(const char* call, QueueMemory memory, int device, std::uint64_t capacity, std::size_t bytes);
+}  // namespace detail
+
 /// Writes an empty `Ring` (spsc_ring or mpmc_ring) of `capacity` slots into `storage` and returns
 /// its view: in place when host threads can reach the memory, else as a host image uploaded once
 /// (CUDA device memory: QueueStorage::upload, on `*stream` if not null, else on a stream made for

@@ -81,6 +81,10 @@ struct LatencyStatistics {
   // ahead of the receiver's (a device's %globaltimer against the host's system_clock, say) or the
   // receiver's clock stepped back. Not in the figures above, which would otherwise show 0 for them.
   std::uint64_t stamped_ahead = 0;
+  // Messages whose header.timestamp_us is negative (before the Unix epoch), which no MessageStamper
+  // writes: a sender's bad stamp, or one a peer filled in by hand. Not in the figures either.
+  // Timestamp 0 means never stamped: such messages are counted nowhere.
+  std::uint64_t stamped_before_epoch = 0;
 };
 
 struct QueueStatistics {
