@@ -78,10 +78,17 @@ class BasicMessageQueue {
   using T = value_type;
   using duration = std::chrono::nanoseconds;
 
+  // RINGKERNEL_QUEUE_CHECKS is read only here, as Checks' default: units built with and without it
+  // get two constructors (two symbols), not one copy the linker picked by link order (queue_checks.h).
+  template <bool Checks = (RINGKERNEL_QUEUE_CHECKS != 0)>
   explicit BasicMessageQueue(QueueOptions options = {})
       : options_(validated(options)),
         storage_(detail::ring_storage("BasicMessageQueue", options_.memory, options_.device, options_.capacity,
-                                      Ring::bytes_for(options_.capacity))) {
+                                      Ring::bytes_for(options_.capacity))),
+        plain_send_(plain_side(options_.producers, checked(Checks, Ring::multi_producer))),
+        plain_receive_(plain_side(options_.consumers, checked(Checks, Ring::multi_consumer))),
+        producer_check_(checked(Checks, Ring::multi_producer)),
+        consumer_check_(checked(Checks, Ring::multi_consumer)) {
     if (!storage_.host_accessible()) {
       throw Error(errc::unsupported, "BasicMessageQueue", options_.device,
                   "host threads cannot access CUDA device memory: use QueueMemory::pinned for a queue with "
@@ -252,7 +259,7 @@ class BasicMessageQueue {
 
   using side_scope = detail::side_use_check::scope;  // holds a side for one call (queue_checks.h)
   // SpscQueue's concurrent-use check (queue_checks.h) is on for this side (MPMC sides need none).
-  static constexpr bool checked(bool multi) noexcept { return !multi && RINGKERNEL_QUEUE_CHECKS != 0; }
+  static constexpr bool checked(bool checks, bool multi) noexcept { return checks && !multi; }
 
   // The fast paths call the slow ones with what they had (may_wait tells send from try_send, receive
   // from try_receive): RINGKERNEL_QUEUE_CHECKS changes no instruction of the fast paths.
@@ -374,14 +381,15 @@ class BasicMessageQueue {
   // The fast paths' one test per call (set from options_, which never change): this side is worked
   // by host threads, no detailed statistics are kept and no concurrent-use check is made (the slow
   // paths make it). Beside ring_, on the line they read anyway.
-  const bool plain_send_ = has_host(options_.producers) && !options_.detailed_statistics && !checked(Ring::multi_producer);
-  const bool plain_receive_ = has_host(options_.consumers) && !options_.detailed_statistics && !checked(Ring::multi_consumer);
+  bool plain_side(QueueUsers users, bool side_checked) const noexcept { return has_host(users) && !options_.detailed_statistics && !side_checked; }
+  const bool plain_send_;
+  const bool plain_receive_;
   detail::queue_counters stats_;
   detail::latency_histogram latency_;
   std::function<void(const T&)> on_evict_;
   // Present whatever RINGKERNEL_QUEUE_CHECKS says (one layout); read and written only where on.
-  detail::side_use_check producer_check_{checked(Ring::multi_producer)};
-  detail::side_use_check consumer_check_{checked(Ring::multi_consumer)};
+  detail::side_use_check producer_check_;
+  detail::side_use_check consumer_check_;
 };
 
 template <class T>

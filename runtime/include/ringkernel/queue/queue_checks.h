@@ -9,8 +9,11 @@
 //    from one thread to another between calls is legal and passes. Off, the busy flags stay in the
 //    object (one layout whatever the macro says) but no call touches them, and the fast paths of
 //    try_send / send / try_receive / receive are the same instructions as with it on. The setting is
-//    read only by the queue's constructor: each queue object follows the setting of the translation
-//    unit that constructed it (define the macro alike everywhere to avoid surprises).
+//    read only by the queue's constructor, a template on it: each queue object follows the setting
+//    of the unit whose code calls its constructor. A queue constructed inside an inline function or
+//    template that units of both settings instantiate alike (a header-defined constructor of a class
+//    holding the queue, std::make_unique<SpscQueue<T>>) gets the setting of the copy the linker
+//    kept: define the macro alike everywhere to avoid that.
 //  - The eviction handler is called where no exception can leave (call_eviction_handler): one that
 //    throws ends the process with a line on stderr naming the call, then std::abort().
 #pragma once
