@@ -297,8 +297,8 @@ class P2PMessageQueue {
   }
 
   // The ring in GPU memory: the stream count(), shutdown(), ... copy on, then the empty ring
-  // written with it. After allocate_ring's try, so that a stream that cannot start is not reported
-  // as a ring that did not fit; errors name this class (the stream's call is in the detail). A
+  // written with it. After the ring is allocated (detail::ring_storage words its out_of_memory),
+  // so that a stream that cannot start is not reported as a ring that did not fit; errors name this class (the stream's call is in the detail). A
   // throw leaves nothing behind: the members free the memory (peer access is not enabled yet).
   void place_kernel_ring(std::size_t capacity) {
     const auto failed = [](const char* what, const Error& e) {

@@ -54,12 +54,9 @@
 #include "ringkernel/queue/spsc_ring.h"
 #include "ringkernel/wall_clock.h"
 
-// try_send / try_receive are inlined into the caller and their slow paths (send_one, receive_one:
-// policies, waiting, detailed statistics) are not. Left to themselves, clang refused to inline them
-// (cost 350 against its -O2 threshold of 225: the slow path inlined into them; 0.72-0.79x the bare
-// ring), and GCC 12 kept try_receive out of line with receive_one inlined into it and the ring's
-// try_pop called from it (0.45-0.55x the ring on an Intel Xeon VM whose consumer then became the
-// slower side; bench/RESULTS.md).
+// try_send / try_receive are inlined into the caller, their slow paths (send_one, receive_one:
+// policies, waiting, detailed statistics) are not. Left to themselves, clang inlined neither (0.72-0.79x
+// the bare ring) and GCC 12 inlined the slow path into an out-of-line try_receive (0.45-0.55x; bench/RESULTS.md).
 #if defined(__GNUC__) || defined(__clang__)
 #define RINGKERNEL_QUEUE_FAST_PATH [[gnu::always_inline]]
 #define RINGKERNEL_QUEUE_SLOW_PATH [[gnu::noinline]]
@@ -78,22 +75,15 @@ class BasicMessageQueue {
   using T = value_type;
   using duration = std::chrono::nanoseconds;
 
-  // RINGKERNEL_QUEUE_CHECKS is read only here, as Checks' default: units built with and without it
-  // get two constructors (two symbols), not one copy the linker picked by link order (queue_checks.h).
+  // RINGKERNEL_QUEUE_CHECKS is read only here, as Checks' default: a constructor symbol per setting (queue_checks.h).
   template <bool Checks = (RINGKERNEL_QUEUE_CHECKS != 0)>
   explicit BasicMessageQueue(QueueOptions options = {})
       : options_(validated(options)),
-        storage_(detail::ring_storage("BasicMessageQueue", options_.memory, options_.device, options_.capacity,
-                                      Ring::bytes_for(options_.capacity))),
+        storage_(host_reachable_storage(options_)),
         plain_send_(plain_side(options_.producers, checked(Checks, Ring::multi_producer))),
         plain_receive_(plain_side(options_.consumers, checked(Checks, Ring::multi_consumer))),
         producer_check_(checked(Checks, Ring::multi_producer)),
         consumer_check_(checked(Checks, Ring::multi_consumer)) {
-    if (!storage_.host_accessible()) {
-      throw Error(errc::unsupported, "BasicMessageQueue", options_.device,
-                  "host threads cannot access CUDA device memory: use QueueMemory::pinned for a queue with "
-                  "host-side senders or receivers");
-    }
     ring_ = Ring::initialize(storage_.data(), options_.capacity, options_.start_position);
   }
   BasicMessageQueue(const BasicMessageQueue&) = delete;
@@ -246,6 +236,18 @@ class BasicMessageQueue {
     validate(o);
     return o;
   }
+  // Memory host threads cannot reach (CUDA device memory) is refused before a ring too large is out of memory.
+  static QueueStorage host_reachable_storage(const QueueOptions& o) {
+    if (!QueueStorage::host_accessible_memory(o.memory, o.device)) {
+      throw Error(errc::unsupported, "BasicMessageQueue", o.device,
+                  "host threads cannot access CUDA device memory: use QueueMemory::pinned for a queue with "
+                  "host-side senders or receivers");
+    }
+    return detail::ring_storage("BasicMessageQueue", o.memory, o.device, o.capacity, Ring::bytes_for(o.capacity));
+  }
+  bool plain_side(QueueUsers users, bool side_checked) const noexcept {
+    return has_host(users) && !options_.detailed_statistics && !side_checked;
+  }
 
   // A token no one can stop (no shared state: nothing to allocate or release).
   static std::stop_token no_stop() noexcept { return {}; }
@@ -381,7 +383,6 @@ class BasicMessageQueue {
   // The fast paths' one test per call (set from options_, which never change): this side is worked
   // by host threads, no detailed statistics are kept and no concurrent-use check is made (the slow
   // paths make it). Beside ring_, on the line they read anyway.
-  bool plain_side(QueueUsers users, bool side_checked) const noexcept { return has_host(users) && !options_.detailed_statistics && !side_checked; }
   const bool plain_send_;
   const bool plain_receive_;
   detail::queue_counters stats_;
