@@ -29,16 +29,13 @@ TYPED_TEST_SUITE(QueueInGpuMemory, Queues);
 TYPED_TEST(QueueInGpuMemory, IsRefusedBeforeAnythingIsAllocated) {
   using Ring = typename TypeParam::ring_type;
   ringkernel::test::RestoreHostConfig restore;
-  ringkernel::HostBackendConfig config;
-  config.device_count = 2;
-  config.memory_per_device = std::size_t{1} << 20;
-  ringkernel::configure_host_backend(config);
-  const int device = ringkernel::test::host_device_ids().at(1);
+  constexpr std::size_t memory_per_device = std::size_t{1} << 20;
+  const int device = ringkernel::test::use_small_host_devices(memory_per_device).at(1);
   const ringkernel::test::DeviceMemoryAsGpuMemory seam(true);
   // A ring that fits, and one that does not (the second was out_of_memory).
   for (const std::uint64_t capacity : {std::uint64_t{8}, std::uint64_t{1} << 20}) {
     SCOPED_TRACE(capacity);
-    ASSERT_EQ(Ring::bytes_for(capacity) > config.memory_per_device, capacity != 8);
+    ASSERT_EQ(Ring::bytes_for(capacity) > memory_per_device, capacity != 8);
     const ringkernel::Error e = error_of([&] {
       TypeParam q(QueueOptions{.capacity = capacity, .memory = QueueMemory::device, .device = device});
     });

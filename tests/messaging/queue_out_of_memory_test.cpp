@@ -55,14 +55,11 @@ void expect_ring_out_of_memory(const ringkernel::Error& e, int device, std::uint
 TYPED_TEST(QueueOutOfMemory, DeviceMemoryThatDoesNotFitNamesTheQueueAndTheRing) {
   using Ring = typename TypeParam::ring_type;
   ringkernel::test::RestoreHostConfig restore;
-  ringkernel::HostBackendConfig config;
-  config.device_count = 2;
-  config.memory_per_device = std::size_t{1} << 20;
-  ringkernel::configure_host_backend(config);
-  const int device = ringkernel::test::host_device_ids().at(1);
+  constexpr std::size_t memory_per_device = std::size_t{1} << 20;
+  const int device = ringkernel::test::use_small_host_devices(memory_per_device).at(1);
   constexpr std::uint64_t capacity = std::uint64_t{1} << 16;
   const std::size_t bytes = Ring::bytes_for(capacity);
-  ASSERT_GT(bytes, config.memory_per_device);
+  ASSERT_GT(bytes, memory_per_device);
   const ringkernel::Error e = error_of([&] {
     TypeParam q(QueueOptions{.capacity = capacity, .memory = QueueMemory::device, .device = device});
   });

@@ -54,6 +54,15 @@ inline std::vector<int> use_host_devices(int count, HostTopology topology,
   return host_device_ids();
 }
 
+/// Global ids of the host devices after configuring two devices of `memory_per_device` bytes each.
+inline std::vector<int> use_small_host_devices(std::size_t memory_per_device) {
+  HostBackendConfig config;
+  config.device_count = 2;
+  config.memory_per_device = memory_per_device;
+  configure_host_backend(config);
+  return host_device_ids();
+}
+
 /// Deterministic, position-dependent bytes (so shifted or partial copies are detected).
 inline std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
   std::vector<std::uint8_t> v(n);

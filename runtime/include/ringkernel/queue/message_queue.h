@@ -54,9 +54,8 @@
 #include "ringkernel/queue/spsc_ring.h"
 #include "ringkernel/wall_clock.h"
 
-// try_send / try_receive are inlined into the caller, their slow paths (send_one, receive_one:
-// policies, waiting, detailed statistics) are not. Left to themselves, clang inlined neither (0.72-0.79x
-// the bare ring) and GCC 12 inlined the slow path into an out-of-line try_receive (0.45-0.55x; bench/RESULTS.md).
+// try_send / try_receive are inlined into the caller, their slow paths (send_one, receive_one) are not: left to
+// themselves, clang inlined neither (0.72-0.79x the bare ring), GCC 12 the slow path into try_receive (0.45-0.55x).
 #if defined(__GNUC__) || defined(__clang__)
 #define RINGKERNEL_QUEUE_FAST_PATH [[gnu::always_inline]]
 #define RINGKERNEL_QUEUE_SLOW_PATH [[gnu::noinline]]
