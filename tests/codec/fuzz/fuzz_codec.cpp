@@ -6,7 +6,9 @@
 // agree with the reference decoder (reference/differential.h: ok or not, size, values, and the
 // status on well-formed MessagePack), a decoded message must re-encode canonically (every integer
 // and length in its smallest form: smallest_forms.h) and decode again to the same values, and
-// failures must leave the target untouched.
+// failures must leave the target untouched. describe_decode_failure (ringkernel/decode_diagnostic.h)
+// must say nothing on success and, on failure, attribute decode's status and offset to a value (its
+// walk stops where decode did) and name them, in a bounded text.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -17,12 +19,30 @@
 
 #include "codec_test_support.h"
 #include "reference/differential.h"
+#include "ringkernel/decode_diagnostic.h"
 #include "smallest_forms.h"
 #if CODEC_FUZZ_SET == 4
 #include "many_fields.rk.h"
 #endif
 
 namespace {
+
+// describe_decode_failure<T> against decode's result `r` for the same bytes.
+template <class T>
+void check_description(const std::uint8_t* data, std::size_t size, const ringkernel::codec_result& r) {
+  const ringkernel::detail::decode_failure_report report = ringkernel::detail::diagnose_decode<T>(data, size);
+  if (report.decoded.status != r.status || report.decoded.size != r.size) std::abort();
+  if (r.status == ringkernel::codec_status::ok) {
+    if (!report.text.empty()) std::abort();
+    return;
+  }
+  const std::string verdict = std::string(": ") + ringkernel::to_string(r.status) + " at byte " + std::to_string(r.size);
+  if (!report.attributed || report.text.find(verdict) == std::string::npos || report.text.size() > 8192) {
+    std::fprintf(stderr, "describe_decode_failure: '%s' for decode's %s at %zu\n", report.text.c_str(),
+                 ringkernel::to_string(r.status), r.size);
+    std::abort();
+  }
+}
 
 template <class T>
 void check_message(const std::uint8_t* data, std::size_t size) {
@@ -37,6 +57,7 @@ void check_message(const std::uint8_t* data, std::size_t size) {
   std::memcpy(static_cast<void*>(before.get()), decoded.get(), sizeof(T));
   const ringkernel::codec_result r = ringkernel::decode(data, size, *decoded);
   if (r.size > size) std::abort();
+  check_description<T>(data, size, r);
   if (r.status != ringkernel::codec_status::ok) {
     if (std::memcmp(before.get(), decoded.get(), sizeof(T)) != 0) std::abort();  // written on failure
     return;

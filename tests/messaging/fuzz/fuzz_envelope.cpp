@@ -11,14 +11,19 @@
 // non-causal type, which must be 0);
 // peek_envelope_type_id writes the id only on success and agrees with decode_envelope (same failure
 // at the same offset; wrong_message_type exactly when it reads another type's id).
+// describe_decode_failure<KernelMessage<T>> (ringkernel/decode_diagnostic.h) says nothing when
+// decode_envelope accepts the input and otherwise attributes its status and offset to a header element
+// or payload value (its walk stops where decode_envelope did) and names them, in a bounded text.
 // Every input also goes through the registry's dispatch_envelope, which must give what peek plus
 // decode_envelope<T> for the registry's message T of the peeked id give: the same status and offset,
 // one visitor call (with that T, and a message that re-encodes to the same bytes) exactly on success.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -26,6 +31,7 @@
 
 #include "messaging.registry.rk.h"
 #include "messaging_messages.rk.h"
+#include "ringkernel/decode_diagnostic.h"
 #include "ringkernel/envelope_codec.h"
 #include "smallest_forms.h"
 
@@ -85,6 +91,24 @@ void check_agreement(const peeked& p, const ringkernel::codec_result& r) {
   }
 }
 
+// describe_decode_failure<KernelMessage<T>> against decode_envelope's result `r` for the same bytes.
+template <class T>
+void check_description(const std::uint8_t* data, std::size_t size, const ringkernel::codec_result& r) {
+  const ringkernel::detail::decode_failure_report report =
+      ringkernel::detail::diagnose_decode<ringkernel::KernelMessage<T>>(data, size);
+  if (report.decoded.status != r.status || report.decoded.size != r.size) std::abort();
+  if (r.status == ringkernel::codec_status::ok) {
+    if (!report.text.empty()) std::abort();
+    return;
+  }
+  const std::string verdict = std::string(": ") + ringkernel::to_string(r.status) + " at byte " + std::to_string(r.size);
+  if (!report.attributed || report.text.find(verdict) == std::string::npos || report.text.size() > 8192) {
+    std::fprintf(stderr, "describe_decode_failure: '%s' for decode_envelope's %s at %zu\n", report.text.c_str(),
+                 ringkernel::to_string(r.status), r.size);
+    std::abort();
+  }
+}
+
 template <class T>
 void check_envelope(const std::uint8_t* data, std::size_t size, const peeked& p) {
   using Message = ringkernel::KernelMessage<T>;
@@ -95,6 +119,7 @@ void check_envelope(const std::uint8_t* data, std::size_t size, const peeked& p)
   const ringkernel::codec_result r = ringkernel::decode_envelope(data, size, *decoded);
   if (r.size > size) std::abort();
   check_agreement<T>(p, r);
+  check_description<T>(data, size, r);
   if (r.status != ringkernel::codec_status::ok) {
     if (std::memcmp(before.get(), decoded.get(), sizeof(Message)) != 0) std::abort();  // written on failure
     return;
