@@ -9,8 +9,12 @@
 #  - the tool rewrites only changed files and touches a stamp, so no-op builds run nothing with
 #    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
 #  - the parse sees the target's include directories, compile definitions (as for its C++ sources,
-#    $<COMPILE_LANGUAGE:CXX> entries included), the -D/-U of CMAKE_CXX_FLAGS[_<CONFIG>] and of its
-#    compile options, and C++ standard and dialect (RingKernelGenerateArgs.cmake);
+#    $<COMPILE_LANGUAGE:CXX> entries included), the -D/-U and include options of
+#    CMAKE_CXX_FLAGS[_<CONFIG>] and of its compile options, CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES,
+#    and C++ standard and dialect (RingKernelGenerateArgs.cmake), and runs where its compiles run;
+#  - with GNU make a deleted output reruns its step (its depfile names the outputs); configure-time
+#    errors for misspelled keywords and for CMake defects of some build tools
+#    (RingKernelGenerateChecks.cmake);
 #  - on error the build fails with the tool's file:line:col diagnostic and the header's previous
 #    outputs are removed (no stale files survive a failed generation);
 #  - multi-config generators get one output directory per configuration ($<CONFIG>);
@@ -32,6 +36,7 @@ include_guard(GLOBAL)
 # it is defined, and include() / find_package() scope this setting to this file.
 cmake_policy(SET CMP0116 NEW)
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateArgs.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateChecks.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateNames.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateFinalize.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/RingKernelGenerateLink.cmake")
@@ -79,6 +84,8 @@ function(ringkernel_generate_messages target)
   if(NOT TARGET ${target})
     message(FATAL_ERROR "${where}: '${target}' is not a target; create it (add_library/add_executable) first")
   endif()
+  _ringkernel_check_values("${where}" ${target} HEADERS ${arg_HEADERS})
+  _ringkernel_check_values("${where}" ${target} DEPENDS ${arg_DEPENDS})
   # Where this call is, for errors of later calls that collide with it (CMake prints the current
   # call's own file:line in its call stack).
   _ringkernel_call_site("${target}" site)
@@ -179,6 +186,7 @@ function(ringkernel_generate_messages target)
         "spelling, so write it the same way in both calls")
     endif()
   endforeach()
+  _ringkernel_check_build_tool("${where}" "${out}")
   foreach(real IN LISTS real_dirs)
     set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER ${real}" "${target}")
     set_property(GLOBAL PROPERTY "RINGKERNEL_GEN_OWNER_OUT ${real}" "${out}")
@@ -204,6 +212,7 @@ function(ringkernel_generate_messages target)
       "with the target's C++ include directories and definitions (project(... LANGUAGES CXX))")
   endif()
   _ringkernel_parse_args(${target} args_content)
+  _ringkernel_warn_split_options("${where}" ${target})
   set(args_file "${out}/ringkernel-gen.args.$<COMPILE_LANGUAGE>")
   if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])  # one directory for all configurations
     set(args_file "${out}/ringkernel-gen.args.$<CONFIG>.$<COMPILE_LANGUAGE>")
@@ -231,6 +240,9 @@ function(ringkernel_generate_messages target)
   endif()
 
   _ringkernel_check_headers("${where}" ${target} "${arg_REGISTRY}" "${site}" headers ${arg_HEADERS})
+  # The parse runs where the target's compiles run (Ninja: the top of the build tree; Makefiles: the
+  # target's binary directory), so relative include paths in flags and options mean the same.
+  _ringkernel_compile_dir(${target} compile_dir)
   set(stamps)
   set(manifests)
   set(generated_headers)
@@ -242,6 +254,7 @@ function(ringkernel_generate_messages target)
 
     set(base "${out}/${stem}")
     set(outputs "${base}.rk.h" "${base}.rk.cuh" "${base}.rk.json")
+    _ringkernel_output_tracking("${base}.rk.d" "${base}.rk.stamp" track ${outputs})
     add_custom_command(
       OUTPUT "${base}.rk.stamp"
       BYPRODUCTS ${outputs}
@@ -253,8 +266,10 @@ function(ringkernel_generate_messages target)
               --remove-stale-outputs
               --compile-args-file "${args_file}"
               "${header}"
+      ${track}
       DEPENDS "${header}" "${args_file}" RingKernel::gen ${templates} ${arg_DEPENDS}
       DEPFILE "${base}.rk.d"
+      WORKING_DIRECTORY "${compile_dir}"
       COMMENT "ringkernel-gen ${name} -> ${stem}.rk.{h,cuh,json}"
       COMMAND_EXPAND_LISTS
       VERBATIM)
@@ -270,7 +285,8 @@ function(ringkernel_generate_messages target)
   _ringkernel_add_call_steps(${target} "${stamps}" "${manifests}")
   if(arg_REGISTRY)
     _ringkernel_claim_outputs("${where}" "${out}" "REGISTRY ${arg_REGISTRY}" "${site}"
-                              "${arg_REGISTRY}.registry.rk.h" "${arg_REGISTRY}.registry.rk.stamp")
+                              "${arg_REGISTRY}.registry.rk.h" "${arg_REGISTRY}.registry.rk.stamp"
+                              "${arg_REGISTRY}.registry.rk.d")
     _ringkernel_add_registry(${target} "${arg_REGISTRY}" "${out}" "${template_dir}" "${templates}")
     list(APPEND generated_headers "${out}/${arg_REGISTRY}.registry.rk.h")
   endif()

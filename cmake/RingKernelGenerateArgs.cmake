@@ -4,9 +4,10 @@
 include_guard(GLOBAL)
 
 # Sets `out_var` to the file(GENERATE) content for `target`: -std=<c|gnu>++NN, the include
-# directories, the compile definitions, then the -D/-U options of CMAKE_CXX_FLAGS and
-# CMAKE_CXX_FLAGS_<CONFIG> (NDEBUG in Release) and of the target's compile options, in the order the
-# compiler sees them (definitions, flags, options: later ones win).
+# directories, the compile definitions, CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES, then the -D/-U and
+# include options (-I, -isystem, -iquote, -idirafter) of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG>
+# (NDEBUG in Release) and of the target's compile options, in the order the compiler sees them
+# (definitions, flags, options: later ones win; include directories searched in that order).
 function(_ringkernel_parse_args target out_var)
   set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
@@ -35,9 +36,9 @@ function(_ringkernel_parse_args target out_var)
   else()
     set(dialect "$<IF:$<BOOL:${ext}>,gnu,c>")
   endif()
-  # -D/-U in the flags variables, as set when the function is called (CMake compiles with the
-  # values they have at the end of the target's directory).
-  _ringkernel_flag_definitions("${CMAKE_CXX_FLAGS}" flag_defs)
+  # -D/-U and include options in the flags variables, as set when the function is called (CMake
+  # compiles with the values they have at the end of the target's directory).
+  _ringkernel_flag_arguments("${CMAKE_CXX_FLAGS}" flag_defs)
   get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
   set(configs "${CMAKE_BUILD_TYPE}")
   if(multi_config)
@@ -45,36 +46,47 @@ function(_ringkernel_parse_args target out_var)
   endif()
   foreach(config IN LISTS configs)
     string(TOUPPER "${config}" upper)
-    _ringkernel_flag_definitions("${CMAKE_CXX_FLAGS_${upper}}" config_defs)
+    _ringkernel_flag_arguments("${CMAKE_CXX_FLAGS_${upper}}" config_defs)
     if(config_defs AND multi_config)
       string(APPEND flag_defs "$<$<CONFIG:${config}>:${config_defs}>")
     else()
       string(APPEND flag_defs "${config_defs}")
     endif()
   endforeach()
-  # -D/-U written as compile options (target_compile_options, add_compile_options; transitively, and
-  # per language as the definitions). One argument each: the two-argument `-D NAME` (and SHELL:)
-  # forms are left out. (Not $<BOOL>: an option such as -DX-NOTFOUND would read as false.)
-  set(opts "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,INCLUDE,^-[DU].>")
+  # -D/-U and include options written as compile options (target_compile_options,
+  # add_compile_options; transitively, and per language as the definitions). One argument each: the
+  # two-argument forms (`-D NAME`, `-isystem dir`, SHELL:) are left out, and warned about
+  # (_ringkernel_warn_split_options). (Not $<BOOL>: an option such as -DX-NOTFOUND would read as false.)
+  set(opts "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,INCLUDE,^(-[DUI]|-isystem|-iquote|-idirafter).>")
+  # CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES: CMake passes them as -isystem after the target's own.
+  set(std_inc "")
+  foreach(dir IN LISTS CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES)
+    string(REPLACE ">" "$<ANGLE-R>" dir "${dir}")
+    string(REPLACE "," "$<COMMA>" dir "${dir}")
+    string(APPEND std_inc "-isystem${dir}\n")
+  endforeach()
   set(${out_var}
-    "-std=${dialect}++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>${flag_defs}$<$<NOT:$<STREQUAL:${opts},>>:$<JOIN:${opts},\n>\n>"
+    "-std=${dialect}++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>${std_inc}${flag_defs}$<$<NOT:$<STREQUAL:${opts},>>:$<JOIN:${opts},\n>\n>"
     PARENT_SCOPE)
 endfunction()
 
-# The -D and -U options of a flags string (`-DNAME`, `-DNAME=value`, `-D NAME`), one per line, with
-# the characters a generator expression would read escaped.
-function(_ringkernel_flag_definitions flags out_var)
+# The -D, -U, -I, -isystem, -iquote and -idirafter options of a flags string (`-DNAME`, `-D NAME`,
+# `-Idir`, `-I dir`, ...), one per line with the value attached (the parse runs where the compiles
+# run, so a relative directory means what it means to the compiler), with the characters a
+# generator expression would read escaped.
+function(_ringkernel_flag_arguments flags out_var)
   separate_arguments(tokens UNIX_COMMAND "${flags}")
   set(result)
   set(pending)
+  set(options "^-([DUI]|isystem|iquote|idirafter)")
   foreach(token IN LISTS tokens)
     if(pending)
       set(option "${pending}${token}")
       set(pending)
-    elseif(token MATCHES "^-[DU]$")
+    elseif(token MATCHES "${options}$")
       set(pending "${token}")
       continue()
-    elseif(token MATCHES "^-[DU].")
+    elseif(token MATCHES "${options}.")
       set(option "${token}")
     else()
       continue()
@@ -84,6 +96,23 @@ function(_ringkernel_flag_definitions flags out_var)
     string(APPEND result "${option}\n")
   endforeach()
   set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# Warns about options of `target`'s COMPILE_OPTIONS (as set when the call is made) that the parse
+# does not get: the two-argument forms of -D, -U and the include options (`-isystem;dir`,
+# `SHELL:-isystem dir`), which a generator expression cannot pair (and which CMake's
+# de-duplication of options breaks anyway).
+function(_ringkernel_warn_split_options where target)
+  get_property(options TARGET ${target} PROPERTY COMPILE_OPTIONS)
+  foreach(option IN LISTS options)
+    if(option MATCHES "^(SHELL:)?-([DUI]|isystem|iquote|idirafter)( .*)?$")
+      string(REGEX REPLACE "^(SHELL:)?(-[A-Za-z]+).*$" "\\2" flag "${option}")
+      message(WARNING "${where}: the compile option '${option}' of '${target}' is a two-argument "
+        "form, which does not reach the parse of ringkernel-gen (it gets one-argument options "
+        "only: -DNAME, -UNAME, -Idir, -isystemdir, -iquotedir, -idirafterdir). Write it as one "
+        "argument ('${flag}<value>'), or use target_include_directories / target_compile_definitions")
+    endif()
+  endforeach()
 endfunction()
 
 # Names of the files that `out`'s file(GENERATE) writes (one per enabled language, and per
@@ -105,4 +134,16 @@ function(_ringkernel_args_files out out_var)
     endif()
   endforeach()
   set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to the directory `target`'s compiles run in, which relative paths in its flags and
+# compile options are relative to: the top of the build tree with Ninja, the target's binary
+# directory with the Makefile generators (and others).
+function(_ringkernel_compile_dir target out_var)
+  if(CMAKE_GENERATOR MATCHES "^Ninja")
+    set(${out_var} "${CMAKE_BINARY_DIR}" PARENT_SCOPE)
+  else()
+    get_target_property(dir ${target} BINARY_DIR)
+    set(${out_var} "${dir}" PARENT_SCOPE)
+  endif()
 endfunction()

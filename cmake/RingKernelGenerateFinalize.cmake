@@ -35,13 +35,18 @@ endfunction()
 #  - keeps the output directories of this configure in ringkernel-gen.dirs in the build tree.
 function(_ringkernel_finalize)
   set_property(GLOBAL PROPERTY RINGKERNEL_GEN_FINALIZE_SCHEDULED FALSE)
+  # CMAKE_CROSS_CONFIGS as CMake reads it, at the end of the top-level directory (before anything
+  # is deleted: the error leaves the previous configure's files as they are).
+  get_property(outs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
+  foreach(out IN LISTS outs)
+    _ringkernel_check_cross_configs("ringkernel_generate_messages()" "${out}")
+  endforeach()
   _ringkernel_add_id_checks()
   _ringkernel_order_utilities()
   # What a record may name: generator outputs and the flags files; nothing else is ever deleted.
   set(deletable [[^([^/\]+\.rk\.(h|cuh|json|stamp|d)|ringkernel-gen\.args\.[^/\]+)$]])
   set(owner "# build tree: ${CMAKE_BINARY_DIR}")
   set(current)
-  get_property(outs GLOBAL PROPERTY RINGKERNEL_GEN_DIRS)
   if(outs)
     _ringkernel_tree_id(id)  # in the cache this configure saves, before any record names this tree
   endif()

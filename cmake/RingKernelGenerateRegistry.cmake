@@ -51,6 +51,12 @@ endfunction()
 # other: a collision between any two messages of the target fails the build, naming both.
 function(_ringkernel_add_registry target name out template_dir templates)
   set(reg "${out}/${name}.registry.rk")
+  # GNU make: a depfile naming the header, so that make regenerates it when it is deleted.
+  _ringkernel_output_tracking("${reg}.d" "${reg}.stamp" track "${reg}.h")
+  set(depfile)
+  if(track)
+    set(depfile DEPFILE "${reg}.d")
+  endif()
   add_custom_command(
     OUTPUT "${reg}.stamp"
     BYPRODUCTS "${reg}.h"
@@ -61,7 +67,9 @@ function(_ringkernel_add_registry target name out template_dir templates)
             --template-dir "${template_dir}"
             "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_MANIFESTS>>"
     COMMAND "${CMAKE_COMMAND}" -E touch "${reg}.stamp"
+    ${track}
     DEPENDS "$<TARGET_GENEX_EVAL:${target},$<TARGET_PROPERTY:${target},RINGKERNEL_GEN_STAMPS>>" RingKernel::gen ${templates}
+    ${depfile}
     COMMENT "ringkernel-gen registry ${name}"
     COMMAND_EXPAND_LISTS
     VERBATIM)

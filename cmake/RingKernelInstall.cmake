@@ -83,6 +83,8 @@ install(FILES
   "${_ringkernel_package_stage}/RingKernelConfigVersion.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateArgs.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateChecks.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateDepfile.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateFinalize.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateLink.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelGenerateNames.cmake"

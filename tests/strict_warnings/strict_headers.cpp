@@ -111,6 +111,11 @@ std::uint64_t exercise_registry(std::span<const std::uint8_t> envelope) {
   const auto raw = ringkernel::KernelMessage<codec_test::Point>::create_data(1, 2, point);
   seen += registry::dispatch_kernel_message(&raw, sizeof raw, count).size;
   seen += registry::find(ringkernel::message_traits<app::AddRequest>::type_id) != nullptr ? 1u : 0u;
+  // find() and find_kernel() of a constant id used as a condition (g++ -Waddress rejected it: "the
+  // address of ... messages will never be NULL"), and in a constant expression.
+  seen += registry::find(ringkernel::message_traits<app::AddRequest>::type_id) ? 1u : 0u;
+  if (!registry::find_kernel(ringkernel::message_traits<app::AddRequest>::kernel_id)) seen += 2u;
+  static_assert(registry::find(ringkernel::message_traits<app::AddRequest>::type_id) != nullptr);
   const registry::kernel_info* kernel = registry::find_kernel(ringkernel::message_traits<app::AddRequest>::kernel_id);
   seen += kernel != nullptr ? kernel->receive_count + kernel->send_count : 0u;
   return seen + registry::message_count + registry::kernel_count;
