@@ -18,6 +18,7 @@
 #include "ringkernel/codec.h"
 #include "ringkernel/config.h"
 #include "ringkernel/deadline.h"
+#include "ringkernel/decode_diagnostic.h"
 #include "ringkernel/detail/atomic_word.h"
 #include "ringkernel/detail/byte_ops.h"
 #include "ringkernel/detail/field_codec.h"
@@ -94,6 +95,9 @@ std::uint64_t exercise_message() {
     msgpack_unpacked_destroy(&unpacked);
   }
   msgpack_sbuffer_destroy(&sbuffer);
+  // The host-only diagnostic of a refused message (empty input) and of a refused envelope (one byte).
+  total += ringkernel::describe_decode_failure<T>(buffer.data(), 0).size();
+  total += ringkernel::describe_decode_failure<ringkernel::KernelMessage<T>>(buffer.data(), 1).size();
   return total + (registry::contains_v<const T> ? 1u : 0u);
 }
 
