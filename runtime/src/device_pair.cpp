@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "backend.h"
 #include "pointer_text.h"
@@ -21,11 +22,13 @@ void throw_overtaken(const char* call, int device, const char* outcome) {
 
 bool overtaken(const Error& e) { return e.code() == errc::invalid_state && e.detail().starts_with(overtaken_text); }
 
-DevicePair resolve_device_pair(int src, int dst, const char* call, const char* outcome) {
-  DevicePair p{Registry::instance().resolve(src, call), Registry::instance().resolve(dst, call)};
+DevicePair resolve_device_pair(int src, int dst, const char* call) {
+  // One lookup (one snapshot of the registry): two host devices are of one configuration, so two
+  // backends are CUDA and host. (Looked up one by one, another thread's configure_host_backend()
+  // in between left two host devices of two configurations: the call was overtaken.)
+  auto [s, d] = Registry::instance().resolve_pair(src, dst, call);
+  DevicePair p{std::move(s), std::move(d)};
   if (p.src.backend != p.dst.backend) {
-    // Two host devices of two configurations: configure_host_backend() ran between the two lookups.
-    if (p.src.backend->kind() == p.dst.backend->kind()) throw_overtaken(call, src, outcome);
     throw Error(errc::unsupported, call, src,
                 "devices " + std::to_string(src) + " (" + to_string(p.src.backend->kind()) + ") and " +
                     std::to_string(dst) + " (" + to_string(p.dst.backend->kind()) +

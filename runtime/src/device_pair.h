@@ -23,10 +23,10 @@ bool overtaken(const Error& e);
 inline constexpr const char* nothing_copied = "nothing was copied";  // the outcome of a copy
 [[noreturn]] void throw_overtaken(const char* call, int device, const char* outcome = "nothing was done");
 
-/// Both devices, which must belong to one backend: Error(errc::unsupported) naming `call` otherwise;
-/// two host devices of two configurations (configure_host_backend() ran between the two lookups):
-/// throw_overtaken(call, src, outcome).
-DevicePair resolve_device_pair(int src, int dst, const char* call, const char* outcome = "nothing was done");
+/// Both devices, looked up together (Registry::resolve_pair: one configuration, whatever another
+/// thread's configure_host_backend() does meanwhile), which must belong to one backend:
+/// Error(errc::unsupported) naming `call` otherwise.
+DevicePair resolve_device_pair(int src, int dst, const char* call);
 
 /// What the memory is given to: a copy's error for host memory adds that Stream::copy_async copies
 /// between host and device memory; a mapping's does not.

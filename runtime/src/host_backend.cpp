@@ -169,12 +169,13 @@ class HostBackend final : public DeviceBackend {
     return std::make_shared<HostEvent>();
   }
 
+  // One step with respect to the stream (HostStream::enqueue_record), as cudaEventRecord.
   void record(EventImpl& event, StreamImpl& stream) override {
-    auto e = static_cast<HostEvent&>(event).shared_from_this();
-    const auto generation = e->begin_record();
-    static_cast<HostStream&>(stream).enqueue_signal([e, generation] { e->complete(generation); });
+    static_cast<HostStream&>(stream).enqueue_record(static_cast<HostEvent&>(event));
   }
 
+  // The latest record already queued on its stream (HostEvent::latest), as cudaStreamWaitEvent:
+  // never one that another thread's record is still queuing, which could end up behind this wait.
   void wait(StreamImpl& stream, EventImpl& event) override {
     auto e = static_cast<HostEvent&>(event).shared_from_this();
     const auto generation = e->latest();

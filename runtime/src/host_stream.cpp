@@ -44,13 +44,18 @@ void fail_host_worker_starts_for_testing(int count, int after) noexcept {
   seam.fail = count;
 }
 
-std::uint64_t HostEvent::begin_record() {
+std::uint64_t HostEvent::reserve_record() {
   std::lock_guard lock(mutex_);
-  pending_.insert(++recorded_);
-  return recorded_;
+  pending_.insert(reserved_ + 1);  // may throw: nothing changed yet
+  return ++reserved_;
 }
 
-void HostEvent::complete(std::uint64_t generation) {
+void HostEvent::publish(std::uint64_t generation) noexcept {
+  std::lock_guard lock(mutex_);
+  latest_ = generation;
+}
+
+void HostEvent::complete(std::uint64_t generation) noexcept {
   {
     std::lock_guard lock(mutex_);
     pending_.erase(generation);
@@ -60,7 +65,7 @@ void HostEvent::complete(std::uint64_t generation) {
 
 std::uint64_t HostEvent::latest() const {
   std::lock_guard lock(mutex_);
-  return recorded_;
+  return latest_;
 }
 
 void HostEvent::wait_for(std::uint64_t generation) const {
@@ -87,17 +92,27 @@ HostStream::~HostStream() {
 void HostStream::enqueue(std::function<void()> task) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Task{std::move(task), false});
+    queue_.push_back(Task{std::move(task), nullptr, 0});
     ++enqueued_;
   }
   work_cv_.notify_one();
 }
 
-void HostStream::enqueue_signal(std::function<void()> signal) {
+void HostStream::enqueue_record(HostEvent& event) {
+  auto e = event.shared_from_this();
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Task{std::move(signal), true});
+    // Room in the queue first, then the generation: std::bad_alloc from either leaves nothing
+    // pending that no signal would complete.
+    queue_.push_back(Task{{}, e, 0});
+    try {
+      queue_.back().generation = e->reserve_record();
+    } catch (...) {
+      queue_.pop_back();
+      throw;
+    }
     ++enqueued_;
+    e->publish(queue_.back().generation);
   }
   work_cv_.notify_one();
 }
@@ -120,12 +135,12 @@ void HostStream::run() {
     if (queue_.empty()) return;  // stopping and drained
     Task task = std::move(queue_.front());
     queue_.pop_front();
-    if (!task.signal) {
+    if (!task.record) {
       lock.unlock();
       task.run();  // tasks are validated before they are queued and do not throw
       lock.lock();
     } else {
-      task.run();  // under the lock: counted finished in the same step (enqueue_signal)
+      task.record->complete(task.generation);  // under the lock: counted finished in the same step
     }
     ++finished_;
     idle_cv_.notify_all();

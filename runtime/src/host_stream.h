@@ -18,10 +18,14 @@ namespace ringkernel::detail {
 
 class HostEvent final : public EventImpl, public std::enable_shared_from_this<HostEvent> {
  public:
-  /// A new record: returns its generation, to be completed by complete(generation).
-  std::uint64_t begin_record();
-  void complete(std::uint64_t generation);
-  /// Generation of the latest record (0: never recorded).
+  /// Generation of a new record, pending until complete(generation); latest() does not name it
+  /// until publish(generation). Strong guarantee: std::bad_alloc leaves the event as it was.
+  std::uint64_t reserve_record();
+  /// The record is queued on its stream (HostStream::enqueue_record): latest() names it from now.
+  void publish(std::uint64_t generation) noexcept;
+  void complete(std::uint64_t generation) noexcept;
+  /// Generation of the latest record queued (0: never recorded). A wait for it waits for a signal
+  /// already in its stream, never for one queued after the wait (cudaStreamWaitEvent's semantics).
   std::uint64_t latest() const;
   /// Wait until / whether record `generation` itself has completed. Records on different streams
   /// complete in any order: a later one completing says nothing about an earlier one.
@@ -31,7 +35,8 @@ class HostEvent final : public EventImpl, public std::enable_shared_from_this<Ho
  private:
   mutable std::mutex mutex_;
   mutable std::condition_variable completed_cv_;
-  std::uint64_t recorded_ = 0;
+  std::uint64_t reserved_ = 0;  // generations handed out
+  std::uint64_t latest_ = 0;    // the latest published one
   std::set<std::uint64_t> pending_;  // generations recorded but not completed yet
 };
 
@@ -50,11 +55,14 @@ class HostStream final : public StreamImpl {
   HostStream& operator=(const HostStream&) = delete;
 
   void enqueue(std::function<void()> task);
-  /// A task that only signals (an event's record): it runs under the stream's lock as the stream
+  /// An event's record, queued as one step (as cudaEventRecord): the generation is reserved, its
+  /// signal queued and the generation published under the stream's lock, so a Stream::wait or
+  /// Event::synchronize of another thread finds either the previous record or this one, queued.
+  /// (Publishing before queuing let a wait on this stream come in between and wait for a signal
+  /// then queued behind it: the stream hung.) The signal runs under the stream's lock as the stream
   /// counts it finished, so whoever it wakes finds the stream idle if it was the last task (as
   /// cudaStreamQuery after cudaEventSynchronize), and synchronize() never returns before it ran.
-  /// It must not block or take the stream's lock.
-  void enqueue_signal(std::function<void()> signal);
+  void enqueue_record(HostEvent& event);
   /// Blocks until the work enqueued before the call has finished.
   void synchronize();
   bool idle();
@@ -66,8 +74,9 @@ class HostStream final : public StreamImpl {
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
   struct Task {
-    std::function<void()> run;
-    bool signal;  // enqueue_signal's
+    std::function<void()> run;           // enqueue's
+    std::shared_ptr<HostEvent> record;   // enqueue_record's (run is empty)
+    std::uint64_t generation = 0;
   };
   std::deque<Task> queue_;
   // Tasks enqueued / finished so far: synchronize() waits for the count it saw, so work other

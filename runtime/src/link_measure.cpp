@@ -26,7 +26,7 @@ LinkMeasurement PeerMemory::measure(int src, int dst, const MeasureOptions& o) {
   (void)require_device(dst, call, "destination device");
   // Devices of two backends have no path between them (errc::unsupported), found before anything
   // is allocated: the check after the allocation below would take it for a reconfiguration.
-  (void)detail::resolve_device_pair(src, dst, call, "nothing was measured");
+  (void)detail::resolve_device_pair(src, dst, call);
   using clock = std::chrono::steady_clock;
   const std::size_t bytes = std::max(o.bandwidth_bytes, o.latency_bytes);
   // Named by this call when they cannot be had, not by the constructors.

@@ -24,11 +24,14 @@ struct obstacle {
 // What, if anything, rules out a ring in the destination's memory for these options.
 obstacle direct_obstacle(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
   const std::string s = std::to_string(source), d = std::to_string(destination);
-  if (!peers.can_access_peer(source, destination)) {
-    return {errc::peer_access_unsupported, "device " + s + " cannot access device " + d + "'s memory (" +
-                                               to_string(peers.capability(source, destination).access) + ")"};
+  // One query (one lookup of the pair): the access it names and the atomics are of the same
+  // configuration, whatever another thread's configure_host_backend() does meanwhile.
+  const auto link = peers.capability(source, destination);
+  if (!link.peer_access_supported) {  // can_access_peer(source, destination): source != destination here
+    return {errc::peer_access_unsupported,
+            "device " + s + " cannot access device " + d + "'s memory (" + to_string(link.access) + ")"};
   }
-  if (has_kernels(o.producers) && !peers.capability(source, destination).native_atomics) {
+  if (has_kernels(o.producers) && !link.native_atomics) {
     return {errc::peer_access_unsupported,
             "the link from device " + s + " to device " + d +
                 " has no native atomics: kernels on device " + s + " would claim ring positions in device " + d +

@@ -52,15 +52,15 @@ PeerMemory::PeerMemory(PeerMemoryOptions options) : options_(options) {
 
 bool PeerMemory::can_access_peer(int src, int dst) const {
   constexpr const char* call = "PeerMemory::can_access_peer";
-  const auto s = Registry::instance().resolve(src, call);
-  const auto d = Registry::instance().resolve(dst, call);
+  // One lookup: two host devices are of one configuration, whatever another thread reconfigures.
+  const auto [s, d] = Registry::instance().resolve_pair(src, dst, call);
   if (src == dst || s.backend != d.backend) return false;
   return s.backend->link(s.ordinal, d.ordinal).peer_access_supported;
 }
 
 void PeerMemory::enable_peer_access(int src, int dst) {
   constexpr const char* call = "PeerMemory::enable_peer_access";
-  const auto p = detail::resolve_device_pair(src, dst, call, "peer access was not enabled");
+  const auto p = detail::resolve_device_pair(src, dst, call);
   if (src == dst)
     throw Error(errc::invalid_argument, call, src,
                 "source and destination are the same device; a device always accesses its own memory");
@@ -76,7 +76,7 @@ CopyResult PeerMemory::copy_async_checked(void* dst, int dst_device, const void*
                                           int src_device, std::size_t bytes, Stream& stream,
                                           const char* call, StreamOrigin origin) {
   if (!stream.backend()) throw Error(errc::invalid_state, call, no_device, "the stream was moved from");
-  const auto p = detail::resolve_device_pair(src_device, dst_device, call, detail::nothing_copied);
+  const auto p = detail::resolve_device_pair(src_device, dst_device, call);
   if (stream.backend() != p.src.backend) {
     // The internal stream of a synchronous copy was made for the devices the id named a moment
     // before: only a configure_host_backend() running at the same time replaces them.
@@ -172,7 +172,7 @@ CopyResult PeerMemory::copy_peer(DeviceBuffer& dst, std::size_t dst_offset, cons
   check_buffer_range(call, "source", src, src_offset, bytes);
   if (bytes == 0 && (!dst.data() || !src.data()))  // empty buffers: nothing to copy or check
     return CopyResult{
-        path_for(detail::resolve_device_pair(src.device(), dst.device(), call, detail::nothing_copied)), 0, 0};
+        path_for(detail::resolve_device_pair(src.device(), dst.device(), call)), 0, 0};
   const auto stream = internal_stream(Registry::instance().resolve(src.device(), call).id, call);
   const auto result = copy_async_checked(dst.bytes() + dst_offset, dst.device(),
                                          src.bytes() + src_offset, src.device(), bytes, *stream, call,
@@ -189,7 +189,7 @@ CopyResult PeerMemory::copy_peer_async(DeviceBuffer& dst, std::size_t dst_offset
   check_buffer_range(call, "source", src, src_offset, bytes);
   if (bytes == 0 && (!dst.data() || !src.data()))
     return CopyResult{
-        path_for(detail::resolve_device_pair(src.device(), dst.device(), call, detail::nothing_copied)), 0, 0};
+        path_for(detail::resolve_device_pair(src.device(), dst.device(), call)), 0, 0};
   return copy_async_checked(dst.bytes() + dst_offset, dst.device(), src.bytes() + src_offset,
                             src.device(), bytes, stream, call);
 }

@@ -1,8 +1,11 @@
 // Copyright RingKernel authors.
 #include "registry.h"
 
+#include <atomic>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "ringkernel/error.h"
 
@@ -33,8 +36,62 @@ void Registry::throw_if_unconfigured() const {
   if (environment_error_) throw *environment_error_;
 }
 
+namespace {
+
+struct LookupHook {
+  std::atomic<bool> armed{false};
+  std::mutex mutex;
+  std::function<void()> hook;
+};
+LookupHook& lookup_hook() {
+  static LookupHook seam;
+  return seam;
+}
+
+/// The seam's hook, once, outside the registry's lock (it may reconfigure).
+void after_lookup() {
+  auto& seam = lookup_hook();
+  if (!seam.armed.load(std::memory_order_acquire)) return;
+  std::function<void()> hook;
+  {
+    std::lock_guard lock(seam.mutex);
+    hook = std::exchange(seam.hook, nullptr);
+    seam.armed.store(false, std::memory_order_release);
+  }
+  if (hook) hook();
+}
+
+}  // namespace
+
+void after_next_lookup_for_testing(std::function<void()> hook) {
+  auto& seam = lookup_hook();
+  std::lock_guard lock(seam.mutex);
+  seam.armed.store(static_cast<bool>(hook), std::memory_order_release);
+  seam.hook = std::move(hook);
+}
+
 DeviceRef Registry::resolve(int id, const char* call) const {
-  std::shared_lock lock(mutex_);
+  DeviceRef ref;
+  {
+    std::shared_lock lock(mutex_);
+    ref = resolve_locked(id, call);
+  }
+  after_lookup();
+  return ref;
+}
+
+std::pair<DeviceRef, DeviceRef> Registry::resolve_pair(int first, int second, const char* call) const {
+  std::pair<DeviceRef, DeviceRef> refs;
+  {
+    std::shared_lock lock(mutex_);
+    refs.first = resolve_locked(first, call);
+    refs.second = resolve_locked(second, call);
+  }
+  after_lookup();
+  return refs;
+}
+
+DeviceRef Registry::resolve_locked(int id, const char* call) const {
   // CUDA devices are numbered first: a bad host configuration does not make their ids unknown.
   if (cuda_ && id >= 0 && id < cuda_->device_count()) return DeviceRef{cuda_, id, id};
   throw_if_unconfigured();
@@ -61,16 +118,19 @@ int Registry::device_count() const {
 }
 
 std::vector<DeviceRef> Registry::all(std::optional<Backend> only) const {
-  std::shared_lock lock(mutex_);
-  if (only != Backend::cuda) throw_if_unconfigured();  // CUDA ids come first, whatever the host's
   std::vector<DeviceRef> refs;
-  int id = 0;
-  for (const auto& backend : {cuda_, host_}) {
-    if (!backend) continue;
-    const bool wanted = !only || backend->kind() == *only;
-    for (int ordinal = 0; ordinal < backend->device_count(); ++ordinal, ++id)
-      if (wanted) refs.push_back(DeviceRef{backend, ordinal, id});
+  {
+    std::shared_lock lock(mutex_);
+    if (only != Backend::cuda) throw_if_unconfigured();  // CUDA ids come first, whatever the host's
+    int id = 0;
+    for (const auto& backend : {cuda_, host_}) {
+      if (!backend) continue;
+      const bool wanted = !only || backend->kind() == *only;
+      for (int ordinal = 0; ordinal < backend->device_count(); ++ordinal, ++id)
+        if (wanted) refs.push_back(DeviceRef{backend, ordinal, id});
+    }
   }
+  after_lookup();
   return refs;
 }
 

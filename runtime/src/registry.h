@@ -3,10 +3,12 @@
 // (backend, ordinal). Lazily initialised from the environment; the host backend can be replaced.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend.h"
@@ -30,6 +32,10 @@ class Registry {
   /// devices come first, so their ids do not depend on the host configuration); any other id throws
   /// the configuration error then.
   DeviceRef resolve(int id, const char* call) const;
+  /// Both ids in one snapshot of the configuration (resolve's errors, `first`'s before `second`'s):
+  /// a configure_host_backend() of another thread comes before or after, never between the two, so
+  /// a pair of host devices is always of one configuration.
+  std::pair<DeviceRef, DeviceRef> resolve_pair(int first, int second, const char* call) const;
   int device_count() const;
   /// Every device, or only `only`'s devices (with their global ids). Only a call for the CUDA
   /// backend's devices alone does not throw a pending configuration error: it needs no host device.
@@ -57,6 +63,7 @@ class Registry {
   Registry();
   /// Throws the environment's configuration error while one is pending (mutex_ held).
   void throw_if_unconfigured() const;
+  DeviceRef resolve_locked(int id, const char* call) const;  // mutex_ held
   mutable std::shared_mutex mutex_;
   std::shared_ptr<DeviceBackend> cuda_;  // null when not compiled in
   std::shared_ptr<DeviceBackend> host_;
@@ -64,6 +71,12 @@ class Registry {
   std::optional<Error> environment_error_;  // bad RINGKERNEL_HOST_*, until configure_host()
   std::vector<std::weak_ptr<DeviceBackend>> replaced_hosts_;  // earlier host backends
 };
+
+/// Test seam (private to the runtime and its tests): `hook` runs once, on the thread that looks up,
+/// right after the next lookup of device ids (Registry::resolve, resolve_pair or all) has its
+/// answer, before the caller uses it: a configure_host_backend() there overtakes the call that made
+/// the lookup at a known point. An empty hook disarms it.
+void after_next_lookup_for_testing(std::function<void()> hook);
 
 /// Error(errc::configuration) naming `source` if the config is inconsistent.
 void validate_host_config(const HostBackendConfig& config, const char* source);

@@ -3,9 +3,14 @@
 // topology matrix.
 #include "ringkernel/topology.h"
 
+#include <cstddef>
 #include <iomanip>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include "registry.h"
 #include "ringkernel/error.h"
@@ -108,20 +113,25 @@ void estimate(Backend backend, AccessType access, PeerCapability& c) {
   c.latency_us = Figure{n.us, false};
 }
 
-}  // namespace
+struct PairCapability {
+  PeerCapability capability;
+  std::optional<CopyPath> path;  // a copy's path now (whose measurement counts); none: two backends
+};
 
-PeerCapability PeerMemory::capability(int src, int dst) const {
-  constexpr const char* call = "PeerMemory::capability";
-  const auto s = detail::Registry::instance().resolve(src, call);
-  const auto d = detail::Registry::instance().resolve(dst, call);
-  PeerCapability c;
-  c.src = src;
-  c.dst = dst;
-  if (s.backend != d.backend) return c;  // access none, rank -1, zero figures
-  if (src == dst) {
+/// The pair's capability with estimated figures. `s` and `d` come from one lookup (one snapshot of
+/// the registry): two host devices are of one configuration, so different backends are truly two
+/// backends (CUDA and host), not a configure_host_backend() of another thread in between.
+PairCapability capability_of(const detail::DeviceRef& s, const detail::DeviceRef& d) {
+  PairCapability p;
+  auto& c = p.capability;
+  c.src = s.id;
+  c.dst = d.id;
+  if (s.backend != d.backend) return p;  // access none, rank -1, zero figures
+  if (s.id == d.id) {
     c.access = AccessType::same_device;
     c.native_atomics = true;
     c.performance_rank = 0;
+    p.path = CopyPath::same_device;
   } else {
     const auto link = s.backend->link(s.ordinal, d.ordinal);
     c.access = link.access;
@@ -129,28 +139,51 @@ PeerCapability PeerMemory::capability(int src, int dst) const {
     c.peer_access_enabled = s.backend->peer_access_enabled(s.ordinal, d.ordinal);
     c.native_atomics = link.native_atomics;
     c.performance_rank = link.peer_access_supported ? 1 + link.backend_rank : 100;
+    // Peer access enabled in either direction: copies go direct.
+    p.path = c.peer_access_enabled || s.backend->peer_access_enabled(d.ordinal, s.ordinal) ? CopyPath::direct_peer
+                                                                                          : CopyPath::host_staged;
   }
   estimate(s.backend->kind(), c.access, c);
-  std::lock_guard lock(mutex_);
-  // The measurement of the path a copy takes now (peer access enabled in either direction or
-  // not), unless it was of devices these ids named before a host reconfiguration.
-  const CopyPath path = src == dst ? CopyPath::same_device
-                        : c.peer_access_enabled || s.backend->peer_access_enabled(d.ordinal, s.ordinal)
-                            ? CopyPath::direct_peer
-                            : CopyPath::host_staged;
-  if (const auto it = measured_.find({src, dst, path});
-      it != measured_.end() && it->second.backend.lock() == s.backend) {
+  return p;
+}
+
+/// The measurement of the path a copy takes now, unless it was of devices these ids named before
+/// a host reconfiguration (PeerMemory::measured_, its mutex held; a template: Measured is private).
+template <class Table>
+void use_measured(PairCapability& p, const std::shared_ptr<detail::DeviceBackend>& backend, const Table& measured) {
+  if (!p.path) return;
+  auto& c = p.capability;
+  if (const auto it = measured.find({c.src, c.dst, *p.path});
+      it != measured.end() && it->second.backend.lock() == backend) {
     c.bandwidth_gbps = Figure{it->second.figures.bandwidth_gbps, true};
     c.latency_us = Figure{it->second.figures.latency_us, true};
   }
-  return c;
 }
 
+}  // namespace
+
+PeerCapability PeerMemory::capability(int src, int dst) const {
+  const auto [s, d] = detail::Registry::instance().resolve_pair(src, dst, "PeerMemory::capability");
+  auto p = capability_of(s, d);
+  std::lock_guard lock(mutex_);
+  use_measured(p, s.backend, measured_);
+  return p.capability;
+}
+
+// One snapshot of the devices for every cell: looked up cell by cell, a configure_host_backend()
+// of another thread mixed two configurations, or failed on an id the new one lacks.
 TopologyMatrix PeerMemory::topology() const {
+  const auto refs = detail::Registry::instance().all();
   TopologyMatrix m;
-  for (const auto& ref : detail::Registry::instance().all()) m.device_ids.push_back(ref.id);
-  for (int src : m.device_ids)
-    for (int dst : m.device_ids) m.cells.push_back(capability(src, dst));
+  std::vector<PairCapability> pairs;
+  for (const auto& ref : refs) m.device_ids.push_back(ref.id);
+  for (const auto& s : refs)
+    for (const auto& d : refs) pairs.push_back(capability_of(s, d));
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    use_measured(pairs[i], refs[i / refs.size()].backend, measured_);
+    m.cells.push_back(pairs[i].capability);
+  }
   return m;
 }
 

@@ -1,6 +1,8 @@
 // Copyright RingKernel authors.
 // ringkernel::Event: a marker recorded into a stream; other streams (also on other devices of the
-// same backend) and the host can wait for it. Move-only RAII owner.
+// same backend) and the host can wait for it. Move-only RAII owner. Thread-safe as Stream is: record()
+// and a wait of another thread are each one step, so a wait is for a record already queued, never for
+// one queued behind it; moving from, assigning to or destroying it while another thread uses it is not.
 #pragma once
 
 #include <memory>
@@ -29,7 +31,8 @@ class Event {
   /// Capture all work enqueued on `stream` so far; `stream` must be on this event's device (and
   /// of the same host configuration: not one created before configure_host_backend()).
   void record(Stream& stream);
-  /// Block until the latest record has completed (returns at once if never recorded).
+  /// Block until the latest record (queued when called) has completed (returns at once if never
+  /// recorded).
   void synchronize() const;
   /// True if the latest record has completed (or there was none).
   bool completed() const;

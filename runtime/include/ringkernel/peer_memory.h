@@ -109,6 +109,8 @@ class PeerMemory {
   /// Capability of the pair; bandwidth/latency are measured if measure() ran for it over the path
   /// copies take now (peer access enabled in either direction: direct, else host-staged; each
   /// path keeps its own latest measurement), otherwise estimates (Figure::measured == false).
+  /// Both ids are looked up together (topology(): every cell from one list of devices): the answer
+  /// is one host configuration's, also while another thread calls configure_host_backend().
   PeerCapability capability(int src, int dst) const;
   TopologyMatrix topology() const;
 

@@ -1,6 +1,8 @@
 // Copyright RingKernel authors.
 // ringkernel::Stream: an in-order queue of work on one device (a cudaStream_t on cuda, a worker
-// thread on host: an OS thread per stream). Move-only RAII owner.
+// thread on host: an OS thread per stream). Move-only RAII owner. Thread-safe: several threads may
+// call its member functions at once (each call is one step on the stream); moving from, assigning to
+// or destroying it while another thread uses it is not (docs/runtime.md, "Threads").
 #pragma once
 
 #include <cstddef>
