@@ -16,12 +16,12 @@ struct DevicePair {
 };
 
 /// Error(errc::invalid_state) naming `call`: configure_host_backend() replaced the host
-/// configuration while `call` ran (it looked up ids or made objects in two configurations).
+/// configuration while `call` ran (it made or looked up objects in two configurations).
 /// `outcome` says what the call did not do ("nothing was copied").
+[[noreturn]] void throw_overtaken(const char* call, int device, const char* outcome);
+inline constexpr const char* nothing_copied = "nothing was copied";  // the outcome of a copy
 /// Whether `e` is throw_overtaken's (to say another outcome for the call that made it).
 bool overtaken(const Error& e);
-inline constexpr const char* nothing_copied = "nothing was copied";  // the outcome of a copy
-[[noreturn]] void throw_overtaken(const char* call, int device, const char* outcome = "nothing was done");
 
 /// Both devices, looked up together (Registry::resolve_pair: one configuration, whatever another
 /// thread's configure_host_backend() does meanwhile), which must belong to one backend:
