@@ -12,6 +12,14 @@ set(RINGKERNEL_INSTALL_TEMPLATEDIR "${CMAKE_INSTALL_DATADIR}/ringkernel/template
 # The installed config is staged in package/; the build tree's own top level gets a config that
 # says it is no package (find_package with RingKernel_DIR set to the build folder lands there).
 set(_ringkernel_package_stage "${PROJECT_BINARY_DIR}/package")
+# The static runtime links its consumers with CUDA::cudart_static, so its package needs the toolkit;
+# a shared one holds the CUDA runtime and exports no CUDA target.
+get_target_property(_ringkernel_runtime_type ringkernel_runtime TYPE)
+if(_ringkernel_runtime_type STREQUAL "SHARED_LIBRARY")
+  set(RINGKERNEL_SHARED_RUNTIME ON)
+else()
+  set(RINGKERNEL_SHARED_RUNTIME OFF)
+endif()
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/RingKernelConfig.cmake.in"
   "${_ringkernel_package_stage}/RingKernelConfig.cmake"
@@ -29,6 +37,17 @@ if(NOT RINGKERNEL_INSTALL)
 endif()
 
 set(_ringkernel_install_targets ringkernel_runtime ringkernel-info)
+# An installed ringkernel-info finds a shared runtime next to it, wherever the prefix moves.
+if(RINGKERNEL_SHARED_RUNTIME AND NOT APPLE)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}")
+    set(_ringkernel_rpath "${CMAKE_INSTALL_FULL_LIBDIR}")
+  else()
+    file(RELATIVE_PATH _ringkernel_rpath "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}")
+    set(_ringkernel_rpath "$ORIGIN/${_ringkernel_rpath}")
+  endif()
+  set_target_properties(ringkernel-info PROPERTIES INSTALL_RPATH "${_ringkernel_rpath}")
+  unset(_ringkernel_rpath)
+endif()
 if(TARGET ringkernel-gen)
   get_target_property(_ringkernel_gen_imported ringkernel-gen IMPORTED)
   if(NOT _ringkernel_gen_imported)

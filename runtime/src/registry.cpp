@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ringkernel/error.h"
+#include "runtime_copies.h"
 
 namespace ringkernel::detail {
 
@@ -20,7 +21,9 @@ Registry& Registry::instance() {
   return registry;
 }
 
-Registry::Registry() : cuda_(make_cuda_backend()) {
+Registry::Registry() : second_copy_error_(claim_runtime_copy()) {
+  if (second_copy_error_) return;  // a refused copy touches no backend
+  cuda_ = make_cuda_backend();
   try {
     host_config_ = HostBackendConfig::from_environment();
   } catch (const Error& e) {
@@ -32,7 +35,12 @@ Registry::Registry() : cuda_(make_cuda_backend()) {
   host_ = make_host_backend(host_config_);
 }
 
+void Registry::throw_if_second_copy() const {
+  if (second_copy_error_) throw *second_copy_error_;
+}
+
 void Registry::throw_if_unconfigured() const {
+  throw_if_second_copy();
   if (environment_error_) throw *environment_error_;
 }
 
@@ -121,6 +129,7 @@ std::vector<DeviceRef> Registry::all(std::optional<Backend> only) const {
   std::vector<DeviceRef> refs;
   {
     std::shared_lock lock(mutex_);
+    throw_if_second_copy();
     if (only != Backend::cuda) throw_if_unconfigured();  // CUDA ids come first, whatever the host's
     int id = 0;
     for (const auto& backend : {cuda_, host_}) {
@@ -146,6 +155,13 @@ std::vector<std::shared_ptr<DeviceBackend>> Registry::backends() const {
 std::vector<BackendStatus> Registry::statuses() const {
   std::shared_lock lock(mutex_);
   std::vector<BackendStatus> list;
+  if (second_copy_error_) {
+#if defined(RINGKERNEL_HAS_CUDA_BACKEND)
+    list.push_back(BackendStatus{Backend::cuda, false, 0, second_copy_error_->what()});
+#endif
+    list.push_back(BackendStatus{Backend::host, false, 0, second_copy_error_->what()});
+    return list;
+  }
   if (cuda_) list.push_back(cuda_->status());
   if (environment_error_) {
     list.push_back(BackendStatus{Backend::host, false, 0,
@@ -190,6 +206,7 @@ std::string Registry::foreign_memory(const void* p, const DeviceBackend* except,
 }
 
 void Registry::configure_host(const HostBackendConfig& config) {
+  throw_if_second_copy();  // never changes: no lock needed
   auto fresh = make_host_backend(config);  // validates; throws before anything changes
   std::unique_lock lock(mutex_);
   std::erase_if(replaced_hosts_, [](const auto& weak) { return weak.expired(); });

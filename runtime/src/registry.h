@@ -42,7 +42,8 @@ class Registry {
   std::vector<DeviceRef> all(std::optional<Backend> only = std::nullopt) const;
   std::vector<std::shared_ptr<DeviceBackend>> backends() const;
   /// Each backend's status; never throws for a bad RINGKERNEL_HOST_* environment, which the host
-  /// backend's status then reports (a diagnosis must not fail on what it is to diagnose).
+  /// backend's status then reports (a diagnosis must not fail on what it is to diagnose), nor in a
+  /// refused second copy of the runtime (every backend unavailable, the error as its note).
   std::vector<BackendStatus> statuses() const;
 
   /// If `p` is device memory or pinned memory of a backend other than `except` - a current one, or
@@ -61,10 +62,14 @@ class Registry {
 
  private:
   Registry();
-  /// Throws the environment's configuration error while one is pending (mutex_ held).
+  /// Throws the error of a process with several copies of the runtime in use if this copy is not
+  /// the first (runtime_copies.h); set once, in the constructor, for the registry's whole life.
+  void throw_if_second_copy() const;
+  /// Throws that error, or the environment's configuration error while one is pending (mutex_ held).
   void throw_if_unconfigured() const;
   DeviceRef resolve_locked(int id, const char* call) const;  // mutex_ held
   mutable std::shared_mutex mutex_;
+  const std::optional<Error> second_copy_error_;  // then no backend is made
   std::shared_ptr<DeviceBackend> cuda_;  // null when not compiled in
   std::shared_ptr<DeviceBackend> host_;
   HostBackendConfig host_config_;
