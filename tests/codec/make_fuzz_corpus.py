@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 # Copyright RingKernel authors.
 """Regenerates the checked-in libFuzzer seed corpus (tests/codec/corpus/<set>/) from the Python
-msgpack fixtures of python_fixtures.py, plus a few crafted edge inputs per set (truncations, extra
-elements, maps with an unknown key or their keys reversed, an unknown key's ext value whole and cut
-in its length or payload, deep nesting, the never-used byte, a float 32 infinity for a double).
+msgpack fixtures of python_fixtures.py, each once more in wide forms (every int in a 64-bit form,
+every float as float 64, every length in a 16-bit form), plus a few crafted edge inputs per set
+(truncations, extra elements, maps with an unknown key or their keys reversed, an unknown key's ext
+value whole and cut in its length or payload, deep nesting, the never-used byte, a float 32
+infinity for a double).
 Usage: make_fuzz_corpus.py  (run from anywhere; /usr/bin/python3, which has msgpack).
        make_fuzz_corpus.py --check: writes nothing; exit status 1, naming each file, where the corpus
        is not what this script writes, byte for byte (CTest codec.fuzz_corpus_current)."""
 
 import os
+import struct
 import sys
 
 import msgpack
@@ -34,6 +37,7 @@ def seeds_for(types):
         yield name, packed
         yield name + "_truncated", packed[: len(packed) // 2]
         wire = fx.to_wire(value)
+        yield name + "_wide_forms", wide_forms(wire)
         if isinstance(wire, list):
             yield name + "_extra", msgpack.packb(wire + [[1, {"k": None}], b"\x00"], use_bin_type=True, **kwargs)
         else:
@@ -56,6 +60,30 @@ def seeds_for(types):
         yield "scalars_f64_as_float32_minus_inf", b"\xdc\x00\x10" + b"".join(fields)
     yield "deep_nesting", b"\x91" * 40 + b"\x00"
     yield "never_used_byte", b"\x92\xc1\xc1"
+
+
+def wide_forms(value):
+    """`value` packed with every int in a 64-bit form, every float as float 64 and every str, bin,
+    array and map length in its 16-bit form: none in its smallest form (§4), which decode accepts.
+    Each field decodes every form in its own code (the many-field chunks most of all), which a 60 s
+    smoke run from the smallest forms alone reaches only in part (a value-profile run found them)."""
+    if isinstance(value, bool) or value is None:
+        return msgpack.packb(value)
+    if isinstance(value, int):
+        if value >= 1 << 63:
+            return b"\xcf" + value.to_bytes(8, "big")
+        return b"\xd3" + value.to_bytes(8, "big", signed=True)
+    if isinstance(value, float):
+        return b"\xcb" + struct.pack(">d", value)
+    if isinstance(value, (str, bytes)):
+        data = value.encode() if isinstance(value, str) else value
+        return (b"\xda" if isinstance(value, str) else b"\xc5") + len(data).to_bytes(2, "big") + data
+    if isinstance(value, list):
+        return b"\xdc" + len(value).to_bytes(2, "big") + b"".join(wide_forms(v) for v in value)
+    if isinstance(value, dict):
+        items = b"".join(wide_forms(k) + wide_forms(v) for k, v in value.items())
+        return b"\xde" + len(value).to_bytes(2, "big") + items
+    raise TypeError(value)
 
 
 # Each ext form: its header's size (tag, length bytes, type byte), where a cut in its length bytes

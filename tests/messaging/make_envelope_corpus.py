@@ -2,7 +2,8 @@
 # Copyright RingKernel authors.
 """Regenerates the checked-in libFuzzer seed corpus of the envelope decoder
 (tests/messaging/corpus/envelope/): valid envelopes of each payload in messages/messaging_messages.h
-(docs/wire-format.md §9: [type_id, sender, receiver, type, sequence, timestamp_us, hlc, payload]),
+(docs/wire-format.md §9: [type_id, sender, receiver, type, sequence, timestamp_us, hlc, payload];
+array, causal, map, over-aligned causal and 64-byte payloads: every message of the fuzz target's registry),
 plus truncations, an extra trailing element, a wrong type id, a type id in the uint 64 form and one
 above 32 bits (peek_envelope_type_id), an unknown MessageType, a negative sender, a receiver below
 -1 and, for the non-causal payloads, a non-zero hlc.
@@ -28,6 +29,10 @@ PAYLOADS = {
     "tagged": ("messaging_test::Tagged", TAGGED, 0),
     "tick": ("messaging_test::Tick", [-7, 2.5, "causal"], (1732200000123456 << 12) | 3),
     "reading": ("messaging_test::Reading", {"origin": TAGGED, "samples": [1.5, -0.0, float("inf")]}, 0),
+    # The registry's other two messages: with a seed each, their decoders and dispatch_envelope's
+    # cases for them are reached from the first input, not only once a run has found their type ids.
+    "aligned16": ("messaging_test::Aligned16", [4294967295, -0.5], (1732200000123456 << 12) | 1),
+    "blob64": ("messaging_test::Blob64", [0, 1, 127, 128, 65535, 65536, 2 ** 32, 2 ** 64 - 1], 0),
 }
 
 
