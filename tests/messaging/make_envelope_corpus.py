@@ -7,9 +7,12 @@ array, causal, map, over-aligned causal and 64-byte payloads: every message of t
 plus truncations, an extra trailing element, a wrong type id, a type id in the uint 64 form and one
 above 32 bits (peek_envelope_type_id), an unknown MessageType, a negative sender, a receiver below
 -1 and, for the non-causal payloads, a non-zero hlc.
-Usage: make_envelope_corpus.py  (run from anywhere; needs python3-msgpack)."""
+Usage: make_envelope_corpus.py  (run from anywhere; needs python3-msgpack).
+       make_envelope_corpus.py --check: writes nothing; exit status 1, naming each file, where the
+       corpus is not what this script writes, byte for byte (CTest messaging.fuzz_corpus_current)."""
 
 import os
+import sys
 
 import msgpack
 
@@ -56,7 +59,29 @@ def seeds():
         yield name + "_receiver_below_broadcast", packed[:7] + b"\xfe" + packed[8:]  # receiver -2
 
 
+def check():
+    directory = os.path.join(HERE, "corpus", "envelope")
+    expected = {name + ".msgpack": data for name, data in seeds()}
+    present = set(os.listdir(directory)) if os.path.isdir(directory) else set()
+    problems = [name + ": not a seed this script writes" for name in sorted(present - expected.keys())]
+    for name, data in sorted(expected.items()):
+        if name not in present:
+            problems.append(name + ": missing")
+        else:
+            with open(os.path.join(directory, name), "rb") as f:
+                if f.read() != data:
+                    problems.append(name + ": differs")
+    for problem in problems:
+        print("tests/messaging/corpus/envelope/" + problem, file=sys.stderr)
+    if problems:
+        print("run tests/messaging/make_envelope_corpus.py and commit tests/messaging/corpus/envelope/",
+              file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(check())
     directory = os.path.join(HERE, "corpus", "envelope")
     os.makedirs(directory, exist_ok=True)
     for old in os.listdir(directory):
