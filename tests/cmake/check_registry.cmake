@@ -1,7 +1,8 @@
 # Configures tests/cmake/registry in a fresh directory with GENERATOR and checks that the one
 # registry of target `app` covers all five of its calls (earlier and later ones, from the target's
 # directory, a subdirectory, the parent and a sibling): the program it builds dispatches to the
-# messages of each. Then: a build with no change runs nothing; editing the header of the last call
+# messages of each. Then: a build with no change runs nothing; the registry header deleted by hand is
+# regenerated, twice (its depfile with Unix Makefiles names it once); editing the header of the last call
 # (sibling directory) regenerates it and the registry; two messages with one id in two calls fail the
 # build naming both (-DCOLLIDE=ON), and the build recovers without them; the same without any
 # REGISTRY (-DWITHOUT_REGISTRY=ON: the check step). A multi-config GENERATOR builds Debug and Release. Run as: cmake -DGENERATOR=... -DCXX=... -DWORK=... -DRK_GEN=...
@@ -80,6 +81,27 @@ if(multi_config)
   build_and_run(Release "the first build")
 endif()
 expect_no_work("the second build")
+
+# The registry header deleted by hand, twice: each build regenerates it (Unix Makefiles: through the
+# depfile its step writes, RingKernelGenerateDepfile.cmake), and that depfile, which the tool does
+# not write, names it once however often the step ran.
+set(reg "${bin}/app/reg/registry_gen/Debug/app_messages.registry.rk")
+foreach(round IN ITEMS 1 2)
+  file(REMOVE "${reg}.h")
+  build_and_run(Debug "after deleting the registry header (${round})")
+  if(NOT EXISTS "${reg}.h" OR NOT out MATCHES "ringkernel-gen registry app_messages")
+    fail("deleting the registry header (${round}) did not regenerate it" "${out}")
+  endif()
+endforeach()
+if(EXISTS "${reg}.d")
+  file(READ "${reg}.d" depfile)
+  string(REGEX MATCHALL "app_messages\\.registry\\.rk\\.h" listed "${depfile}")
+  list(LENGTH listed times)
+  if(NOT times EQUAL 1)
+    fail("the registry step's depfile names its header ${times} times, not once" "${depfile}")
+  endif()
+endif()
+expect_no_work("the build after regenerating the registry header")
 
 # The header of the last call, in a sibling of the target's directory, edited (a field added):
 # that header and the registry are regenerated.
