@@ -5,4 +5,5 @@
 #include <cstdio>
 
 #include "adder.registry.rk.h"
+#include "ringkernel/decode_diagnostic.h"
 #include "ringkernel/envelope_codec.h"

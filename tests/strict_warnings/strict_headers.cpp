@@ -112,6 +112,9 @@ std::uint64_t exercise_registry(std::span<const std::uint8_t> envelope) {
   const auto count = [&seen](const auto&) { ++seen; };
   seen += registry::dispatch(ringkernel::message_traits<codec_test::Point>::type_id, &point, count) ? 1u : 0u;
   seen += registry::dispatch_envelope(envelope.data(), envelope.size(), count).size;
+  // The host-only diagnostic of what dispatch_envelope refused (a truncated envelope).
+  seen += ringkernel::describe_dispatch_failure<registry::message_types>(envelope.data(), envelope.size() / 2).size();
+  seen += registry::message_types::size;
   const auto raw = ringkernel::KernelMessage<codec_test::Point>::create_data(1, 2, point);
   seen += registry::dispatch_kernel_message(&raw, sizeof raw, count).size;
   seen += registry::find(ringkernel::message_traits<app::AddRequest>::type_id) != nullptr ? 1u : 0u;

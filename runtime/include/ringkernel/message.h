@@ -125,6 +125,22 @@ struct message_info {
   std::uint32_t field_count;
 };
 
+/// A list of message types, as a type only (nothing to construct, host and device alike): a
+/// generated registry's `message_types` lists its messages in type id order,
+/// message_list<A, B, ...>, for templates that take a registry's messages
+/// (describe_dispatch_failure, ringkernel/decode_diagnostic.h).
+template <class... T>
+struct message_list {
+  static constexpr std::size_t size = sizeof...(T);
+};
+
+namespace detail {
+/// message_list<T...>: lets a generated registry write its list with a comma before each type
+/// (message_list_after<void, A, B> is message_list<A, B>).
+template <class Ignored, class... T>
+using message_list_after = message_list<T...>;
+}  // namespace detail
+
 template <class T>
 RINGKERNEL_HOST_DEVICE constexpr message_info info_of() {
   using traits = message_traits<T>;

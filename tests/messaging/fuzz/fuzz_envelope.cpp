@@ -16,7 +16,9 @@
 // or payload value (its walk stops where decode_envelope did) and names them, in a bounded text.
 // Every input also goes through the registry's dispatch_envelope, which must give what peek plus
 // decode_envelope<T> for the registry's message T of the peeked id give: the same status and offset,
-// one visitor call (with that T, and a message that re-encodes to the same bytes) exactly on success.
+// one visitor call (with that T, and a message that re-encodes to the same bytes) exactly on success;
+// describe_dispatch_failure<message_types> says nothing exactly then and otherwise carries
+// dispatch_envelope's status and offset, attributed to a value (its walk stopped there too).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -145,6 +147,23 @@ bool with_registry_type(std::uint32_t type_id, F&& f) {
   });
 }
 
+// describe_dispatch_failure<message_types> against dispatch_envelope's result `got` for the same bytes.
+void check_dispatch_description(const std::uint8_t* data, std::size_t size, const ringkernel::codec_result& got) {
+  const ringkernel::detail::decode_failure_report report =
+      ringkernel::detail::diagnose_dispatch<reg::message_types>(data, size);
+  if (report.decoded.status != got.status || report.decoded.size != got.size) std::abort();
+  if (got.status == ringkernel::codec_status::ok) {
+    if (!report.text.empty()) std::abort();
+    return;
+  }
+  const std::string verdict = std::string(": ") + ringkernel::to_string(got.status) + " at byte " + std::to_string(got.size);
+  if (!report.attributed || report.text.find(verdict) == std::string::npos || report.text.size() > 8192) {
+    std::fprintf(stderr, "describe_dispatch_failure: '%s' for dispatch_envelope's %s at %zu\n", report.text.c_str(),
+                 ringkernel::to_string(got.status), got.size);
+    std::abort();
+  }
+}
+
 // dispatch_envelope against peek + decode_envelope<T>, T the registry's message of the peeked id.
 void check_dispatch(const std::uint8_t* data, std::size_t size, const peeked& p) {
   ringkernel::codec_result want = p.result;
@@ -171,6 +190,7 @@ void check_dispatch(const std::uint8_t* data, std::size_t size, const peeked& p)
   });
   if (got.status != want.status || got.size != want.size) std::abort();
   if (calls != (got.status == ringkernel::codec_status::ok ? 1 : 0)) std::abort();
+  check_dispatch_description(data, size, got);
 }
 
 }  // namespace
