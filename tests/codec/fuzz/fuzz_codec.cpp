@@ -18,6 +18,7 @@
 #include <string>
 
 #include "codec_test_support.h"
+#include "decode_report_check.h"
 #include "reference/differential.h"
 #include "ringkernel/decode_diagnostic.h"
 #include "smallest_forms.h"
@@ -30,18 +31,7 @@ namespace {
 // describe_decode_failure<T> against decode's result `r` for the same bytes.
 template <class T>
 void check_description(const std::uint8_t* data, std::size_t size, const ringkernel::codec_result& r) {
-  const ringkernel::detail::decode_failure_report report = ringkernel::detail::diagnose_decode<T>(data, size);
-  if (report.decoded.status != r.status || report.decoded.size != r.size) std::abort();
-  if (r.status == ringkernel::codec_status::ok) {
-    if (!report.text.empty()) std::abort();
-    return;
-  }
-  const std::string verdict = std::string(": ") + ringkernel::to_string(r.status) + " at byte " + std::to_string(r.size);
-  if (!report.attributed || report.text.find(verdict) == std::string::npos || report.text.size() > 8192) {
-    std::fprintf(stderr, "describe_decode_failure: '%s' for decode's %s at %zu\n", report.text.c_str(),
-                 ringkernel::to_string(r.status), r.size);
-    std::abort();
-  }
+  ringkernel_test::check_decode_report(ringkernel::detail::diagnose_decode<T>(data, size), r, "decode");
 }
 
 template <class T>

@@ -21,16 +21,15 @@
 // dispatch_envelope's status and offset, attributed to a value (its walk stopped there too).
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <string>
 #include <type_traits>
 #include <vector>
 
 #include <msgpack.h>
 
+#include "decode_report_check.h"
 #include "messaging.registry.rk.h"
 #include "messaging_messages.rk.h"
 #include "ringkernel/decode_diagnostic.h"
@@ -96,19 +95,8 @@ void check_agreement(const peeked& p, const ringkernel::codec_result& r) {
 // describe_decode_failure<KernelMessage<T>> against decode_envelope's result `r` for the same bytes.
 template <class T>
 void check_description(const std::uint8_t* data, std::size_t size, const ringkernel::codec_result& r) {
-  const ringkernel::detail::decode_failure_report report =
-      ringkernel::detail::diagnose_decode<ringkernel::KernelMessage<T>>(data, size);
-  if (report.decoded.status != r.status || report.decoded.size != r.size) std::abort();
-  if (r.status == ringkernel::codec_status::ok) {
-    if (!report.text.empty()) std::abort();
-    return;
-  }
-  const std::string verdict = std::string(": ") + ringkernel::to_string(r.status) + " at byte " + std::to_string(r.size);
-  if (!report.attributed || report.text.find(verdict) == std::string::npos || report.text.size() > 8192) {
-    std::fprintf(stderr, "describe_decode_failure: '%s' for decode_envelope's %s at %zu\n", report.text.c_str(),
-                 ringkernel::to_string(r.status), r.size);
-    std::abort();
-  }
+  ringkernel_test::check_decode_report(ringkernel::detail::diagnose_decode<ringkernel::KernelMessage<T>>(data, size), r,
+                                       "decode_envelope");
 }
 
 template <class T>
@@ -149,19 +137,8 @@ bool with_registry_type(std::uint32_t type_id, F&& f) {
 
 // describe_dispatch_failure<message_types> against dispatch_envelope's result `got` for the same bytes.
 void check_dispatch_description(const std::uint8_t* data, std::size_t size, const ringkernel::codec_result& got) {
-  const ringkernel::detail::decode_failure_report report =
-      ringkernel::detail::diagnose_dispatch<reg::message_types>(data, size);
-  if (report.decoded.status != got.status || report.decoded.size != got.size) std::abort();
-  if (got.status == ringkernel::codec_status::ok) {
-    if (!report.text.empty()) std::abort();
-    return;
-  }
-  const std::string verdict = std::string(": ") + ringkernel::to_string(got.status) + " at byte " + std::to_string(got.size);
-  if (!report.attributed || report.text.find(verdict) == std::string::npos || report.text.size() > 8192) {
-    std::fprintf(stderr, "describe_dispatch_failure: '%s' for dispatch_envelope's %s at %zu\n", report.text.c_str(),
-                 ringkernel::to_string(got.status), got.size);
-    std::abort();
-  }
+  ringkernel_test::check_decode_report(ringkernel::detail::diagnose_dispatch<reg::message_types>(data, size), got,
+                                       "dispatch_envelope");
 }
 
 // dispatch_envelope against peek + decode_envelope<T>, T the registry's message of the peeked id.
