@@ -10,7 +10,8 @@
 // first (PeerMemory creates its internal streams and staging buffers at its first copy; the raw rows
 // allocate theirs before timing, and the driver's first copy of a size is slower too). Pairs need >= 2 CUDA devices and are
 // skipped with a message otherwise. A failing CUDA call (or a RingKernel call that throws) ends its
-// row with SkipWithError naming it; the other rows still run and the JSON is complete.
+// row with SkipWithError naming it, and so does a PeerMemory row whose first copy took another path
+// than the row's name says; the other rows still run and the JSON is complete.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
@@ -31,6 +32,17 @@ bool ok(benchmark::State& state, cudaError_t e, const char* what) {
   if (e == cudaSuccess) return true;
   (void)cudaGetLastError();  // not sticky: the next row starts clean
   state.SkipWithError((std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e)).c_str());
+  return false;
+}
+
+// False, with the row ended by SkipWithError, where the untimed first copy took another path than
+// the one its row is named after (CopyResult::path): the row would time that other path under the
+// wrong name (another row of the run may have left peer access so, or the pair lost it).
+bool took_path(benchmark::State& state, const ringkernel::CopyResult& r, ringkernel::CopyPath named) {
+  if (r.path == named) return true;
+  state.SkipWithError((std::string("the first copy took the ") + ringkernel::to_string(r.path) + " path, not the " +
+                       ringkernel::to_string(named) + " path this row measures")
+                          .c_str());
   return false;
 }
 
@@ -125,8 +137,9 @@ void BM_PeerMemory_same_device(benchmark::State& state) {
   ringkernel::PeerMemory peers;
   ringkernel::DeviceBuffer a(g[0].id, n), b(g[0].id, n);
   ringkernel::Stream s(g[0].id);
-  peers.copy_peer_async(b.data(), g[0].id, a.data(), g[0].id, n, s);  // untimed first copy
+  const auto first = peers.copy_peer_async(b.data(), g[0].id, a.data(), g[0].id, n, s);  // untimed first copy
   s.synchronize();
+  if (!took_path(state, first, ringkernel::CopyPath::same_device)) return;
   for (auto _ : state) {
     peers.copy_peer_async(b.data(), g[0].id, a.data(), g[0].id, n, s);
     s.synchronize();
@@ -170,8 +183,9 @@ void BM_PeerMemory_direct(benchmark::State& state) {
   peers.enable_peer_access(g[1].id, g[0].id);
   ringkernel::DeviceBuffer a(g[0].id, n), b(g[1].id, n);
   ringkernel::Stream s(g[0].id);
-  peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);  // untimed first copy
+  const auto first = peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);  // untimed first copy
   s.synchronize();
+  if (!took_path(state, first, ringkernel::CopyPath::direct_peer)) return;
   for (auto _ : state) {
     peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);
     s.synchronize();
@@ -268,8 +282,9 @@ void BM_PeerMemory_host_staged(benchmark::State& state) {
   peers.disable_peer_access(g[1].id, g[0].id);
   ringkernel::DeviceBuffer a(g[0].id, n), b(g[1].id, n);
   ringkernel::Stream s(g[0].id);
-  peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);  // untimed first copy
+  const auto first = peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);  // untimed first copy
   s.synchronize();
+  if (!took_path(state, first, ringkernel::CopyPath::host_staged)) return;
   for (auto _ : state) {
     peers.copy_peer_async(b.data(), g[1].id, a.data(), g[0].id, n, s);
     s.synchronize();

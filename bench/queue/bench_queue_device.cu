@@ -47,6 +47,7 @@
 #include "ringkernel/buffers.h"
 #include "ringkernel/queue/message_queue.h"
 #include "row_support.h"
+#include "throughput_batch.h"
 #include "throughput_timing.h"
 
 namespace {
@@ -141,6 +142,7 @@ void BM_KernelToKernelPingPong(benchmark::State& state) {
 }
 
 void BM_DeviceQueueThroughput(benchmark::State& state) {
+  if (!batch_fits(state, state.range(0))) return;
   const auto target = target_device(state);
   if (!target || !preloaded(state, consume, produce)) return;
   const auto grid = throughput_grid(state, *target, produce, consume);

@@ -121,7 +121,9 @@ __global__ void produce(DeviceRing ring, std::uint32_t per_thread, std::uint32_t
     return;
   }
   Msg64* mine = warp_staging(staging, batch);
-  const std::uint32_t per_call = batch / 32;  // of each lane's messages
+  // Of each lane's messages; batch is a multiple of 32 whose batch / 32 divides per_thread
+  // (batch_fits, throughput_batch.h, refuses any other before a launch).
+  const std::uint32_t per_call = batch / 32;
   for (std::uint32_t k = 0; k < per_thread; k += per_call) {
     for (std::uint32_t j = 0; j < per_call; ++j) {
       m.words[1] = k + j;

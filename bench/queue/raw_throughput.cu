@@ -31,6 +31,7 @@
 #include "ringkernel/deadline.h"
 #include "ringkernel/detail/atomic_word.h"
 #include "row_support.h"
+#include "throughput_batch.h"
 #include "throughput_timing.h"
 
 namespace {
@@ -92,7 +93,9 @@ __global__ void raw_produce(RawHandoff h, std::uint32_t per_thread, std::uint32_
     return;
   }
   Msg64* mine = warp_staging(staging, batch);
-  const std::uint32_t per_call = batch / 32;  // of each lane's messages
+  // Of each lane's messages; batch is a multiple of 32 whose batch / 32 divides per_thread
+  // (batch_fits, throughput_batch.h, refuses any other before a launch).
+  const std::uint32_t per_call = batch / 32;
   for (std::uint32_t k = 0; k < per_thread; k += per_call) {
     for (std::uint32_t j = 0; j < per_call; ++j) {
       m.words[1] = k + j;
@@ -135,6 +138,7 @@ __global__ void raw_consume(RawHandoff h, std::uint32_t per_thread, std::uint32_
 }
 
 void BM_Raw_DeviceThroughput(benchmark::State& state) {
+  if (!batch_fits(state, state.range(0))) return;
   const auto target = target_device(state);
   if (!target || !preloaded(state, raw_consume, raw_produce)) return;
   const auto grid = throughput_grid(state, *target, raw_produce, raw_consume);

@@ -1,15 +1,17 @@
 // Copyright RingKernel authors.
 #include "cuda_allocations.h"
 
-#include <cudaTypedefs.h>  // PFN_cuMemGetAddressRange_v3020 (types only; libcuda is not linked)
 #include <cuda_runtime_api.h>
 
+#include <new>  // std::nothrow
 #include <string>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>  // sysconf
 #endif
 
+#include "cuda_call.h"
+#include "cuda_driver_entry.h"
 #include "host_range_errors.h"
 #include "pointer_text.h"
 #include "ringkernel/error.h"
@@ -19,46 +21,24 @@ namespace ringkernel::detail {
 namespace {
 
 // The start of the driver allocation that holds `p` (cuMemGetAddressRange, looked up through the
-// runtime: libcuda is not linked), or 0 when the driver knows none or lacks the call. `ordinal`:
-// the device whose memory `p` is taken to be (the allocation of the table next to it).
+// runtime: cuda_driver_entry.h), or 0 when the driver knows none or lacks the call. `ordinal`: the
+// device whose memory `p` is taken to be (the allocation of the table next to it).
 // cuMemGetAddressRange works in the calling thread's current context (CUDA_ERROR_INVALID_CONTEXT
 // without one, cuda.h), and a thread that made no CUDA call yet has none: the device is made
-// current for the call as the backend's DeviceGuard does, and where the thread's current device
-// already is `ordinal` but no context is bound yet, cudaSetDevice binds its primary context ("the
-// context will be current on device immediately", its documentation) and the call is retried.
-// The thread's current device is restored after.
+// current for the call (the backend's DeviceGuard, which leaves the thread as it found it after),
+// and where the thread's current device already is `ordinal` but no context is bound yet, the
+// guard binds its primary context and the call is retried.
 std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
-  static const PFN_cuMemGetAddressRange_v3020 get_range = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &f, 3020, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      return static_cast<PFN_cuMemGetAddressRange_v3020>(nullptr);
-    }
-    return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(f);
-  }();
+  static const auto get_range =
+      cuda_driver::entry_point<PFN_cuMemGetAddressRange_v3020>("cuMemGetAddressRange", 3020);
   if (!get_range) return 0;
-  int previous = -1;
-  if (cudaGetDevice(&previous) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  const bool switched = previous != ordinal;
-  if (switched && cudaSetDevice(ordinal) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
+  cuda_call::DeviceGuard guard(ordinal, std::nothrow);
+  if (!guard.current()) return 0;
   CUdeviceptr base = 0;
   std::size_t size = 0;
   const auto address = reinterpret_cast<CUdeviceptr>(p);
   CUresult got = get_range(&base, &size, address);
-  if (got == CUDA_ERROR_INVALID_CONTEXT && !switched) {
-    if (cudaSetDevice(ordinal) == cudaSuccess) got = get_range(&base, &size, address);
-    else (void)cudaGetLastError();
-  }
-  if (switched && cudaSetDevice(previous) != cudaSuccess) (void)cudaGetLastError();
+  if (got == CUDA_ERROR_INVALID_CONTEXT && guard.bind()) got = get_range(&base, &size, address);
   return got == CUDA_SUCCESS ? static_cast<std::uintptr_t>(base) : 0;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <new>  // std::nothrow
 #include <optional>
 #include <set>
 
@@ -87,25 +88,37 @@ class CudaBackend final : public DeviceBackend {
     if (!nvlink.available && count > 1) note_ += "; " + nvlink.note;
     links_.assign(static_cast<std::size_t>(count), std::vector<LinkInfo>(static_cast<std::size_t>(count)));
     for (int a = 0; a < count; ++a)
-      for (int b = 0; b < count; ++b) {
-        if (a == b) continue;
-        int can = 0, rank = 0, atomics = 0;
-        check(cudaDeviceCanAccessPeer(&can, a, b), "cudaDeviceCanAccessPeer", a);
-        auto& link = links_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
-        link.peer_access_supported = can != 0;
-        if (can) {
-          check(cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, a, b), "cudaDeviceGetP2PAttribute", a);
-          check(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, a, b),
-                "cudaDeviceGetP2PAttribute", a);
-          link.access = nvlink.available && nvlink.nvlink[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]
-                            ? AccessType::nvlink
-                            : AccessType::pcie;
-          link.backend_rank = rank;
-          link.native_atomics = atomics != 0;
-        } else {
-          link.access = AccessType::host_routed;
-        }
-      }
+      for (int b = 0; b < count; ++b)
+        if (a != b) links_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = query_link(a, b, nvlink);
+  }
+
+  // How device a reaches device b. A query failing for this pair alone means no peer access (copies
+  // host-staged), and the status note names the call, its error and the pair; one that leaves no
+  // CUDA call usable (is_unusable_cuda_error) throws: no devices, and the note says why.
+  LinkInfo query_link(int a, int b, const NvlinkMatrix& nvlink) {
+    LinkInfo link;  // host_routed, no peer access
+    int can = 0, rank = 0, atomics = 0;
+    const char* call = "cudaDeviceCanAccessPeer";
+    cudaError_t e = cudaDeviceCanAccessPeer(&can, a, b);
+    if (e == cudaSuccess && can) {
+      call = "cudaDeviceGetP2PAttribute";
+      e = cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, a, b);
+      if (e == cudaSuccess) e = cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, a, b);
+    }
+    if (e != cudaSuccess) {
+      if (cuda_call::is_unusable_cuda_error(e)) check(e, call, a);
+      ignore_error(e);
+      note_ += "; no peer access from device " + std::to_string(a) + " to device " + std::to_string(b) + ": " +
+               call + " returned " + describe_cuda_error(e);
+      return link;
+    }
+    link.peer_access_supported = can != 0;
+    if (!can) return link;
+    const bool nv = nvlink.available && nvlink.nvlink[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+    link.access = nv ? AccessType::nvlink : AccessType::pcie;
+    link.backend_rank = rank;
+    link.native_atomics = atomics != 0;
+    return link;
   }
 
  public:
@@ -159,17 +172,8 @@ class CudaBackend final : public DeviceBackend {
     // device's work, never another device's (a direct peer copy queued on a peer's stream, a peer's
     // kernel writing through a mapping), and it may block behind a persistent kernel running here.
     // Callers synchronise what touches the buffer first (buffers.h, docs/runtime.md).
-    int previous = ordinal;
-    const cudaError_t got = cudaGetDevice(&previous);
-    ignore_error(got);
-    bool switched = false;
-    if (got == cudaSuccess && previous != ordinal) {
-      const cudaError_t set = cudaSetDevice(ordinal);
-      ignore_error(set);
-      switched = set == cudaSuccess;
-    }
+    DeviceGuard guard(ordinal, std::nothrow);  // cudaFree all the same where that fails
     ignore_error(cudaFree(p));
-    if (switched) ignore_error(cudaSetDevice(previous));
   }
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
@@ -177,7 +181,7 @@ class CudaBackend final : public DeviceBackend {
     // cudaHostAlloc runs in the current context ("host memory allocated from this host thread ...
     // will have its lifetime associated with" the current device, cudaSetDevice's documentation):
     // that of the device asked for, so the memory lives as long as that device's context (not device
-    // 0's). Restoring a thread's device 0 afterwards still initialises device 0's context.)
+    // 0's).
     const int ordinal = ordinal_of(device_id);
     std::optional<DeviceGuard> guard;
     if (ordinal >= 0) guard.emplace(ordinal);
@@ -300,7 +304,7 @@ class CudaBackend final : public DeviceBackend {
   void copy_peer_async(StreamImpl& stream, void* dst, int dst_ordinal, const void* src, int src_ordinal,
                        std::size_t bytes) override {
     check(cudaMemcpyPeerAsync(dst, dst_ordinal, src, src_ordinal, bytes, native(stream)), "cudaMemcpyPeerAsync",
-          src_ordinal);
+          static_cast<CudaStream&>(stream).ordinal);
   }
 
   LinkInfo link(int a, int b) const override {

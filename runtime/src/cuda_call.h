@@ -6,8 +6,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <new>  // std::nothrow_t
 #include <string>
 
+#include "cuda_driver_entry.h"
 #include "ringkernel/error.h"
 
 namespace ringkernel::detail::cuda_call {
@@ -39,6 +41,24 @@ constexpr bool is_sticky_cuda_error(cudaError_t e) noexcept {
   }
 }
 
+/// An error after which no CUDA call of this process can succeed: a sticky one, or one that says
+/// the driver cannot be used at all (driver_types.h: the driver and runtime "could not be
+/// initialized", an insufficient driver, no device, a stub library, the driver unloading, a display
+/// and CUDA driver mismatch). Any other error is the call's own, of the devices it names.
+constexpr bool is_unusable_cuda_error(cudaError_t e) noexcept {
+  switch (e) {
+    case cudaErrorInitializationError:
+    case cudaErrorCudartUnloading:
+    case cudaErrorStubLibrary:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorNoDevice:
+    case cudaErrorSystemDriverMismatch:
+      return true;
+    default:
+      return is_sticky_cuda_error(e);
+  }
+}
+
 /// "<name> (<string>)", and for a sticky error (is_sticky_cuda_error) what it means: the error
 /// may come from earlier work (a kernel of this program, another thread's) rather than the call
 /// that reports it. Pure apart from cudaGetErrorName/String, table look-ups that need no GPU.
@@ -66,14 +86,36 @@ inline void ignore_error(cudaError_t e) noexcept {
   if (e != cudaSuccess) (void)cudaGetLastError();
 }
 
-/// Makes `device` current for the scope and restores the caller's current device after.
+/// Makes `device` current for the scope and leaves the calling thread as it found it after: its
+/// previous device current again or, in a thread that had no context bound (one that made no CUDA
+/// call yet), none bound. Not cudaSetDevice(<previous>) there: cudaSetDevice "will also immediately
+/// initialize the runtime state on the primary context" (cuda_runtime_api.h, CUDA 13; a change of
+/// CUDA 12.0, pytorch/pytorch#91219), so a process that uses only another GPU would pay for a
+/// context on that device (memory, time), and it "will return an error if the device is in
+/// cudaComputeModeExclusiveProcess and is occupied by another process". Unbinding is
+/// cuCtxSetCurrent(nullptr) (cuda_driver_entry.h); where the driver's context calls cannot be looked
+/// up, the previous device is made current again as before.
 class DeviceGuard {
  public:
+  /// Throws (check) where `device` cannot be made current.
   explicit DeviceGuard(int device) {
-    check(cudaGetDevice(&previous_), "cudaGetDevice", device);
-    if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice", device);
+    const char* call = nullptr;
+    const cudaError_t e = enter(device, call);  // sets `call` (not in check's arguments: their order is unspecified)
+    check(e, call, device);
+  }
+  /// For release paths: never throws; current() says whether `device` is current.
+  DeviceGuard(int device, std::nothrow_t) noexcept {
+    const char* call = nullptr;
+    const cudaError_t e = enter(device, call);
+    ignore_error(e);
+    current_ = e == cudaSuccess;
   }
   ~DeviceGuard() {
+    if (!switched_) return;
+    if (unbound_) {  // the thread had no context: it gets none back
+      (void)cuda_driver::context_calls().set_current(nullptr);
+      return;
+    }
     int now = previous_;
     const cudaError_t e = cudaGetDevice(&now);
     ignore_error(e);
@@ -82,8 +124,43 @@ class DeviceGuard {
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;
 
+  bool current() const noexcept { return current_; }
+
+  /// Where `device` was current already, but with no context bound (a driver call fails there,
+  /// CUDA_ERROR_INVALID_CONTEXT, where a runtime call would bind one itself): binds its primary
+  /// context (cudaSetDevice: "the context will be current on device immediately") until the scope
+  /// ends. False where it was bound already or binding fails.
+  bool bind() noexcept {
+    if (switched_ || !current_) return false;
+    const cudaError_t e = cudaSetDevice(device_);
+    ignore_error(e);
+    switched_ = e == cudaSuccess;
+    return switched_;
+  }
+
  private:
+  // The thread's context is read first, before any runtime call that might bind one.
+  cudaError_t enter(int device, const char*& call) noexcept {
+    device_ = device;
+    const auto& driver = cuda_driver::context_calls();
+    CUcontext bound = nullptr;
+    unbound_ = driver.get_current != nullptr && driver.get_current(&bound) == CUDA_SUCCESS && bound == nullptr;
+    call = "cudaGetDevice";
+    cudaError_t e = cudaGetDevice(&previous_);
+    if (e == cudaSuccess && previous_ != device) {
+      call = "cudaSetDevice";
+      e = cudaSetDevice(device);
+      switched_ = e == cudaSuccess;
+    }
+    current_ = e == cudaSuccess;
+    return e;
+  }
+
+  int device_ = 0;
   int previous_ = 0;
+  bool unbound_ = false;   // no context was bound when the guard began (known only with the driver's calls)
+  bool switched_ = false;  // this guard made a context current: the destructor undoes it
+  bool current_ = false;
 };
 
 }  // namespace ringkernel::detail::cuda_call

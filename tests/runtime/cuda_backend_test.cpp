@@ -2,6 +2,7 @@
 // CUDA backend checks (label gpu). They skip with the reason when no CUDA device exists.
 #include <gtest/gtest.h>
 
+#include <cudaTypedefs.h>  // PFN_* (libcuda is not linked: the driver's calls are looked up)
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -211,8 +212,87 @@ TEST(CudaBackend, CudaErrorsNameTheCallAndTheDevice) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), errc::out_of_memory);
     EXPECT_EQ(e.call(), "cudaMalloc");
+    EXPECT_EQ(e.device(), ids[0]);
     EXPECT_NE(std::string(e.what()).find("cudaErrorMemoryAllocation"), std::string::npos) << e.what();
   }
+}
+
+// The driver calls this test asks with, looked up through the runtime (the test does not link libcuda).
+struct DriverContextQueries {
+  PFN_cuDeviceGet_v2000 device_get = nullptr;
+  PFN_cuDevicePrimaryCtxGetState_v7000 primary_state = nullptr;
+  PFN_cuCtxGetCurrent_v4000 current = nullptr;
+
+  template <class Pointer>
+  static Pointer find(const char* symbol, unsigned int version) {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion(symbol, &f, version, cudaEnableDefault, &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    return reinterpret_cast<Pointer>(f);
+  }
+  DriverContextQueries()
+      : device_get(find<PFN_cuDeviceGet_v2000>("cuDeviceGet", 2000)),
+        primary_state(find<PFN_cuDevicePrimaryCtxGetState_v7000>("cuDevicePrimaryCtxGetState", 7000)),
+        current(find<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent", 4000)) {}
+  bool complete() const { return device_get && primary_state && current; }
+  // 1: the primary context of CUDA device `ordinal` is active, 0: not, -1: the driver did not say.
+  int primary_active(int ordinal) const {
+    CUdevice d{};
+    unsigned int flags = 0;
+    int active = -1;
+    if (device_get(&d, ordinal) != CUDA_SUCCESS || primary_state(d, &flags, &active) != CUDA_SUCCESS) return -1;
+    return active;
+  }
+};
+
+// A call for device 1 made from a thread with no CUDA context (one that made no CUDA call yet)
+// leaves that thread as it found it: no context bound, device 0 current (cudaGetDevice), and device
+// 0's primary context untouched. Restoring "device 0" with cudaSetDevice(0) initialised that context
+// (CUDA 12+), in a process that never used device 0. Checked inside the thread, while the buffer and
+// the stream live (their destruction is not what this is about).
+TEST(CudaBackend, ACallForDevice1FromAFreshThreadLeavesDevice0sContextAlone) {
+  // Not RINGKERNEL_REQUIRE_CUDA_DEVICES: devices() creates the primary context of every device it
+  // describes (docs/runtime.md). backend_statuses() counts them without describing them.
+  std::size_t count = 0;
+  for (const BackendStatus& b : backend_statuses())
+    if (b.backend == Backend::cuda) count = static_cast<std::size_t>(b.device_count);
+  if (count < 2) GTEST_SKIP() << ringkernel_test::cuda_skip_reason(2, count);
+  const DriverContextQueries driver;
+  if (!driver.complete()) GTEST_SKIP() << "cudaGetDriverEntryPointByVersion found no cuDeviceGet, "
+                                          "cuDevicePrimaryCtxGetState or cuCtxGetCurrent";
+  if (driver.primary_active(0) != 0)
+    GTEST_SKIP() << "device 0's primary context is active before the test (state " << driver.primary_active(0)
+                 << "): run it in a process of its own (ctest does)";
+  int active0 = -2, active1 = -2, current_device = -1;
+  CUresult current_result = CUDA_ERROR_UNKNOWN;
+  CUcontext bound = nullptr;
+  cudaError_t get_device = cudaErrorUnknown;
+  std::string error;
+  std::thread([&] {
+    try {
+      DeviceBuffer buffer(1, 256);  // id 1 is CUDA device 1: CUDA ids come first (checked below)
+      Stream stream(1);
+      active0 = driver.primary_active(0);
+      active1 = driver.primary_active(1);
+      current_result = driver.current(&bound);
+      get_device = cudaGetDevice(&current_device);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }).join();
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_EQ(active1, 1) << "device 1's primary context: the buffer and the stream live there";
+  EXPECT_EQ(active0, 0) << "device 0's primary context was initialised by a call for device 1";
+  EXPECT_EQ(current_result, CUDA_SUCCESS);
+  EXPECT_EQ(bound, nullptr) << "the thread had no context bound before the calls, and has one after";
+  EXPECT_EQ(get_device, cudaSuccess);
+  EXPECT_EQ(current_device, 0) << "a thread with no context bound has device 0 current";
+  EXPECT_EQ(device(1).backend, Backend::cuda);
+  EXPECT_EQ(device(1).ordinal, 1);
 }
 
 // A CUDA device and a host-backend device have no path between them: copies and measure() say so

@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // What the queue gpu tests share: skipping, with the reason, where there is no CUDA device or where
 // kernel launches do not return before the kernel ends, the time after which their spinning
-// kernels give up, and the full-warp mask and warp-wide give-up their warp calls use.
+// kernels give up and waiting for them at the test's end, and the full-warp mask and warp-wide
+// give-up their warp calls use.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,7 +11,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "cuda_test_devices.h"
 #include "ringkernel/deadline.h"
@@ -19,13 +22,43 @@
 namespace queue_device_test {
 
 /// Every spinning kernel gives up after this long, before the host's own 10 s deadlines: a failed
-/// host-side check returns while kernels still spin, and the queues' destructors would then wait
-/// for them forever (freeing pinned or device memory waits for outstanding kernels). Each test takes
-/// milliseconds on an H100; the budget leaves room for compute-sanitizer's slowdown while keeping
-/// what a failing test costs (its kernels' budget) small against gpu-kit's per-binary limits.
+/// host-side check returns while kernels still spin, and waiting for them (KernelsDoneOnExit) then
+/// ends. Each test takes milliseconds on an H100; the budget leaves room for compute-sanitizer's
+/// slowdown while keeping what a failing test costs (its kernels' budget) small against gpu-kit's
+/// per-binary limits.
 inline constexpr std::uint64_t kernel_budget_us = 8'000'000;
 /// The host side's deadline for a test's whole exchange: the kernels' budget and some.
 inline constexpr auto host_deadline = std::chrono::seconds(10);
+
+/// Waits for every kernel of its devices (cudaDeviceSynchronize) when the test returns, also early
+/// from a failed ASSERT. Declared after the queues its kernels use, it goes before them: freeing
+/// pinned memory does not wait for kernels (cudaFreeHost promises no synchronization, and cudaFree
+/// only that it "may" synchronize), so a kernel still spinning on a freed queue could fault, and the
+/// sticky error (cudaErrorIllegalAddress) would fail every later test of the process. The kernels
+/// end at their budget (kernel_budget_us). Its devices: the CUDA ordinals given, or the device
+/// current when it is made (where the test's launches go). Errors are left to the test's own calls.
+class KernelsDoneOnExit {
+ public:
+  KernelsDoneOnExit() {
+    int d = 0;
+    if (cudaGetDevice(&d) == cudaSuccess) ordinals_.push_back(d);
+    (void)cudaGetLastError();
+  }
+  explicit KernelsDoneOnExit(std::initializer_list<int> ordinals) : ordinals_(ordinals) {}
+  ~KernelsDoneOnExit() {
+    int current = -1;
+    const bool known = cudaGetDevice(&current) == cudaSuccess;
+    for (const int d : ordinals_)
+      if (cudaSetDevice(d) == cudaSuccess) (void)cudaDeviceSynchronize();
+    if (known) (void)cudaSetDevice(current);
+    (void)cudaGetLastError();
+  }
+  KernelsDoneOnExit(const KernelsDoneOnExit&) = delete;
+  KernelsDoneOnExit& operator=(const KernelsDoneOnExit&) = delete;
+
+ private:
+  std::vector<int> ordinals_;
+};
 
 /// The warp calls of the tests are collective over the full warp (mask 0xffffffff: blockDim is a
 /// multiple of 32 and lanes leave only together, but where a test makes lanes leave on purpose), so

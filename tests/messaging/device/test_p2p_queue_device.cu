@@ -253,6 +253,7 @@ TEST(P2PQueueDevice, KernelOnTheSourceToAHostThread) {
                             P2PQueueOptions{.capacity = capacity, .mode = P2PTransferMode::host_staged,
                                             .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
   expect_placement(q, dst);
+  const queue_device_test::KernelsDoneOnExit kernels_done{src.ordinal};  // before q goes, also after a failed ASSERT
   CUDA_CHECK(cudaSetDevice(src.ordinal));
   send_all<<<threads / 256, 256>>>(q.kernel_ring());
   CUDA_CHECK(cudaGetLastError());

@@ -95,6 +95,7 @@ TEST(QueueDevice, WarpBatchesToAHostConsumerInOrder) {
   constexpr std::uint32_t producers = 64, batch = 100, batches = 16;
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 512, .memory = QueueMemory::pinned, .device = dev,
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before q goes, also after a failed ASSERT
   batch_to_host<<<producers, 32>>>(q.kernel_ring(), batch, batches);  // one warp per block
   CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(producers, 0);
@@ -138,6 +139,7 @@ TEST(QueueDevice, SpscEndpointsEchoInOrderThroughMappedMemory) {
   ringkernel::SpscQueue<Tagged> out(QueueOptions{.capacity = 64, .memory = QueueMemory::pinned, .device = dev,
                                                  .start_position = start_before_wrap(count / 2),
                                                  .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before the queues go, also after a failed ASSERT
   spsc_echo<<<1, 1>>>(in.ring(), out.ring(), count);
   CUDA_CHECK(cudaGetLastError());
   std::uint32_t sent = 0, received = 0;
@@ -165,6 +167,7 @@ TEST(QueueDevice, HostToDeviceToHostThroughMappedMemory) {
                                                 .producers = QueueUsers::host, .consumers = QueueUsers::kernels});
   ringkernel::MpmcQueue<Tagged> out(QueueOptions{.capacity = 1024, .memory = QueueMemory::pinned, .device = dev,
                                                  .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before the queues go, also after a failed ASSERT
   // 2 warps: contended claims, ~0.25 M compare-and-swaps over PCIe in all (256 threads made ~1 M,
   // about a second on the bus and far more under memcheck, against the kernels' budget).
   constexpr std::uint32_t threads = 64;
@@ -195,6 +198,7 @@ TEST(QueueDevice, WarpAggregatedDeviceProducerToHostConsumer) {
   ringkernel::MpmcQueue<Tagged> q(QueueOptions{.capacity = 4096, .memory = QueueMemory::pinned, .device = dev,
                                                .start_position = start_before_wrap(threads * per_thread / 2),
                                                .producers = QueueUsers::kernels, .consumers = QueueUsers::host});
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before q goes, also after a failed ASSERT
   produce<<<threads / 256, 256>>>(q.kernel_ring(), per_thread);
   CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> next(threads, 0);
