@@ -10,8 +10,9 @@
 #    Ninja and Makefiles alike, and unchanged outputs do not recompile their consumers;
 #  - the parse sees the target's include directories, compile definitions (as for its C++ sources,
 #    $<COMPILE_LANGUAGE:CXX> entries included), the -D/-U and include options of
-#    CMAKE_CXX_FLAGS[_<CONFIG>] and of its compile options, CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES,
-#    and C++ standard and dialect (RingKernelGenerateArgs.cmake), and runs where its compiles run;
+#    CMAKE_CXX_FLAGS[_<CONFIG>] and of its compile options (also -include/-imacros, two-argument
+#    and SHELL: forms), CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES, and C++ standard and dialect
+#    (RingKernelGenerateArgs.cmake), and runs where its compiles run;
 #  - with GNU make a deleted output reruns its step (its depfile names the outputs); configure-time
 #    errors for misspelled keywords and for CMake defects of some build tools
 #    (RingKernelGenerateChecks.cmake);
@@ -212,7 +213,6 @@ function(ringkernel_generate_messages target)
       "with the target's C++ include directories and definitions (project(... LANGUAGES CXX))")
   endif()
   _ringkernel_parse_args(${target} args_content)
-  _ringkernel_warn_split_options("${where}" ${target})
   set(args_file "${out}/ringkernel-gen.args.$<COMPILE_LANGUAGE>")
   if(multi_config AND NOT out MATCHES [[\$<CONFIG>]])  # one directory for all configurations
     set(args_file "${out}/ringkernel-gen.args.$<CONFIG>.$<COMPILE_LANGUAGE>")

@@ -1,13 +1,15 @@
 # What ringkernel_generate_messages() tells ringkernel-gen about a target's C++ compile (docs/cmake.md):
-# the content of the file ringkernel-gen reads with --compile-args-file, one argument per line.
+# the content of the file ringkernel-gen reads with --compile-args-file, one argument per line (the
+# target's compile options a block of lines that ringkernel-gen selects from).
 # Included by RingKernelGenerate.cmake.
 include_guard(GLOBAL)
 
 # Sets `out_var` to the file(GENERATE) content for `target`: -std=<c|gnu>++NN, the include
 # directories, the compile definitions, CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES, then the -D/-U and
 # include options (-I, -isystem, -iquote, -idirafter) of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG>
-# (NDEBUG in Release) and of the target's compile options, in the order the compiler sees them
-# (definitions, flags, options: later ones win; include directories searched in that order).
+# (NDEBUG in Release), then the target's compile options, all of them, which ringkernel-gen selects
+# from, in the order the compiler sees them (definitions, flags, options: later ones win; include
+# directories searched in that order).
 function(_ringkernel_parse_args target out_var)
   set(inc "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(def "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
@@ -53,11 +55,17 @@ function(_ringkernel_parse_args target out_var)
       string(APPEND flag_defs "${config_defs}")
     endif()
   endforeach()
-  # -D/-U and include options written as compile options (target_compile_options,
-  # add_compile_options; transitively, and per language as the definitions). One argument each: the
-  # two-argument forms (`-D NAME`, `-isystem dir`, SHELL:) are left out, and warned about
-  # (_ringkernel_warn_split_options). (Not $<BOOL>: an option such as -DX-NOTFOUND would read as false.)
-  set(opts "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,INCLUDE,^(-[DUI]|-isystem|-iquote|-idirafter).>")
+  # The compile options (target_compile_options, add_compile_options; transitively, and per
+  # language as the definitions), every element a line between the marker lines of
+  # generator/src/compile_options_block.h: ringkernel-gen makes the compiler's arguments of them as
+  # CMake does (each element once, SHELL: split) and keeps the -D/-U, include, -include and -imacros
+  # options, a value given as the next element paired as the compiler pairs it. (A generator
+  # expression cannot pair `-isystem;dir`.) The target's name is written for its errors.
+  string(REPLACE ">" "$<ANGLE-R>" name "${target}")
+  string(REPLACE "," "$<COMMA>" name "${name}")
+  string(CONCAT opts "--ringkernel-gen-compile-options-begin=${name}\n"
+                     "$<JOIN:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,\n>\n"
+                     "--ringkernel-gen-compile-options-end\n")
   # CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES: CMake passes them as -isystem after the target's own.
   set(std_inc "")
   foreach(dir IN LISTS CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES)
@@ -66,7 +74,7 @@ function(_ringkernel_parse_args target out_var)
     string(APPEND std_inc "-isystem${dir}\n")
   endforeach()
   set(${out_var}
-    "-std=${dialect}++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>${std_inc}${flag_defs}$<$<NOT:$<STREQUAL:${opts},>>:$<JOIN:${opts},\n>\n>"
+    "-std=${dialect}++${level}\n$<$<BOOL:${inc}>:-I$<JOIN:${inc},\n-I>\n>$<$<BOOL:${def}>:-D$<JOIN:${def},\n-D>\n>${std_inc}${flag_defs}${opts}"
     PARENT_SCOPE)
 endfunction()
 
@@ -96,23 +104,6 @@ function(_ringkernel_flag_arguments flags out_var)
     string(APPEND result "${option}\n")
   endforeach()
   set(${out_var} "${result}" PARENT_SCOPE)
-endfunction()
-
-# Warns about options of `target`'s COMPILE_OPTIONS (as set when the call is made) that the parse
-# does not get: the two-argument forms of -D, -U and the include options (`-isystem;dir`,
-# `SHELL:-isystem dir`), which a generator expression cannot pair (and which CMake's
-# de-duplication of options breaks anyway).
-function(_ringkernel_warn_split_options where target)
-  get_property(options TARGET ${target} PROPERTY COMPILE_OPTIONS)
-  foreach(option IN LISTS options)
-    if(option MATCHES "^(SHELL:)?-([DUI]|isystem|iquote|idirafter)( .*)?$")
-      string(REGEX REPLACE "^(SHELL:)?(-[A-Za-z]+).*$" "\\2" flag "${option}")
-      message(WARNING "${where}: the compile option '${option}' of '${target}' is a two-argument "
-        "form, which does not reach the parse of ringkernel-gen (it gets one-argument options "
-        "only: -DNAME, -UNAME, -Idir, -isystemdir, -iquotedir, -idirafterdir). Write it as one "
-        "argument ('${flag}<value>'), or use target_include_directories / target_compile_definitions")
-    endif()
-  endforeach()
 endfunction()
 
 # Names of the files that `out`'s file(GENERATE) writes (one per enabled language, and per

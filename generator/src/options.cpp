@@ -11,6 +11,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "compile_jobs.h"
+#include "compile_options_block.h"
 #include "compiler_response_files.h"
 #include "cxx_compile_commands.h"
 #include "llvm/ADT/SmallString.h"
@@ -74,7 +75,8 @@ struct GenerateOptions {
   cl::opt<std::string> compileArgsFile{
       "compile-args-file", cl::value_desc("file"),
       cl::desc("Read further compiler arguments from <file>, one per line, taken as written (no "
-               "quoting or escaping; empty lines ignored), as if given after `--`"),
+               "quoting or escaping; empty lines ignored), as if given after `--`; of a CMake "
+               "target's compile options between marker lines, those that matter to the parse"),
       cl::cat(generatorCategory())};
 };
 
@@ -204,7 +206,8 @@ std::string findOptionValue(const std::vector<const char*>& args, llvm::StringRe
   return value;
 }
 
-/// The lines of `file` (a trailing \r stripped, empty lines skipped) appended to `lines`.
+/// The lines of `file` (a trailing \r stripped, empty lines skipped) appended to `lines`, a CMake
+/// target's compile options among them replaced with those that matter to the parse (compile_options_block.h).
 bool readCompileArgsFile(const std::string& file, std::vector<std::string>& lines) {
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
   if (!buffer) {
@@ -217,6 +220,10 @@ bool readCompileArgsFile(const std::string& file, std::vector<std::string>& line
   for (llvm::StringRef line : split) {
     line.consume_back("\r");
     if (!line.empty()) lines.push_back(line.str());
+  }
+  if (std::string error; !expandCompileOptionsBlock(lines, error)) {
+    llvm::errs() << "ringkernel-gen: error: --compile-args-file '" << file << "': " << error << "\n";
+    return false;
   }
   return true;
 }
