@@ -3,6 +3,7 @@
 // with the rings' initialize (ring_control.h).
 #include "ringkernel/queue/queue_options.h"
 
+#include <bit>
 #include <string>
 
 #include "ringkernel/device.h"
@@ -48,7 +49,8 @@ void check_ring_capacity(const char* call, std::uint64_t capacity, bool multi_co
   if (capacity > max_capacity) {
     throw Error(errc::invalid_argument, call, no_device,
                 "capacity " + std::to_string(capacity) + " is too large: the ring's bytes would exceed what "
-                "std::size_t counts (at most " + std::to_string(max_capacity) + " slots of this message type)");
+                "std::size_t counts (the largest valid capacity for this message type is " +
+                    std::to_string(std::bit_floor(max_capacity)) + " slots)");
   }
   if (multi_consumer && capacity < 2) {
     throw Error(errc::invalid_argument, call, no_device,

@@ -249,6 +249,26 @@ TEST(MessageStamper, StampAtTakesTheCallersWallTimeAndARefusedWallTimeUsesUpNoth
       << "stamp() read the wall clock twice";
 }
 
+// A plain (non-causal) message has no clock range to refuse a wall time by: stamp_at refuses only
+// one header.timestamp_us cannot hold (above INT64_MAX, which would read as a negative stamp, one
+// no MessageStamper writes), leaving the message and the sequence as they were; INT64_MAX itself
+// is written as given.
+TEST(MessageStamper, APlainStampRefusesAWallTimeTheTimestampCannotHold) {
+  ringkernel::MessageStamper stamper(4);
+  constexpr auto largest = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  for (const std::uint64_t wall : {largest + 1, std::uint64_t{1} << 63, std::numeric_limits<std::uint64_t>::max()}) {
+    auto m = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
+    const auto unstamped = m;
+    EXPECT_FALSE(stamper.stamp_at(m, wall)) << wall;
+    EXPECT_EQ(m, unstamped) << "a refused stamp changed the message";
+    EXPECT_EQ(stamper.next_sequence(), 0u) << "a refused stamp used up a sequence number";
+  }
+  auto m = KernelMessage<Tagged>::create_data(0, 1, Tagged{});
+  ASSERT_TRUE(stamper.stamp_at(m, largest));
+  EXPECT_EQ(m.header.timestamp_us, std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(m.header.sequence, 0u);
+}
+
 // A negative sender id is never valid (-1 is broadcast, a receiver id): a stamper constructed with
 // one at run time (a constant expression refuses it: messaging.stamper_sender_id.*) refuses every
 // stamp, plain or causal, leaving the message, its sequence counter and its clock as they were.

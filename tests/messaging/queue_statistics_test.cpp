@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // Queue latency statistics from the envelope's timestamp (detailed_statistics): mean, p50/p99 and
 // max from the lock-free histogram, messages stamped ahead of the receiver's clock or before the
-// epoch counted apart; the histogram's bucket bounds; the deadline the device-side spins use.
+// epoch counted apart; the high-water mark sampled by sends refused `closed`; the histogram's
+// bucket bounds; the deadline the device-side spins use.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -20,6 +21,7 @@ namespace {
 using messaging_test::Tagged;
 using ringkernel::QueueOptions;
 using ringkernel::ReceiveStatus;
+using ringkernel::SendStatus;
 
 TEST(QueueStatistics, DetailedStatisticsTrackHighWaterMarkAndLatency) {
   using Msg = ringkernel::KernelMessage<Tagged>;
@@ -97,6 +99,27 @@ TEST(QueueStatistics, EachStampIsCountedWhereItBelongs) {
   using Msg = ringkernel::KernelMessage<Tagged>;
   expect_each_stamp_counted_where_it_belongs<ringkernel::MpmcQueue<Msg>>();
   expect_each_stamp_counted_where_it_belongs<ringkernel::SpscQueue<Msg>>();
+}
+
+// The high-water mark is sampled after every send, those refused `closed` included: messages a
+// kernel pushed through ring() (not sampled) are seen by the next refused send, single or batch.
+template <class Queue>
+void expect_closed_sends_sample_the_high_water_mark() {
+  Queue q(QueueOptions{.capacity = 16, .detailed_statistics = true});
+  for (std::uint64_t i = 0; i < 3; ++i) ASSERT_TRUE(q.ring().try_push(i));
+  q.shutdown();
+  EXPECT_EQ(q.statistics().high_water_mark, 0u) << "ring() pushes are not sampled";
+  EXPECT_EQ(q.try_send(9).status, SendStatus::closed);
+  EXPECT_EQ(q.statistics().high_water_mark, 3u) << "a send refused closed samples";
+  for (std::uint64_t i = 0; i < 2; ++i) ASSERT_TRUE(q.ring().try_push(i));  // kernels push after shutdown
+  const std::vector<std::uint64_t> batch(4, 9);
+  EXPECT_EQ(q.send_batch(std::span<const std::uint64_t>(batch)).status, SendStatus::closed);
+  EXPECT_EQ(q.statistics().high_water_mark, 5u) << "a batch refused closed samples";
+}
+
+TEST(QueueStatistics, SendsRefusedClosedSampleTheHighWaterMark) {
+  expect_closed_sends_sample_the_high_water_mark<ringkernel::MpmcQueue<std::uint64_t>>();
+  expect_closed_sends_sample_the_high_water_mark<ringkernel::SpscQueue<std::uint64_t>>();
 }
 
 TEST(Deadline, PassesWhenTheWallClockReachesIt) {

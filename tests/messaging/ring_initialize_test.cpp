@@ -91,13 +91,15 @@ template <class Ring>
 std::uint64_t beyond_max() {
   const std::uint64_t c = std::bit_ceil(Ring::max_capacity);  // max_capacity is no power of two
   EXPECT_GT(c, Ring::max_capacity);
+  EXPECT_TRUE(Ring::valid_capacity(std::bit_floor(Ring::max_capacity))) << "the capacity the error quotes";
   return c;
 }
 
+// The capacity quoted is the largest valid one (a power of two), not max_capacity (none).
 std::string too_large(std::uint64_t capacity, std::uint64_t max) {
   return "capacity " + std::to_string(capacity) +
-         " is too large: the ring's bytes would exceed what std::size_t counts (at most " + std::to_string(max) +
-         " slots";
+         " is too large: the ring's bytes would exceed what std::size_t counts (the largest valid capacity for "
+         "this message type is " + std::to_string(std::bit_floor(max)) + " slots)";
 }
 
 TEST(RingInitialize, MpmcRefusesCapacitiesItCannotWorkWith) {

@@ -67,7 +67,10 @@ class MessageStamper {
   /// stamp (clock->now_at(wall_us)) and header.timestamp_us: on a device, wall_clock_us() corrected
   /// by the offset measure_wall_clock_offset() measured (docs/messaging.md §2). A wall time the
   /// clock refuses (HybridLogicalClock::now_at: beyond hlc_timestamp::max_remote_physical_us)
-  /// makes a causal message's stamp fail as above; a non-causal one takes any value, cast to int64.
+  /// makes a causal message's stamp fail as above (wrong-unit times, nanoseconds say, are caught
+  /// there). A non-causal message has no clock range: its stamp fails (false, `m` and the sequence
+  /// untouched) only for a wall time header.timestamp_us (int64) cannot hold, above INT64_MAX,
+  /// which would read as negative; any smaller value, nanoseconds included, is written as given.
   template <class T>
   [[nodiscard]] RINGKERNEL_HOST_DEVICE bool stamp_at(KernelMessage<T>& m, std::uint64_t wall_us) noexcept {
     if (sender_id_ < 0) return false;
@@ -76,6 +79,8 @@ class MessageStamper {
       const hlc_timestamp clock_stamp = clock_->now_at(wall_us);
       if (clock_stamp == hlc_timestamp{}) return false;
       m.header.hlc = clock_stamp;
+    } else if (wall_us > static_cast<std::uint64_t>(INT64_MAX)) {
+      return false;  // no negative timestamp: the field could not hold this time
     }
     m.header.sender_id = sender_id_;
     m.header.sequence = detail::atomic_word<atomic_scope::system>(next_sequence_).fetch_add(1, detail::order::relaxed);

@@ -15,9 +15,9 @@
 //    and receive returns closed once the queue is closed and empty. A send that overlaps
 //    shutdown() either enqueues (ok) or returns closed; a message it enqueued is received by any
 //    receive that starts after the send returned (stop producers, then drain, to get all).
-//  - clear(): removes the messages queued now (consumer-side; for SpscQueue only the consumer
-//    thread may call it), counts them as cleared and returns how many. Messages sent concurrently
-//    are either cleared or received later, never both, never lost.
+//  - clear(): removes at most the messages queued when it starts (count() read once; consumer-side;
+//    for SpscQueue only the consumer thread may call it), counts them as cleared and returns how many.
+//    Messages sent concurrently are either cleared or received later, never both, never lost.
 //  - producers / consumers (QueueUsers, queue_users.h): who works each side. Construction refuses
 //    what the memory cannot serve (host threads and kernels claiming one side of an MPMC ring in
 //    pinned memory of a device without host-native atomics); host-side calls on a side declared
@@ -169,11 +169,13 @@ class BasicMessageQueue {
   std::size_t clear() {
     host_consumer("BasicMessageQueue::clear");
     const side_scope in_use(consumer_check_, "BasicMessageQueue::clear", "consumer");
-    std::size_t removed = 0;
+    // At most what was queued at entry (read once): a producer sending meanwhile cannot keep it going.
+    std::size_t left = count(), removed = 0;
     T scratch[16];
     // Counted per batch: a statistics() snapshot taken meanwhile is off by at most one batch.
-    while (const std::size_t n = ring_.try_pop_batch(scratch, 16)) {
+    while (const std::size_t n = left == 0 ? 0 : ring_.try_pop_batch(scratch, left < 16 ? left : 16)) {
       removed += n;
+      left -= n;
       stats_.count_cleared(n);  // after the pops: see queue_counters::snapshot
     }
     return removed;
@@ -271,6 +273,7 @@ class BasicMessageQueue {
     if (ring_.closed()) {
       stats_.rejected_closed.fetch_add(1, std::memory_order_relaxed);
       result.status = SendStatus::closed;
+      if (detailed()) note_occupancy(ring_.size());  // refused sends are sampled too
       return result;
     }
     detail::backoff wait(timeout, stop);
@@ -298,6 +301,7 @@ class BasicMessageQueue {
     if (ring_.closed()) {
       stats_.rejected_closed.fetch_add(values.size(), std::memory_order_relaxed);
       result.status = SendStatus::closed;
+      if (detailed()) note_occupancy(ring_.size());  // refused sends are sampled too
       return result;
     }
     detail::backoff wait(timeout, stop);

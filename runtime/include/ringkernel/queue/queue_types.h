@@ -55,17 +55,23 @@ struct SendResult {
 
 /// send_batch, try_send_batch: messages [0, accepted) were enqueued in order; the rest were not
 /// (status says why: full / dropped_newest / timeout / stopped / closed). `evicted`: as for
-/// SendResult.
+/// SendResult. ok(): status is ok, which is exactly when every message of the batch was enqueued
+/// (accepted == the batch's size; drop_oldest possibly after evictions); an empty batch is ok
+/// unless the queue is shut down (closed). Any other status means some, possibly none, went in.
 struct BatchSendResult {
   SendStatus status = SendStatus::ok;
   std::size_t accepted = 0;
   std::size_t evicted = 0;
+  bool ok() const noexcept { return status == SendStatus::ok; }
 };
 
-/// receive_batch: `received` messages were written to the output; status is ok when at least one was.
+/// receive_batch, try_receive_batch: `received` messages were written to the output; status is ok
+/// when at least one was. ok(): status is ok, i.e. received >= 1, or the span was empty (0
+/// received, no wait, also after shutdown).
 struct BatchReceiveResult {
   ReceiveStatus status = ReceiveStatus::ok;
   std::size_t received = 0;
+  bool ok() const noexcept { return status == ReceiveStatus::ok; }
 };
 
 /// Latency percentiles come from a histogram of log2 buckets split into 8 linear sub-buckets:
@@ -90,13 +96,17 @@ struct LatencyStatistics {
 struct QueueStatistics {
   std::uint64_t sent = 0;             // messages enqueued
   std::uint64_t received = 0;         // messages handed to receivers
-  std::uint64_t rejected_full = 0;    // `full` refusals (reject policy; try_send / try_send_batch that would wait)
-  std::uint64_t dropped_newest = 0;   // drop_newest discards
-  std::uint64_t dropped_oldest = 0;   // drop_oldest evictions
-  std::uint64_t cleared = 0;          // removed by clear()
-  std::uint64_t timed_out = 0;        // block-policy sends that gave up at their timeout
-  std::uint64_t stopped = 0;          // block-policy sends that gave up because stop was requested
-  std::uint64_t rejected_closed = 0;  // sends after shutdown
+  // The four refusal counters (rejected_full, timed_out, stopped, rejected_closed) count refused
+  // offers, not distinct messages: each refused call adds what it offered and did not enqueue (a
+  // single send 1, a batch the rest it did not take), so a message offered again after a refusal
+  // is counted once per refusal (a try_send retried on a full queue adds 1 at every try).
+  std::uint64_t rejected_full = 0;    // offers refused `full` (reject policy; try_send / try_send_batch that would wait)
+  std::uint64_t dropped_newest = 0;   // messages drop_newest discarded
+  std::uint64_t dropped_oldest = 0;   // messages drop_oldest evicted
+  std::uint64_t cleared = 0;          // messages removed by clear()
+  std::uint64_t timed_out = 0;        // offers refused `timeout` (block policy: no room before the deadline)
+  std::uint64_t stopped = 0;          // offers refused `stopped` (block policy: stop was requested)
+  std::uint64_t rejected_closed = 0;  // offers refused `closed` (sends after shutdown)
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_received = 0;
   std::uint64_t send_batches = 0;     // send_batch / try_send_batch calls that enqueued at least one message
