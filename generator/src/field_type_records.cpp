@@ -108,8 +108,12 @@ FieldType arrayFix(FieldType result, const clang::ClassTemplateSpecializationDec
     const auto* inner = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(element->getAsCXXRecordDecl());
     level = inner != nullptr && inner->isInStdNamespace() && inner->getName() == "array" ? inner : nullptr;
   }
+  if (std::find(extents.begin(), extents.end(), 0u) != extents.end()) {
+    result.fix = "remove the field: a std::array of 0 elements holds no data";
+    return result;
+  }
   const std::string spelling = arrayElementSpelling(element, extents, context);
-  if (spelling.empty() || std::find(extents.begin(), extents.end(), 0u) != extents.end()) return result;
+  if (spelling.empty()) return result;
   result.fix = spelling == plainSpelling(element, context)
                    ? "use a built-in array: "
                    : "use a built-in array (not of char: a char array is a NUL-terminated string on the wire): ";
@@ -131,6 +135,24 @@ clang::QualType commonFieldType(const clang::CXXRecordDecl& record, const clang:
   }
   FieldKind kind;
   return scalarKind(common, context, kind) ? common : clang::QualType();
+}
+
+/// How an error names `type`, a field's type as written whose element is a standard library class:
+/// through the user's aliases to the library's spelling, 'Row[2]', an array of 'std::array<float, 3>';
+/// 'Grid' (aka 'std::array<std::array<double, 4>, 2>'); 'std::string' as it is.
+std::string librarySpelling(clang::QualType type, bool array, const clang::ASTContext& context) {
+  clang::QualType element = context.getBaseElementType(type);
+  while (true) {
+    const auto* elaborated = llvm::dyn_cast<clang::ElaboratedType>(element.getTypePtr());
+    const clang::Type* named = elaborated != nullptr ? elaborated->getNamedType().getTypePtr() : element.getTypePtr();
+    const auto* alias = llvm::dyn_cast<clang::TypedefType>(named);
+    if (alias == nullptr || alias->getDecl()->isInStdNamespace()) break;
+    element = alias->getDecl()->getUnderlyingType();
+  }
+  const std::string written = spell(type, context);
+  const std::string library = spell(element, context);
+  if (array) return written + ", an array of " + library;
+  return library == written ? written : written + " (aka " + library + ")";
 }
 
 /// A struct field whose type is declared in another header and is not a message: a system or
@@ -202,7 +224,7 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
     }
     const bool container = record->getName() != "array" && record->getName() != "pair" &&
                            record->getName() != "tuple" && record->getName() != "complex";
-    FieldType result = rejected("has type " + spell(type, context) + ", a standard library " +
+    FieldType result = rejected("has type " + librarySpelling(type, !outer.empty(), context) + ", a standard library " +
                                     (container ? "container or handle" : "type") +
                                     " whose layout is not fixed across compilers and devices",
                                 libraryFix(record->getName()));

@@ -35,6 +35,16 @@ std::string hex(std::uint32_t value) {
   return text;
 }
 
+/// "private" or "protected" for a class member declared so (generated code names messages and enums
+/// from outside the classes around them); null for a public member or one at namespace scope.
+const char* hiddenAccess(const clang::Decl& decl) {
+  switch (decl.getAccess()) {
+    case clang::AS_private: return "private";
+    case clang::AS_protected: return "protected";
+    default: return nullptr;
+  }
+}
+
 /// `{}` (value-initialisation), written as an empty braced list or `= {}`.
 bool isEmptyBraces(const clang::Expr& init) {
   const clang::Expr* expr = init.IgnoreImplicit();
@@ -111,6 +121,12 @@ bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::strin
                 "move it to namespace scope or annotate " + quoted(parent->getNameAsString()));
   }
   bool ok = true;
+  if (const char* access = hiddenAccess(record)) {
+    const auto* parent = llvm::cast<clang::CXXRecordDecl>(record.getDeclContext());
+    ok = fail(where, subject + " is " + access + " in " + quoted(qualifiedName(*parent)) +
+                         "; generated code (.rk.h, the registry) names it from outside the class",
+              "declare it after 'public:' in " + quoted(parent->getNameAsString()));
+  }
   for (const clang::CXXBaseSpecifier& base : record.bases()) {
     const std::string baseName = base.getType().getAsString(context_.getPrintingPolicy());
     ok = fail(base.getBeginLoc(), subject + " derives " + (base.isVirtual() ? "virtually " : "") +
@@ -148,6 +164,13 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
   }
   // The subject of a message is built only on the way to an error (this runs for every field).
   const auto subject = [&] { return fieldPrefix(field, message); };
+  if (field.isUnnamedBitField()) {
+    return fail(where, field.getBitWidth()->getSourceRange(),
+                "message " + quoted(message) + " has an unnamed bit-field; bit-field layout, and so the padding it "
+                "adds, is implementation-defined",
+                "remove it; where the padding it adds matters, declare a named padding field (e.g. "
+                "std::uint8_t padding[3]) or alignas(N) on the next field");
+  }
   if (field.isBitField()) {
     return fail(where, field.getBitWidth()->getSourceRange(),
                 subject() + " is a bit-field; bit-field layout is implementation-defined",
@@ -215,6 +238,12 @@ bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& 
   }
   const clang::DeclContext* context = enumeration.getDeclContext()->getRedeclContext();
   if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(context)) {
+    if (const char* access = isMessageRecord(*parent) ? hiddenAccess(enumeration) : nullptr) {
+      return fail(where, declaration,
+                  subject() + " uses enum " + enumName() + ", which is " + access + " in " +
+                      quoted(qualifiedName(*parent)) + "; generated code (.rk.h) names it from outside the class",
+                  "declare the enum after 'public:' in " + quoted(parent->getNameAsString()));
+    }
     if (isMessageRecord(*parent)) return true;
     return fail(where, declaration,
                 subject() + " uses enum " + enumName() + ", which is nested in " +
@@ -286,25 +315,6 @@ bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType&
   return true;
 }
 
-bool Validator::checkFieldLayout(const clang::FieldDecl& field, const FieldModel& model,
-                                 const std::string& message) {
-  if (model.size > kMaxMessageBytes || model.offset > kMaxMessageBytes - model.size) {
-    return fail(field.getLocation(),
-                fieldPrefix(field, message) + " ends at byte " + std::to_string(model.offset + model.size) +
-                    ", beyond the " + std::to_string(kMaxMessageBytes) +
-                    " bytes a message can have (generated descriptors hold 32-bit offsets and sizes)",
-                "make the array smaller, or send the data in several messages");
-  }
-  if (model.alignment == 0 || model.offset % model.alignment == 0) return true;
-  return fail(field.getLocation(),
-              fieldPrefix(field, message) + " is at offset " + std::to_string(model.offset) +
-                  ", not a multiple of its alignment " + std::to_string(model.alignment) +
-                  ": it is aligned below its type's natural alignment (__attribute__((aligned)) on its "
-                  "typedef, #pragma pack or packed); misaligned fields fault or slow down on the GPU",
-              "remove the packing or the typedef's aligned attribute, or reorder the fields or add explicit "
-              "padding fields so that it starts at a multiple of " + std::to_string(model.alignment));
-}
-
 bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
                                        const MessageModel& model, bool anyErrorReported) {
   if (anyErrorReported) return true;
@@ -315,36 +325,9 @@ bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
                                           " a message can have (generated descriptors hold 32-bit sizes)",
                 "make its arrays smaller, or send the data in several messages");
   }
-  if (model.alignment < model.naturalAlignment) {
-    return fail(record.getLocation(), subject + " has alignment " +
-                                          std::to_string(model.alignment) + ", below the " +
-                                          std::to_string(model.naturalAlignment) +
-                                          " its fields need (#pragma pack)",
-                "remove the #pragma pack around the struct");
-  }
-  if (!record.isTriviallyCopyable()) {
-    std::string what = "a non-trivial copy, move or destructor";
-    const clang::CXXMethodDecl* member = nonTrivialSpecialMember(record, what);
-    return fail(member ? member->getLocation() : record.getLocation(),
-                subject + " is not trivially copyable: it has " + what +
-                    "; messages are copied byte for byte",
-                "remove it (or declare it = default)");
-  }
-  if (const clang::CXXConstructorDecl* blocking = missingDefaultConstructor(record)) {
-    return fail(blocking->getLocation(),
-                subject + " is not default-constructible (" +
-                    (blocking->isDeleted() ? "its default constructor is deleted"
-                                           : "a user-declared constructor suppresses the implicit default one") +
-                    "); decoders, queues and the registry create messages before they fill them",
-                "add a default constructor: " + record.getNameAsString() + "() = default;");
-  }
-  if (const clang::CXXConstructorDecl* ctor = userProvidedDefaultConstructor(record)) {
-    return fail(ctor->getLocation(),
-                subject + " has a user-provided default constructor; .rk.cuh does not copy it (its " +
-                    record.getNameAsString() + "{} would differ from the original's) and the codecs "
-                    "value-initialise messages in constant expressions",
-                "remove it and initialise the fields with default member initializers instead "
-                "(std::int32_t v = 3;), or declare it " + record.getNameAsString() + "() = default;");
+  if (!checkRecordAlignment(record, model)) return false;
+  if (const SpecialMemberProblem problem = specialMemberProblem(record); problem.at != nullptr) {
+    return fail(problem.at->getLocation(), subject + problem.reason, problem.fix);
   }
   if (!record.isStandardLayout()) {
     return fail(record.getLocation(), subject + " is not a standard-layout type",

@@ -38,21 +38,23 @@ class Validator {
   Validator(const clang::ASTContext& context, Diagnoser& diagnoser);
 
   /// Rules on the record itself: unions, class templates and their specialisations and members,
-  /// local and anonymous structs, anonymous namespaces, nesting in a non-message class, base
-  /// classes, virtual functions, __attribute__((packed)), a '$' in its name or the namespaces and
-  /// classes around it (its qualified name). Returns false if anything was reported.
+  /// local and anonymous structs, anonymous namespaces, nesting in a non-message class or in the
+  /// private or protected part of a message, base classes, virtual functions,
+  /// __attribute__((packed)), a '$' in its name or the namespaces and classes around it (its
+  /// qualified name). Returns false if anything was reported.
   bool checkRecord(const clang::CXXRecordDecl& record, const std::string& message);
 
   /// False for records without one concrete layout (unions, templates, members of templates,
   /// invalid declarations): their fields are not examined further.
   static bool hasConcreteLayout(const clang::CXXRecordDecl& record);
 
-  /// Rules on one field: anonymous struct/union members, bit-fields, non-public access,
+  /// Rules on one field: anonymous struct/union members, bit-fields (named or not), non-public access,
   /// [[no_unique_address]], const/volatile, an unsupported type (`type.rejection`), more than
   /// kMaxArrayRank dimensions or more than kMaxArrayExtent elements in one, a '$' in its name.
   bool checkField(const clang::FieldDecl& field, const FieldType& type, const std::string& message);
 
-  /// An enum used by a field must be named and sit at namespace scope or in a message.
+  /// An enum used by a field must be named and sit at namespace scope or in the public part of a
+  /// message.
   bool checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
                  const std::string& message);
 
@@ -65,14 +67,15 @@ class Validator {
   bool checkInitializer(const clang::FieldDecl& field, const FieldType& type,
                         const std::string& message, std::string& literal);
 
-  /// The field's offset must be a multiple of its alignment (no #pragma pack / packed), and the
-  /// field must end within kMaxMessageBytes.
+  /// The field must not be __attribute__((packed)), its offset must be a multiple of its alignment
+  /// (the error names what lowered it: #pragma pack, packed, a typedef's aligned attribute), and it
+  /// must end within kMaxMessageBytes (validator_layout.cpp).
   bool checkFieldLayout(const clang::FieldDecl& field, const FieldModel& model,
                         const std::string& message);
 
-  /// After the fields (only when nothing more specific was reported): packing that lowers the
-  /// struct's alignment, a size over kMaxMessageBytes, non-trivially-copyable, not
-  /// default-constructible or non-standard-layout records.
+  /// After the fields (only when nothing more specific was reported): a size over kMaxMessageBytes,
+  /// packing that lowers the struct's alignment, constructors, assignments and destructors that
+  /// generated code cannot use (special_members.h) and non-standard-layout records.
   bool checkRecordAfterFields(const clang::CXXRecordDecl& record, const MessageModel& model,
                               bool anyErrorReported);
 
@@ -91,6 +94,8 @@ class Validator {
   /// also the class around a nested one), later calls for it return false without a word.
   bool failDollar(const clang::NamedDecl& named, const std::string& message);
   bool checkDollars(const clang::CXXRecordDecl& record, const std::string& subject);
+  /// The struct's alignment must be that of its most aligned field (validator_layout.cpp).
+  bool checkRecordAlignment(const clang::CXXRecordDecl& record, const MessageModel& model);
 
   const clang::ASTContext& context_;
   Diagnoser& diagnoser_;

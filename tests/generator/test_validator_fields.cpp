@@ -59,6 +59,9 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   BadField{"Nullptr", "", "decltype(nullptr) n", "n;", {"field 'n'", "nullptr_t"}, "remove the field"},
   BadField{"Reference", "inline int g;", "int& r = g", "r", {"field 'r'", "is a reference"}, "store the value itself"},
   BadField{"BitField", "", "unsigned flags : 3", "flags", {"field 'flags'", "is a bit-field"}, "mask the bits"},
+  // An unnamed bit-field was "field ''" with a fix to mask the bits of a field that has none.
+  BadField{"UnnamedBitField", "", "std::uint32_t : 0", ": 0", {"message 'Bad' has an unnamed bit-field", "implementation-defined"},
+           "fix: remove it; where the padding it adds matters, declare a named padding field (e.g. std::uint8_t padding[3])"},
   BadField{"UnionType", "union U { int a; float b; };", "U u", "u", {"field 'u'", "is a union 'U'"}, "tag field"},
   BadField{"AnonymousUnion", "", "union { int a; float b; }", "union", {"has an anonymous union member"}, "separate fields"},
   BadField{"AnonymousStruct", "", "struct { int a; }", "struct", {"has an anonymous struct member"}, "annotate it"},
@@ -78,6 +81,14 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   BadField{"NestedStdArray", "", "std::array<std::array<float, 3>, 2> v", "v;", {"field 'v'", "standard library type"}, "fix: use a built-in array: float v[2][3]"},
   BadField{"ArrayOfStdArray", "", "std::array<std::uint8_t, 4> v[2]", "v[", {"field 'v'", "standard library type"}, "fix: use a built-in array: std::uint8_t v[2][4]"},
   BadField{"StdArrayOfMessage", "namespace app { struct [[ringkernel::message]] P { int x; }; }", "std::array<app::P, 2> ps", "ps", {"field 'ps'", "standard library type"}, "fix: use a built-in array: app::P ps[2]"},
+  // The standard library type of an array of an alias used to be the array's ('Row[2]').
+  BadField{"StdArrayAlias", "using Row = std::array<float, 3>;", "Row rows[2]", "rows", {"field 'rows'", "has type 'Row[2]', an array of 'std::array<float, 3>', a standard library type"},
+           "fix: use a built-in array: float rows[2][3]"},
+  BadField{"StdArrayTypedef", "using Grid = std::array<std::array<double, 4>, 2>;", "Grid g", "g;", {"field 'g'", "has type 'Grid' (aka 'std::array<std::array<double, 4>, 2>'), a standard library type"},
+           "fix: use a built-in array: double g[2][4]"},
+  // An empty std::array used to get the general hint (e.g. std::int32_t values[4]).
+  BadField{"EmptyStdArray", "", "std::array<float, 0> z", "z;", {"field 'z'", "has type 'std::array<float, 0>', a standard library type"},
+           "fix: remove the field: a std::array of 0 elements holds no data"},
   BadField{"StdArrayOfString", "", "std::array<std::string, 2> names", "names", {"field 'names'", "standard library type"}, "fix: use a built-in array of a supported element type, e.g. std::int32_t values[4]"},
   BadField{"Atomic", "", "std::atomic<int> counter", "counter", {"field 'counter'", "has type 'std::atomic<int>', an atomic; messages are copied as bytes, so it would not be atomic for the sender or the receiver"}, "fix: use the plain type: std::int32_t counter"},
   BadField{"AtomicArray", "", "std::atomic<unsigned long long> counts[3]", "counts", {"field 'counts'", "an atomic; messages are copied as bytes"}, "fix: use the plain type: std::uint64_t counts[3]"},
@@ -106,11 +117,13 @@ INSTANTIATE_TEST_SUITE_P(Rules, FieldRule, ::testing::Values(
   BadField{"ArrayInitializer", "", "int xs[2] = {1, 2}", "{1, 2}", {"field 'xs'", "not {}"}, "accept only {}"},
   BadField{"MessageInitializer", "struct [[ringkernel::message]] P { int x; };", "P p = {3}", "{3}", {"field 'p'", "not {}"}, "accept only {}"},
   BadField{"InfiniteInitializer", "", "float f = __builtin_inff()", "__builtin_inff", {"field 'f'", "not a finite number"}, "finite value"},
-  BadField{"PackedField", "", "char c; int misaligned __attribute__((packed))", "misaligned", {"field 'misaligned'", "offset 5", "alignment 4"}, "remove the packing"},
-  // A typedef aligned below its type's natural alignment: the error used to blame only packing.
+  BadField{"PackedField", "", "char c; int misaligned __attribute__((packed))", "misaligned",
+           {"field 'misaligned'", "is __attribute__((packed)), which puts it at offset 5, not a multiple of its alignment 4"},
+           "remove __attribute__((packed)) from the field, and reorder the fields or add explicit padding fields so that it starts at a multiple of 4"},
+  // A typedef aligned below its type's natural alignment: the error used to list every possible cause.
   BadField{"UnderAlignedTypedef", "typedef std::int64_t under4_t __attribute__((aligned(4)));", "under4_t b", "b",
-           {"field 'b'", "offset 4", "not a multiple of its alignment 8", "aligned below its type's natural alignment", "__attribute__((aligned)) on its typedef"},
-           "remove the packing or the typedef's aligned attribute, or reorder the fields or add explicit padding fields so that it starts at a multiple of 8"},
+           {"field 'b'", "offset 4", "not a multiple of its alignment 8", "its type 'under4_t' is a typedef declared __attribute__((aligned(4)))"},
+           "remove the aligned attribute from typedef 'under4_t' (or declare the field as std::int64_t), or reorder the fields or add explicit padding fields so that it starts at a multiple of 8"},
   // An unnamed struct type: the fix used to read "annotate it: struct [[ringkernel::message]]  { ... };".
   BadField{"UnnamedStructType", "", "struct { int a; } s", "s;", {"field 's'", "which is not a [[ringkernel::message]]"},
            "give the struct a name and annotate it: struct [[ringkernel::message]] Name { ... };"},
@@ -135,8 +148,8 @@ TEST(FieldRules, PragmaPackMisalignsAField) {
   const auto run = runFrontendOn(source);
   EXPECT_TRUE(hasError(run, positionOf(source, "value"),
                        {"field 'value' of message 'Packed'", "offset 1", "alignment 4",
-                        "#pragma pack"},
-                       "remove the packing"));
+                        "#pragma pack(1) around the struct lowers it to 1"},
+                       "remove the #pragma pack around the struct, or reorder the fields"));
 }
 
 // [[no_unique_address]] lets a field share bytes with others; it was reported late, from the

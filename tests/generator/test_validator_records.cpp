@@ -89,6 +89,42 @@ INSTANTIATE_TEST_SUITE_P(Rules, RecordRule, ::testing::Values(
   // Every field ends within 4 GiB - 1, but the tail padding to the alignment does not.
   BadRecord{"TailPaddingBeyondFourGiB", "struct [[ringkernel::message]] Huge { std::uint64_t a; char rest[2][0x7FFFFFFB]; char tail; };\n",
             "Huge", 1, {"message 'Huge' is 4294967296 bytes", "more than the 4294967295"}, "several messages"},
+  // Nested in the private or protected part of a message: the .rk.h named it from outside the class
+  // and failed with "is private within this context". A message nested in a private one is reported
+  // at the private one.
+  BadRecord{"PrivateNestedMessage", "class [[ringkernel::message]] Reading {\n  struct [[ringkernel::message]] Sample { std::int32_t v; };\n public:\n  Sample sample;\n};\n",
+            "Sample {", 1, {"message 'Reading::Sample' is private in 'Reading'", "from outside the class"}, "declare it after 'public:' in 'Reading'"},
+  BadRecord{"ProtectedNestedMessage", "struct [[ringkernel::message]] Outer {\n protected:\n  struct [[ringkernel::message]] In { int v; };\n public:\n  In in;\n};\n",
+            "In {", 1, {"message 'Outer::In' is protected in 'Outer'"}, "declare it after 'public:' in 'Outer'"},
+  BadRecord{"InsideAPrivateNestedMessage", "struct [[ringkernel::message]] Top {\n private:\n  struct [[ringkernel::message]] Mid { struct [[ringkernel::message]] Leaf { int v; }; Leaf leaf; };\n public:\n  Mid mid;\n};\n",
+            "Mid {", 1, {"message 'Top::Mid' is private in 'Top'"}, "after 'public:' in 'Top'"},
+  // A packed field at an aligned offset was accepted; g++ refuses the references visit_fields binds to
+  // it. Alone in its struct it lowers the struct's alignment, which used to be blamed on #pragma pack.
+  BadRecord{"PackedFieldAtAnAlignedOffset", "struct [[ringkernel::message]] S { std::uint64_t stamp; std::uint32_t value __attribute__((packed)); std::uint32_t flags; };\n",
+            "value", 1, {"field 'value' of message 'S' is __attribute__((packed))", "binds a reference to every field"}, "remove __attribute__((packed)) from the field"},
+  BadRecord{"OnlyFieldPacked", "struct [[ringkernel::message]] F2 { std::uint32_t b __attribute__((packed)); };\n",
+            "b __attribute__", 1, {"field 'b' of message 'F2' is __attribute__((packed))"}, "remove __attribute__((packed)) from the field"},
+  BadRecord{"UnderAlignedTypedefLowersAlignment", "typedef std::int32_t i32a2 __attribute__((aligned(2)));\nstruct [[ringkernel::message]] U { i32a2 a; i32a2 b; };\n",
+            "U {", 1, {"message 'U' has alignment 2, below the 4 its fields need", "field 'a' has type 'i32a2', a typedef declared __attribute__((aligned(2)))"},
+            "remove the aligned attribute from typedef 'i32a2'"},
+  // explicit T() = default: KernelMessage<T>{} copy-list-initialises its payload from {}, which an
+  // explicit constructor refuses; this was accepted and KernelMessage::create and the dispatch failed.
+  BadRecord{"ExplicitDefaultConstructor", "struct [[ringkernel::message]] Config { explicit Config() = default; std::int32_t level = 3; };\n",
+            "Config()", 1, {"message 'Config' has an explicit default constructor", "from {}"}, "remove 'explicit': Config() = default;"},
+  // Trivially copyable, yet not copyable by assignment or construction: KernelMessage::create failed.
+  BadRecord{"DeletedCopyAssignment", "struct [[ringkernel::message]] Frozen { std::int32_t v; Frozen& operator=(const Frozen&) = delete; };\n",
+            "operator=", 1, {"message 'Frozen' cannot be copied: its copy assignment operator is deleted"}, "remove the deleted copy assignment operator"},
+  BadRecord{"MoveOnly", "struct [[ringkernel::message]] MoveOnly { MoveOnly() = default; MoveOnly(MoveOnly&&) = default; MoveOnly& operator=(MoveOnly&&) = default; std::int32_t v; };\n",
+            "MoveOnly(MoveOnly&&)", 1, {"message 'MoveOnly' cannot be copied", "declares a move constructor", "implicitly deleted"},
+            "MoveOnly(const MoveOnly&) = default;"},
+  BadRecord{"MoveAssignmentOnly", "struct [[ringkernel::message]] Mv { Mv& operator=(Mv&&) = default; int v; };\n",
+            "operator=", 1, {"message 'Mv' cannot be copied", "declares a move assignment operator", "implicitly deleted"}, "Mv(const Mv&) = default;"},
+  BadRecord{"DeletedMoveConstructor", "struct [[ringkernel::message]] Dm { Dm() = default; Dm(const Dm&) = default; Dm& operator=(const Dm&) = default; Dm(Dm&&) = delete; int v; };\n",
+            "Dm(Dm&&)", 1, {"message 'Dm' cannot be copied: its move constructor is deleted"}, "remove the deleted move constructor"},
+  BadRecord{"PrivateCopyConstructor", "class [[ringkernel::message]] Pc { Pc(const Pc&) = default; public: Pc() = default; int v; };\n",
+            "Pc(const", 1, {"message 'Pc' cannot be copied: its copy constructor is private"}, "make it public"},
+  BadRecord{"PrivateDefaultConstructor", "struct [[ringkernel::message]] Pd { int v; private: Pd() = default; };\n",
+            "Pd()", 1, {"message 'Pd'", "its default constructor is private"}, "make it public"},
   BadRecord{"ExplicitIdCollision", "struct [[ringkernel::message(id = 9)]] First { int a; };\nstruct [[ringkernel::message(id = 9)]] Second { int a; };\n",
             "Second", 1, {"message 'Second' has type id 0x00000009, the same as 'First'"}, "different explicit id"}
 ), [](const auto& info) { return std::string(info.param.name); });
@@ -144,6 +180,36 @@ TEST(RecordRules, DefaultConstructibleMessagesWithOtherConstructorsAreAccepted) 
   const auto run = runFrontendOn("struct [[ringkernel::message]] Both { Both() = default; explicit Both(int v) : a(v) {} int a; };\n"
                                  "struct [[ringkernel::message]] Own { constexpr Own() = default; int a = 1; };\n");
   EXPECT_EQ(errorCount(run), 0u) << run.printed;
+}
+
+// What the refusals above must leave alone: public nested messages and enums (also in a class),
+// defaulted public special members, an explicit constructor that is not the default one, aggregates.
+TEST(RecordRules, PublicNestingAndDefaultedSpecialMembersAreAccepted) {
+  const auto run = runFrontendOn(
+      "#include <cstdint>\n"
+      "class [[ringkernel::message]] Reading {\n public:\n  struct [[ringkernel::message]] Sample { std::int32_t v; };\n"
+      "  enum class Unit : std::uint8_t { C, K };\n  Sample sample;\n  Unit unit;\n};\n"
+      "struct [[ringkernel::message]] Plain { std::uint64_t a; std::uint32_t b; std::uint32_t c; };\n"
+      "struct [[ringkernel::message]] Copyable { Copyable() = default; explicit Copyable(int x) : v(x) {}\n"
+      "  Copyable(const Copyable&) = default; Copyable(Copyable&&) = default;\n"
+      "  Copyable& operator=(const Copyable&) = default; Copyable& operator=(Copyable&&) = default;\n"
+      "  ~Copyable() = default; int v = 1; };\n"
+      "class [[ringkernel::message]] Cls { public: constexpr Cls() = default; int v; };\n"
+      "typedef std::int32_t i32a8 __attribute__((aligned(8)));\n"
+      "struct [[ringkernel::message]] Over { i32a8 a; std::int32_t b; };\n");
+  EXPECT_EQ(errorCount(run), 0u) << run.printed;
+  EXPECT_EQ(run.message("Reading::Sample").enclosingMessage, "Reading");
+}
+
+// An enum in the private or protected part of a message: the .rk.h named it from outside the class.
+TEST(RecordRules, AnEnumNestedPrivatelyIsAnErrorAtTheField) {
+  const std::string source = "#include <cstdint>\nstruct [[ringkernel::message]] Outer2 {\n private:\n"
+                             "  enum class Hidden : std::uint8_t { A, B };\n public:\n  Hidden h = Hidden::B;\n};\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 1u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "h ="),
+                       {"field 'h' of message 'Outer2' uses enum 'Outer2::Hidden', which is private in 'Outer2'"},
+                       "declare the enum after 'public:' in 'Outer2'"));
 }
 
 TEST(RecordRules, SharedKernelNamesAreNoCollision) {
