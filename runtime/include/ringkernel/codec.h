@@ -25,6 +25,7 @@
 #include "ringkernel/message.h"
 #include "ringkernel/status.h"
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel {
 
 struct codec_result {
@@ -152,3 +153,4 @@ RINGKERNEL_HOST_DEVICE inline codec_result decode(const std::uint8_t*, std::size
 #undef RINGKERNEL_DETAIL_AN_ENVELOPE
 
 }  // namespace ringkernel
+RINGKERNEL_DEPRECATED_USES_POP

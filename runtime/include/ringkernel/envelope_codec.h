@@ -38,6 +38,7 @@
 #include "ringkernel/config.h"
 #include "ringkernel/kernel_message.h"
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel {
 
 /// Elements of the envelope array.
@@ -257,3 +258,4 @@ RINGKERNEL_HOST_DEVICE inline codec_result decode_envelope(const std::uint8_t* i
 }
 
 }  // namespace ringkernel
+RINGKERNEL_DEPRECATED_USES_POP

@@ -31,6 +31,7 @@
 #include "ringkernel/hlc.h"
 #include "ringkernel/message.h"
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel {
 
 /// What a message means to the ring kernel that receives it.
@@ -175,7 +176,10 @@ struct KernelMessage {
 
   /// Equal when every header field and every payload field compare equal (field by field through
   /// message_traits, so padding bytes never matter; floating-point fields compare with ==). A
-  /// constant expression for constant messages (static_assert(a == b) works).
+  /// constant expression for constant messages (static_assert(a == b) works). Like std::pair's or
+  /// a defaulted ==, it follows the fields' own ==, so it is not reflexive for every value: a
+  /// message whose payload holds a NaN is unequal to its own copy (and to itself), while -0.0 and
+  /// +0.0 are equal. Compare the fields yourself where a NaN must equal a NaN.
   friend RINGKERNEL_HOST_DEVICE constexpr bool operator==(const KernelMessage& a, const KernelMessage& b) noexcept {
     bool same = a.header.sequence == b.header.sequence && a.header.timestamp_us == b.header.timestamp_us &&
                 a.header.type_id == b.header.type_id && a.header.sender_id == b.header.sender_id &&
@@ -309,3 +313,4 @@ inline constexpr bool kernel_message_layout_ok<T> =
     alignof(KernelMessage<T>) == (alignof(T) > 8 ? alignof(T) : 8);
 
 }  // namespace ringkernel
+RINGKERNEL_DEPRECATED_USES_POP

@@ -11,6 +11,7 @@
 #include "ringkernel/config.h"
 #include "ringkernel/status.h"
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel {
 
 /// Which way a message travels relative to its kernel (DESIGN.md §3).
@@ -153,3 +154,4 @@ RINGKERNEL_HOST_DEVICE constexpr message_info info_of() {
 }
 
 }  // namespace ringkernel
+RINGKERNEL_DEPRECATED_USES_POP

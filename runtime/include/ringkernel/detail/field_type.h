@@ -12,6 +12,7 @@
 #include "ringkernel/detail/msgpack_tags.h"
 #include "ringkernel/message.h"
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel::detail {
 
 /// How one C++ field type appears on the wire.
@@ -56,9 +57,16 @@ template <class F, bool = std::is_enum_v<F>>
 struct wire_integer_type {
   using type = F;
 };
+// The builtin behind std::underlying_type, applied here rather than in <type_traits>: clang++
+// reports a [[deprecated]] enum where the builtin names it, and only here do the pragmas of
+// RINGKERNEL_DEPRECATED_USES_PUSH cover it (config.h).
 template <class F>
 struct wire_integer_type<F, true> {
+#if defined(__GNUC__) || defined(__clang__)
+  using type = __underlying_type(F);
+#else
   using type = std::underlying_type_t<F>;
+#endif
 };
 template <class I>
 struct plain_char_as_signed {
@@ -166,3 +174,4 @@ RINGKERNEL_HOST_DEVICE constexpr std::uint32_t message_depth() noexcept {
 }
 
 }  // namespace ringkernel::detail
+RINGKERNEL_DEPRECATED_USES_POP

@@ -32,6 +32,7 @@
 #define RINGKERNEL_CODEC_MAP_KEYS_IN_ORDER 1
 #endif
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel::detail {
 
 /// Which fields a map has given so far (format = map).
@@ -262,3 +263,4 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_map_mess
 }
 
 }  // namespace ringkernel::detail
+RINGKERNEL_DEPRECATED_USES_POP

@@ -23,6 +23,7 @@
 #include "ringkernel/message.h"
 #include "ringkernel/status.h"
 
+RINGKERNEL_DEPRECATED_USES_PUSH  // a [[deprecated]] T or F warns only where the user names it (config.h)
 namespace ringkernel::detail {
 
 template <class Writer>
@@ -206,3 +207,4 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_message(
 }
 
 }  // namespace ringkernel::detail
+RINGKERNEL_DEPRECATED_USES_POP
