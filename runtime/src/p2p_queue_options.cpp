@@ -108,4 +108,31 @@ P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destinat
   }
 }
 
+namespace {
+
+// Why adaptive mode did not keep the direct ring that did not fit (its detail: which ring, how large).
+std::string direct_did_not_fit(int destination, const Error& failure) {
+  return "the ring did not fit device " + std::to_string(destination) + "'s memory (" + failure.detail() + ")";
+}
+
+}  // namespace
+
+P2PTransferMode direct_ring_did_not_fit(int source, int destination, const P2PQueueOptions& o, const Error& failure) {
+  if (o.mode != P2PTransferMode::adaptive) {
+    throw Error(failure.code(), call, failure.device(),
+                failure.detail() +
+                    "; P2PTransferMode::host_staged (or adaptive, which falls back to it) places the ring in pinned "
+                    "host memory instead");
+  }
+  return staged(source, destination, o, direct_did_not_fit(destination, failure));
+}
+
+void throw_neither_ring_fits(int destination, const Error& direct_failure, const Error& staged_failure) {
+  throw Error(errc::out_of_memory, call, destination,
+              "adaptive mode found neither placement possible: direct_p2p because " +
+                  direct_did_not_fit(destination, direct_failure) +
+                  "; host_staged because the ring did not fit pinned host memory either (" + staged_failure.detail() +
+                  ")");
+}
+
 }  // namespace ringkernel::detail

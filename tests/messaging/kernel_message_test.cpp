@@ -161,6 +161,27 @@ TEST(KernelMessage, FloatFieldsCompareAsValuesNotBits) {
   EXPECT_NE(r, s);
 }
 
+// == follows the fields' own == (docs/messaging.md §1), as std::pair's does: the copy of a message
+// whose payload holds a NaN (an element of an array here) is unequal to the original, everything
+// else being equal; a constant expression says the same.
+constexpr double a_nan = std::numeric_limits<double>::quiet_NaN();
+static_assert(reading_of(2, a_nan) != reading_of(2, a_nan) && !(reading_of(2, a_nan) == reading_of(2, a_nan)));
+TEST(KernelMessage, APayloadHoldingANaNIsUnequalToItsOwnCopy) {
+  const auto original = KernelMessage<Reading>::create_data(4, 5, Reading{Tagged{1, 0, 2}, {0.5, a_nan, 2.0}});
+  const auto copy = original;
+  EXPECT_NE(copy, original);
+  EXPECT_FALSE(copy == original);
+  EXPECT_NE(original, original);
+  EXPECT_EQ(std::memcmp(&copy.header, &original.header, sizeof copy.header), 0);
+  EXPECT_EQ(std::memcmp(&copy.payload, &original.payload, sizeof copy.payload), 0) << "the same bits";
+  auto a = original, b = copy;
+  a.payload.samples[1] = b.payload.samples[1] = 1.0;  // the NaN alone made them unequal
+  EXPECT_EQ(a, b);
+  const auto tick = KernelMessage<Tick>::create_data(1, 2, Tick{5, std::numeric_limits<float>::quiet_NaN(), "nan"});
+  const auto tick_copy = tick;
+  EXPECT_NE(tick_copy, tick) << "a causal message, a float field";
+}
+
 TEST(MessageStamper, AssignsSenderSequenceTimestampAndHlc) {
   ringkernel::HybridLogicalClock clock;
   ringkernel::MessageStamper stamper(7, &clock);

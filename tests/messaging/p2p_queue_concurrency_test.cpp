@@ -45,7 +45,8 @@ TEST_F(P2PQueueConcurrency, AFailingConstructionNeverTakesAwayAccessAConcurrentO
   const auto ids = configure(std::size_t{1} << 20);  // 1 MiB devices
   ringkernel::PeerMemory peers;
   constexpr int rounds = 2000;
-  const P2PQueueOptions too_large{.capacity = std::size_t{1} << 20};  // 16 MiB of ring: out of memory
+  // 16 MiB of ring: out of memory (direct_p2p asked for: adaptive would stage it in pinned memory)
+  const P2PQueueOptions too_large{.capacity = std::size_t{1} << 20, .mode = P2PTransferMode::direct_p2p};
   const P2PQueueOptions fits{.capacity = std::size_t{1} << 14};       // 256 KiB
   std::atomic<int> go{-1}, done{-1};
   std::atomic<int> other_errors{0};

@@ -319,14 +319,13 @@ TEST(P2PMessageQueue, AFailedConstructionLeavesPeerAccessAsItWas) {
   for (const auto& d : ringkernel::devices(ringkernel::Backend::host)) ids.push_back(d.id);
   ringkernel::PeerMemory peers;
   ASSERT_FALSE(peers.peer_access_enabled(ids[0], ids[1]));
-  // Direct placement is chosen, then the ring does not fit the device's memory: access is enabled
-  // only once the ring is allocated, so it never was.
-  EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], P2PQueueOptions{.capacity = std::size_t{1} << 20})),
-               ringkernel::Error);
+  // Direct placement is asked for, then the ring does not fit the device's memory: access is
+  // enabled only once the ring is allocated, so it never was (adaptive would stage the ring).
+  const P2PQueueOptions too_large{.capacity = std::size_t{1} << 20, .mode = P2PTransferMode::direct_p2p};
+  EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], too_large)), ringkernel::Error);
   EXPECT_FALSE(peers.peer_access_enabled(ids[0], ids[1])) << "the failed construction left peer access enabled";
   peers.enable_peer_access(ids[0], ids[1]);  // enabled before: stays enabled
-  EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], P2PQueueOptions{.capacity = std::size_t{1} << 20})),
-               ringkernel::Error);
+  EXPECT_THROW((P2PMessageQueue<Msg>(peers, ids[0], ids[1], too_large)), ringkernel::Error);
   EXPECT_TRUE(peers.peer_access_enabled(ids[0], ids[1]));
   try {
     P2PMessageQueue<Msg> q(peers, ids[0], ids[1], P2PQueueOptions{.mode = static_cast<P2PTransferMode>(7)});

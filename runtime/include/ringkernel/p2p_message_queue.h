@@ -7,7 +7,8 @@
 //                the source writes straight over the link;
 //   host_staged: the ring lives in pinned host memory mapped for both devices;
 //   adaptive:    direct_p2p where the pair, its link and the declared users allow it (see
-//                p2p_queue_options.h) and enabling peer access succeeds, else host_staged.
+//                p2p_queue_options.h), the ring fits the destination's memory and enabling peer
+//                access succeeds, else host_staged (where the pinned memory serves both sides).
 // The decision uses the backend's real capabilities (the host backend: its configured topology
 // and atomics); transfer_mode() reports the mode in force. Host threads use send/receive; kernels
 // use source_ring() / destination_ring() (the same ring seen from each device's address space),
@@ -237,9 +238,19 @@ class P2PMessageQueue {
   // Peer access is enabled only once the ring is allocated (a ring that does not fit changes
   // nothing) and never disabled here: a failed construction disabling what it had enabled could
   // take away the access a concurrent construction, or a user's thread, had just enabled and relies
-  // on (PeerMemory cannot tell the two apart). If enabling fails, adaptive mode stages the ring.
+  // on (PeerMemory cannot tell the two apart). If the ring does not fit the destination's memory,
+  // or enabling fails, adaptive mode stages the ring (detail::direct_ring_did_not_fit,
+  // enable_direct_access: they refuse, saying why, where pinned memory cannot serve the sides).
   void place_ring(PeerMemory& peers, const P2PQueueOptions& options) {
-    allocate_ring(options);
+    try {
+      allocate_storage(options);
+    } catch (const Error& e) {
+      if (e.code() != errc::out_of_memory || mode_ != P2PTransferMode::direct_p2p) throw;
+      mode_ = detail::direct_ring_did_not_fit(source_, destination_, options, e);  // adaptive: host_staged
+      allocate_ring(options, &e);
+      return;
+    }
+    if (kernel_storage_) place_kernel_ring(options.capacity);
     if (mode_ != P2PTransferMode::direct_p2p) return;
     mode_ = detail::enable_direct_access(peers, source_, destination_, options);
     if (mode_ != P2PTransferMode::direct_p2p) {  // adaptive, enabling failed: host_staged
@@ -264,9 +275,22 @@ class P2PMessageQueue {
     }
   }
 
-  // Host-staged: the source's kernels produce into the destination's pinned memory, and each side
-  // is checked against its own device (as resolve_p2p_mode did).
-  void allocate_ring(const P2PQueueOptions& options) {
+  // The ring in the memory mode_ needs, ready for use. `direct_failure`: the direct ring that did
+  // not fit, for adaptive mode's staged one: where that does not fit either, out_of_memory says
+  // both (nothing is held, neither ring being allocated, and peer access was not enabled).
+  void allocate_ring(const P2PQueueOptions& options, const Error* direct_failure = nullptr) {
+    try {
+      allocate_storage(options);
+    } catch (const Error& e) {
+      if (direct_failure == nullptr || e.code() != errc::out_of_memory) throw;
+      detail::throw_neither_ring_fits(destination_, *direct_failure, e);
+    }
+    if (kernel_storage_) place_kernel_ring(options.capacity);
+  }
+
+  // The ring's memory. Host-staged: the source's kernels produce into the destination's pinned
+  // memory, and each side is checked against its own device (as resolve_p2p_mode did).
+  void allocate_storage(const P2PQueueOptions& options) {
     const bool staged = mode_ != P2PTransferMode::direct_p2p;
     const QueueOptions queue_options{
         .capacity = options.capacity,
@@ -293,7 +317,6 @@ class P2PMessageQueue {
       }
       ring_ = queue_->ring();
     }
-    if (kernel_storage_) place_kernel_ring(options.capacity);
   }
 
   // The ring in GPU memory: the stream count(), shutdown(), ... copy on, then the empty ring

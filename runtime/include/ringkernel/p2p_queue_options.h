@@ -4,9 +4,11 @@
 //                mapping. Possible when the source can access the destination's memory, the link
 //                has native atomics if kernels on the source produce (their claims go over the
 //                link), and - on the CUDA backend, whose device memory host threads cannot touch -
-//                no side is declared for host threads (and enabling peer access succeeds);
+//                no side is declared for host threads (and the ring fits the destination's memory,
+//                and enabling peer access succeeds);
 //   host_staged: the ring lives in pinned host memory mapped for both devices;
-//   adaptive:    direct_p2p where possible, host_staged otherwise.
+//   adaptive:    direct_p2p where possible, host_staged otherwise (also when enabling peer access
+//                fails or the ring does not fit the destination's memory).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,7 @@
 
 namespace ringkernel {
 
+class Error;
 class PeerMemory;
 
 enum class P2PTransferMode : std::uint8_t { direct_p2p, host_staged, adaptive };
@@ -55,6 +58,18 @@ P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination,
 /// adaptive mode falls back: host_staged where the pinned memory can serve both sides (else an
 /// Error naming both reasons); an explicit direct_p2p throws the failure, naming P2PMessageQueue.
 P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options);
+
+/// The ring resolve_p2p_mode placed directly did not fit the destination's memory (`failure`:
+/// out_of_memory, its detail saying which ring in which memory). Adaptive mode falls back as
+/// enable_direct_access does: host_staged where the pinned memory can serve both sides (else an
+/// Error naming both reasons); an explicit direct_p2p throws `failure` again (out_of_memory, named
+/// P2PMessageQueue), its detail ending in a hint naming host_staged.
+P2PTransferMode direct_ring_did_not_fit(int source, int destination, const P2PQueueOptions& options,
+                                        const Error& failure);
+
+/// Adaptive mode's host_staged ring, after direct_ring_did_not_fit, did not fit pinned memory
+/// either (`staged_failure`): throws out_of_memory named P2PMessageQueue, saying both.
+[[noreturn]] void throw_neither_ring_fits(int destination, const Error& direct_failure, const Error& staged_failure);
 
 }  // namespace detail
 }  // namespace ringkernel
