@@ -244,6 +244,8 @@ TEST(QueueStress, StatisticsDuringEvictionsAndClearsNeverUndercountReceives) {
     }
   });
   std::uint64_t snapshots = 0, undercounts = 0, beyond_sent = 0;
+  std::atomic<bool> observing{false};  // the senders start once the observer has (on a loaded
+                                       // 2-core machine it was once not scheduled before they ended)
   std::thread observer([&] {
     while (!done.load()) {
       const std::uint64_t before = received.load();
@@ -251,11 +253,13 @@ TEST(QueueStress, StatisticsDuringEvictionsAndClearsNeverUndercountReceives) {
       ++snapshots;
       undercounts += s.received < before;
       beyond_sent += s.received > s.sent;
+      observing.store(true);
     }
   });
   std::vector<std::thread> senders;
   for (unsigned p = 0; p < 2; ++p) {
     senders.emplace_back([&, p] {
+      while (!observing.load()) std::this_thread::yield();
       for (std::uint64_t i = 0; i < 50 * per_producer; ++i) ASSERT_TRUE(q.send(Tagged{p, 0, i}).ok());
     });
   }

@@ -6,26 +6,9 @@
 // (ring()) when the storage is device-accessible (QueueMemory::pinned or device); MpmcQueue's
 // kernel_ring() is the view to hand them on pinned memory (claims at device scope, see below).
 //
-// Semantics (docs/messaging.md):
-//  - send: per the policy when full (block: wait; reject: SendStatus::full; drop_newest: the message
-//    is discarded, SendStatus::dropped_newest; drop_oldest: older messages are evicted - the result
-//    counts them and the eviction handler, if set, sees each). try_send and try_send_batch never
-//    wait (block acts as reject). Every outcome but ok is counted in statistics().
-//  - shutdown(): later sends return closed; blocked calls return; queued messages stay receivable
-//    and receive returns closed once the queue is closed and empty. A send that overlaps
-//    shutdown() either enqueues (ok) or returns closed; a message it enqueued is received by any
-//    receive that starts after the send returned (stop producers, then drain, to get all).
-//  - clear(): removes at most the messages queued when it starts (count() read once; consumer-side;
-//    for SpscQueue only the consumer thread may call it), counts them as cleared and returns how many.
-//    Messages sent concurrently are either cleared or received later, never both, never lost.
-//  - producers / consumers (QueueUsers, queue_users.h): who works each side. Construction refuses
-//    what the memory cannot serve (host threads and kernels claiming one side of an MPMC ring in
-//    pinned memory of a device without host-native atomics); host-side calls on a side declared
-//    QueueUsers::kernels throw Error(unsupported).
-//  - SpscQueue: one host thread per side at a time (a side may pass to another thread between
-//    calls). With RINGKERNEL_QUEUE_CHECKS (default: on without NDEBUG; queue_checks.h) a call made
-//    while another host thread is inside a call on the same side throws Error(invalid_state).
-//  - The eviction handler must not throw: one that does ends the process (queue_checks.h).
+// Semantics: docs/messaging.md §4 (full-queue policies, blocking calls, shutdown() and draining,
+// clear(), QueueUsers, SpscQueue's one-thread-per-side rule and RINGKERNEL_QUEUE_CHECKS, the
+// eviction handler, which must not throw). Every send outcome but ok is counted in statistics().
 #pragma once
 
 #include <atomic>
