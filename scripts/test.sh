@@ -26,7 +26,8 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 
-step() { printf '\n==== %s ====\n' "$*"; }
+# Each step's header says how long the run has taken so far (.ci/run must stay under 45 minutes).
+step() { printf '\n==== %s (%d s in) ====\n' "$*" "$SECONDS"; }
 
 step "default build"
 cmake --preset default
@@ -49,3 +50,4 @@ ctest --preset tsan
 step "ringkernel-gen sources with clang++-19"
 cmake --preset clang-gen
 cmake --build --preset clang-gen
+step "done"
