@@ -24,10 +24,9 @@ namespace {
 // runtime: cuda_driver_entry.h), or 0 when the driver knows none or lacks the call. `ordinal`: the
 // device whose memory `p` is taken to be (the allocation of the table next to it).
 // cuMemGetAddressRange works in the calling thread's current context (CUDA_ERROR_INVALID_CONTEXT
-// without one, cuda.h), and a thread that made no CUDA call yet has none: the device is made
-// current for the call (the backend's DeviceGuard, which leaves the thread as it found it after),
-// and where the thread's current device already is `ordinal` but no context is bound yet, the
-// guard binds its primary context and the call is retried.
+// without one, cuda.h), and a thread that made no CUDA call yet has none: the device's context is
+// made current for the call (the backend's DeviceGuard, which binds it also where the thread's
+// current device already is `ordinal` but no context is bound, and leaves the thread as it found it).
 std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
   static const auto get_range =
       cuda_driver::entry_point<PFN_cuMemGetAddressRange_v3020>("cuMemGetAddressRange", 3020);
@@ -37,9 +36,7 @@ std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
   CUdeviceptr base = 0;
   std::size_t size = 0;
   const auto address = reinterpret_cast<CUdeviceptr>(p);
-  CUresult got = get_range(&base, &size, address);
-  if (got == CUDA_ERROR_INVALID_CONTEXT && guard.bind()) got = get_range(&base, &size, address);
-  return got == CUDA_SUCCESS ? static_cast<std::uintptr_t>(base) : 0;
+  return get_range(&base, &size, address) == CUDA_SUCCESS ? static_cast<std::uintptr_t>(base) : 0;
 }
 
 // The device whose memory the driver says `p` is, or -1 (host memory, or unknown to CUDA).

@@ -15,6 +15,8 @@
 #include "pinned_allocations.h"
 #include "cuda_call.h"
 #include "cuda_link_detection.h"
+#include "cuda_peer_refusal.h"
+#include "cuda_streams.h"
 #include "cuda_wall_clock.h"
 #include "registry.h"
 #include "ringkernel/error.h"
@@ -27,25 +29,6 @@ using cuda_call::check;
 using cuda_call::DeviceGuard;
 using cuda_call::describe_cuda_error;
 using cuda_call::ignore_error;
-
-struct CudaStream final : StreamImpl {
-  CudaStream(cudaStream_t s, int o) : stream(s), ordinal(o) {}
-  ~CudaStream() override { ignore_error(cudaStreamDestroy(stream)); }
-  void* native_handle() const noexcept override { return stream; }
-  cudaStream_t stream;
-  int ordinal;
-};
-
-struct CudaEvent final : EventImpl {
-  CudaEvent(cudaEvent_t e, int o) : event(e), ordinal(o) {}
-  ~CudaEvent() override { ignore_error(cudaEventDestroy(event)); }
-  void* native_handle() const noexcept override { return event; }
-  cudaEvent_t event;
-  int ordinal;
-};
-
-cudaStream_t native(StreamImpl& s) { return static_cast<CudaStream&>(s).stream; }
-cudaEvent_t native(EventImpl& e) { return static_cast<CudaEvent&>(e).event; }
 
 class CudaBackend final : public DeviceBackend {
  public:
@@ -68,6 +51,7 @@ class CudaBackend final : public DeviceBackend {
       props_.clear();
       pci_.clear();
       links_.clear();
+      query_failures_.clear();
       note_ += "; no CUDA devices: enumeration failed: " + std::string(e.what());
     }
   }
@@ -87,14 +71,16 @@ class CudaBackend final : public DeviceBackend {
     const auto nvlink = count > 1 ? detect_nvlink(pci) : NvlinkMatrix{};
     if (!nvlink.available && count > 1) note_ += "; " + nvlink.note;
     links_.assign(static_cast<std::size_t>(count), std::vector<LinkInfo>(static_cast<std::size_t>(count)));
+    query_failures_.assign(static_cast<std::size_t>(count), std::vector<std::string>(static_cast<std::size_t>(count)));
     for (int a = 0; a < count; ++a)
       for (int b = 0; b < count; ++b)
         if (a != b) links_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = query_link(a, b, nvlink);
   }
 
   // How device a reaches device b. A query failing for this pair alone means no peer access (copies
-  // host-staged), and the status note names the call, its error and the pair; one that leaves no
-  // CUDA call usable (is_unusable_cuda_error) throws: no devices, and the note says why.
+  // host-staged), and the status note names the call, its error and the pair, as does
+  // enable_peer_access's refusal (query_failures_, cuda_peer_refusal.h); one that leaves no CUDA
+  // call usable (is_unusable_cuda_error) throws: no devices, and the note says why.
   LinkInfo query_link(int a, int b, const NvlinkMatrix& nvlink) {
     LinkInfo link;  // host_routed, no peer access
     int can = 0, rank = 0, atomics = 0;
@@ -108,8 +94,9 @@ class CudaBackend final : public DeviceBackend {
     if (e != cudaSuccess) {
       if (cuda_call::is_unusable_cuda_error(e)) check(e, call, a);
       ignore_error(e);
-      note_ += "; no peer access from device " + std::to_string(a) + " to device " + std::to_string(b) + ": " +
-               call + " returned " + describe_cuda_error(e);
+      auto& failure = query_failures_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)];
+      failure = std::string(call) + " returned " + describe_cuda_error(e);
+      note_ += "; no peer access from device " + std::to_string(a) + " to device " + std::to_string(b) + ": " + failure;
       return link;
     }
     link.peer_access_supported = can != 0;
@@ -239,55 +226,15 @@ class CudaBackend final : public DeviceBackend {
     check(e, call, device_id);
   }
 
-  std::shared_ptr<StreamImpl> create_stream(int ordinal, int) override {
-    DeviceGuard guard(ordinal);
-    cudaStream_t s = nullptr;
-    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags", ordinal);
-    try {
-      return std::make_shared<CudaStream>(s, ordinal);
-    } catch (...) {  // std::bad_alloc: no stream without its owner
-      ignore_error(cudaStreamDestroy(s));
-      throw;
-    }
-  }
-
-  std::shared_ptr<EventImpl> create_event(int ordinal, int) override {
-    DeviceGuard guard(ordinal);
-    cudaEvent_t e = nullptr;
-    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags", ordinal);
-    try {
-      return std::make_shared<CudaEvent>(e, ordinal);
-    } catch (...) {  // std::bad_alloc: no event without its owner
-      ignore_error(cudaEventDestroy(e));
-      throw;
-    }
-  }
-
-  void record(EventImpl& event, StreamImpl& stream) override {
-    check(cudaEventRecord(native(event), native(stream)), "cudaEventRecord", static_cast<CudaStream&>(stream).ordinal);
-  }
-  void wait(StreamImpl& stream, EventImpl& event) override {
-    check(cudaStreamWaitEvent(native(stream), native(event), 0), "cudaStreamWaitEvent",
-          static_cast<CudaStream&>(stream).ordinal);
-  }
-  void synchronize(EventImpl& event) override {
-    check(cudaEventSynchronize(native(event)), "cudaEventSynchronize", static_cast<CudaEvent&>(event).ordinal);
-  }
-  bool completed(EventImpl& event) override {
-    const cudaError_t e = cudaEventQuery(native(event));
-    if (e == cudaErrorNotReady) return false;
-    check(e, "cudaEventQuery", static_cast<CudaEvent&>(event).ordinal);
-    return true;
-  }
-  void synchronize(StreamImpl& stream) override {
-    check(cudaStreamSynchronize(native(stream)), "cudaStreamSynchronize", static_cast<CudaStream&>(stream).ordinal);
-  }
-  bool idle(StreamImpl& stream) override {
-    const cudaError_t e = cudaStreamQuery(native(stream));
-    if (e == cudaErrorNotReady) return false;
-    check(e, "cudaStreamQuery", static_cast<CudaStream&>(stream).ordinal);
-    return true;
-  }
+  // Each call runs in the stream's or event's own context (cuda_streams.h).
+  std::shared_ptr<StreamImpl> create_stream(int ordinal, int) override { return cuda_streams::create_stream(ordinal); }
+  std::shared_ptr<EventImpl> create_event(int ordinal, int) override { return cuda_streams::create_event(ordinal); }
+  void record(EventImpl& event, StreamImpl& stream) override { cuda_streams::record(event, stream); }
+  void wait(StreamImpl& stream, EventImpl& event) override { cuda_streams::wait(stream, event); }
+  void synchronize(EventImpl& event) override { cuda_streams::synchronize(event); }
+  bool completed(EventImpl& event) override { return cuda_streams::completed(event); }
+  void synchronize(StreamImpl& stream) override { cuda_streams::synchronize(stream); }
+  bool idle(StreamImpl& stream) override { return cuda_streams::idle(stream); }
   void synchronize_device(int ordinal, int) override {
     DeviceGuard guard(ordinal);
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize", ordinal);
@@ -298,13 +245,11 @@ class CudaBackend final : public DeviceBackend {
   }
 
   void copy_async(StreamImpl& stream, void* dst, const void* src, std::size_t bytes) override {
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, native(stream)), "cudaMemcpyAsync",
-          static_cast<CudaStream&>(stream).ordinal);
+    cuda_streams::copy_async(stream, dst, src, bytes);
   }
   void copy_peer_async(StreamImpl& stream, void* dst, int dst_ordinal, const void* src, int src_ordinal,
                        std::size_t bytes) override {
-    check(cudaMemcpyPeerAsync(dst, dst_ordinal, src, src_ordinal, bytes, native(stream)), "cudaMemcpyPeerAsync",
-          static_cast<CudaStream&>(stream).ordinal);
+    cuda_streams::copy_peer_async(stream, dst, dst_ordinal, src, src_ordinal, bytes);
   }
 
   LinkInfo link(int a, int b) const override {
@@ -317,12 +262,11 @@ class CudaBackend final : public DeviceBackend {
   // access is explicitly disabled ... or either device is reset using cudaDeviceReset()", its
   // documentation): path choice and the mapping checks then go by a stale table, so peer access is
   // managed through PeerMemory only (docs/runtime.md).
-  void enable_peer_access(int a, int b, int, int) override {
+  void enable_peer_access(int a, int b, int a_id, int b_id) override {
     if (!link(a, b).peer_access_supported)
-      throw Error(errc::peer_access_unsupported, "PeerMemory::enable_peer_access", a,
-                  "cudaDeviceCanAccessPeer reports that device " + std::to_string(a) +
-                      " cannot access device " + std::to_string(b) + " (no P2P path between " + pci_[static_cast<std::size_t>(a)] +
-                      " and " + pci_[static_cast<std::size_t>(b)] + "); copies between them are host-staged");
+      throw Error(errc::peer_access_unsupported, "PeerMemory::enable_peer_access", a_id,
+                  cuda_peer_refusal(query_failures_[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)], a_id,
+                                    b_id, pci_[static_cast<std::size_t>(a)], pci_[static_cast<std::size_t>(b)]));
     std::lock_guard lock(mutex_);
     if (enabled_.count({a, b})) return;
     DeviceGuard guard(a);
@@ -381,6 +325,7 @@ class CudaBackend final : public DeviceBackend {
   std::vector<cudaDeviceProp> props_;
   std::vector<std::string> pci_;
   std::vector<std::vector<LinkInfo>> links_;
+  std::vector<std::vector<std::string>> query_failures_;  // [a][b]: why the peer query failed, empty if it did not
   CudaAllocations allocations_;
   PinnedAllocations pinned_;
   mutable std::mutex mutex_;  // guards enabled_

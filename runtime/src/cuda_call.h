@@ -1,7 +1,8 @@
 // Copyright RingKernel authors.
 // CUDA runtime calls as the CUDA backend makes them: an error becomes a ringkernel::Error naming
 // the CUDA error, the call and the device; release paths drop errors and the last-error state;
-// a scope with one device current. Only the CUDA backend's files include it (compiled with CUDA only).
+// a scope with one device current, and one with a stream's or event's own context. Only the CUDA
+// backend's files include it (compiled with CUDA only).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -94,7 +95,11 @@ inline void ignore_error(cudaError_t e) noexcept {
 /// context on that device (memory, time), and it "will return an error if the device is in
 /// cudaComputeModeExclusiveProcess and is occupied by another process". Unbinding is
 /// cuCtxSetCurrent(nullptr) (cuda_driver_entry.h); where the driver's context calls cannot be looked
-/// up, the previous device is made current again as before.
+/// up, the previous device is made current again as before. A thread with no context bound gets
+/// `device`'s bound for the scope also where `device` is the one it has current (0 unless it chose
+/// another): a call inside would otherwise bind that context itself and leave it bound, and a driver
+/// call inside (which binds nothing) would fail. There the thread's device is not asked for
+/// (cudaGetDevice): the guard unbinds after, whichever it was.
 class DeviceGuard {
  public:
   /// Throws (check) where `device` cannot be made current.
@@ -126,28 +131,18 @@ class DeviceGuard {
 
   bool current() const noexcept { return current_; }
 
-  /// Where `device` was current already, but with no context bound (a driver call fails there,
-  /// CUDA_ERROR_INVALID_CONTEXT, where a runtime call would bind one itself): binds its primary
-  /// context (cudaSetDevice: "the context will be current on device immediately") until the scope
-  /// ends. False where it was bound already or binding fails.
-  bool bind() noexcept {
-    if (switched_ || !current_) return false;
-    const cudaError_t e = cudaSetDevice(device_);
-    ignore_error(e);
-    switched_ = e == cudaSuccess;
-    return switched_;
-  }
-
  private:
   // The thread's context is read first, before any runtime call that might bind one.
   cudaError_t enter(int device, const char*& call) noexcept {
-    device_ = device;
     const auto& driver = cuda_driver::context_calls();
     CUcontext bound = nullptr;
     unbound_ = driver.get_current != nullptr && driver.get_current(&bound) == CUDA_SUCCESS && bound == nullptr;
-    call = "cudaGetDevice";
-    cudaError_t e = cudaGetDevice(&previous_);
-    if (e == cudaSuccess && previous_ != device) {
+    cudaError_t e = cudaSuccess;
+    if (!unbound_) {
+      call = "cudaGetDevice";
+      e = cudaGetDevice(&previous_);
+    }
+    if (e == cudaSuccess && (unbound_ || previous_ != device)) {
       call = "cudaSetDevice";
       e = cudaSetDevice(device);
       switched_ = e == cudaSuccess;
@@ -156,11 +151,47 @@ class DeviceGuard {
     return e;
   }
 
-  int device_ = 0;
   int previous_ = 0;
   bool unbound_ = false;   // no context was bound when the guard began (known only with the driver's calls)
   bool switched_ = false;  // this guard made a context current: the destructor undoes it
   bool current_ = false;
+};
+
+/// Runs a call on a stream or an event in the object's own context, `own` (the one current when the
+/// object was made; null: unknown, and nothing is done), and leaves the calling thread's context as
+/// it was after. The CUDA runtime's calls "operate on the CUDA Driver API CUcontext which is current
+/// to the calling host thread", and in a thread with none current, a call "which requires an active
+/// context" has "the primary context for a device ... selected, made current to the calling thread,
+/// and initialized" (cuda_runtime_api.h, CUDA 13, "Interactions with the CUDA Driver API"). Which
+/// device's is not said: the thread's current device's (0 unless it chose another) is the runtime's
+/// rule elsewhere, a context a process using only other GPUs never needed, and it stays bound.
+/// Which calls require one is not documented either; the driver
+/// calls behind these (cuStreamSynchronize, cuEventRecord, cuStreamDestroy, cuEventDestroy,
+/// cuMemcpyAsync, ...) document CUDA_ERROR_INVALID_CONTEXT, so every call of the backend on its
+/// streams and events is taken to need one. Where another context is current (another device's),
+/// the Programming Guide ("Stream and Event Behavior") promises only that cudaEventSynchronize and
+/// cudaEventQuery succeed with another device current: every call switches. Cost: one
+/// cuCtxGetCurrent per call (the thread's state, no device work) where `own` is current already;
+/// two cuCtxSetCurrent more where it is not. No runtime call is made, so the runtime's own idea of
+/// the thread's current device is left alone.
+class ContextScope {
+ public:
+  explicit ContextScope(CUcontext own) noexcept {
+    const auto& driver = cuda_driver::context_calls();
+    if (own == nullptr || driver.get_current == nullptr || driver.get_current(&previous_) != CUDA_SUCCESS ||
+        previous_ == own)
+      return;
+    switched_ = driver.set_current(own) == CUDA_SUCCESS;
+  }
+  ~ContextScope() {
+    if (switched_) (void)cuda_driver::context_calls().set_current(previous_);
+  }
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+
+ private:
+  CUcontext previous_ = nullptr;  // null: the thread had none, and gets none back
+  bool switched_ = false;
 };
 
 }  // namespace ringkernel::detail::cuda_call

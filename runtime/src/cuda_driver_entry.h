@@ -43,4 +43,13 @@ inline const ContextCalls& context_calls() noexcept {
   return calls;
 }
 
+/// The calling thread's current context: null where none is bound, or where the driver's context
+/// calls cannot be looked up.
+inline CUcontext current_context() noexcept {
+  const auto& driver = context_calls();
+  CUcontext c = nullptr;
+  if (driver.get_current == nullptr || driver.get_current(&c) != CUDA_SUCCESS) return nullptr;
+  return c;
+}
+
 }  // namespace ringkernel::detail::cuda_driver

@@ -5,6 +5,7 @@
 #include <cudaTypedefs.h>  // PFN_* (libcuda is not linked: the driver's calls are looked up)
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -249,24 +250,30 @@ struct DriverContextQueries {
   }
 };
 
+// Why a test that device 0's primary context stays untouched cannot run here; empty where it can.
+// The devices are counted without describing them: devices() creates the primary context of every
+// device it describes (docs/runtime.md); backend_statuses() does not.
+std::string why_device_0_context_cannot_be_checked(const DriverContextQueries& driver) {
+  std::size_t count = 0;
+  for (const BackendStatus& b : backend_statuses())
+    if (b.backend == Backend::cuda) count = static_cast<std::size_t>(b.device_count);
+  if (count < 2) return ringkernel_test::cuda_skip_reason(2, count);
+  if (!driver.complete())
+    return "cudaGetDriverEntryPointByVersion found no cuDeviceGet, cuDevicePrimaryCtxGetState or cuCtxGetCurrent";
+  if (const int state = driver.primary_active(0); state != 0)
+    return "device 0's primary context is active before the test (state " + std::to_string(state) +
+           "): run it in a process of its own (ctest does)";
+  return {};
+}
+
 // A call for device 1 made from a thread with no CUDA context (one that made no CUDA call yet)
 // leaves that thread as it found it: no context bound, device 0 current (cudaGetDevice), and device
 // 0's primary context untouched. Restoring "device 0" with cudaSetDevice(0) initialised that context
 // (CUDA 12+), in a process that never used device 0. Checked inside the thread, while the buffer and
 // the stream live (their destruction is not what this is about).
 TEST(CudaBackend, ACallForDevice1FromAFreshThreadLeavesDevice0sContextAlone) {
-  // Not RINGKERNEL_REQUIRE_CUDA_DEVICES: devices() creates the primary context of every device it
-  // describes (docs/runtime.md). backend_statuses() counts them without describing them.
-  std::size_t count = 0;
-  for (const BackendStatus& b : backend_statuses())
-    if (b.backend == Backend::cuda) count = static_cast<std::size_t>(b.device_count);
-  if (count < 2) GTEST_SKIP() << ringkernel_test::cuda_skip_reason(2, count);
-  const DriverContextQueries driver;
-  if (!driver.complete()) GTEST_SKIP() << "cudaGetDriverEntryPointByVersion found no cuDeviceGet, "
-                                          "cuDevicePrimaryCtxGetState or cuCtxGetCurrent";
-  if (driver.primary_active(0) != 0)
-    GTEST_SKIP() << "device 0's primary context is active before the test (state " << driver.primary_active(0)
-                 << "): run it in a process of its own (ctest does)";
+  const DriverContextQueries driver;  // not RINGKERNEL_REQUIRE_CUDA_DEVICES: it describes the devices
+  if (const std::string why = why_device_0_context_cannot_be_checked(driver); !why.empty()) GTEST_SKIP() << why;
   int active0 = -2, active1 = -2, current_device = -1;
   CUresult current_result = CUDA_ERROR_UNKNOWN;
   CUcontext bound = nullptr;
@@ -291,6 +298,48 @@ TEST(CudaBackend, ACallForDevice1FromAFreshThreadLeavesDevice0sContextAlone) {
   EXPECT_EQ(bound, nullptr) << "the thread had no context bound before the calls, and has one after";
   EXPECT_EQ(get_device, cudaSuccess);
   EXPECT_EQ(current_device, 0) << "a thread with no context bound has device 0 current";
+  EXPECT_EQ(device(1).backend, Backend::cuda);
+  EXPECT_EQ(device(1).ordinal, 1);
+}
+
+// Record, wait, synchronize, query and destroy on a stream and an event of device 1, from a thread
+// that made no CUDA call yet (no context bound): each runs in the object's own context and the
+// thread is left with none bound. Without that, the runtime bound and initialised the primary
+// context of the thread's current device (0) for the first of these calls, in a process that never
+// used device 0, and left it bound. Made in this thread (DeviceGuard: the test above), used there.
+TEST(CudaBackend, StreamAndEventCallsFromAFreshThreadLeaveDevice0sContextAlone) {
+  const DriverContextQueries driver;
+  if (const std::string why = why_device_0_context_cannot_be_checked(driver); !why.empty()) GTEST_SKIP() << why;
+  auto stream = std::make_unique<Stream>(1);  // id 1 is CUDA device 1: CUDA ids come first (checked below)
+  auto event = std::make_unique<Event>(1);
+  ASSERT_EQ(driver.primary_active(0), 0) << "making a stream and an event of device 1 initialised device 0's";
+  int active0 = -2;
+  bool completed = false, idle = false;
+  CUresult current_result = CUDA_ERROR_UNKNOWN;
+  CUcontext bound = nullptr;
+  std::string error;
+  std::thread([&] {
+    try {
+      event->record(*stream);
+      stream->wait(*event);
+      event->synchronize();
+      completed = event->completed();
+      stream->synchronize();
+      idle = stream->idle();
+      event.reset();  // cudaEventDestroy
+      stream.reset();  // cudaStreamDestroy
+      active0 = driver.primary_active(0);
+      current_result = driver.current(&bound);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }).join();
+  ASSERT_TRUE(error.empty()) << error;
+  EXPECT_TRUE(completed);
+  EXPECT_TRUE(idle);
+  EXPECT_EQ(active0, 0) << "device 0's primary context was initialised by calls on device 1's stream and event";
+  EXPECT_EQ(current_result, CUDA_SUCCESS);
+  EXPECT_EQ(bound, nullptr) << "the thread had no context bound before the calls, and has one after";
   EXPECT_EQ(device(1).backend, Backend::cuda);
   EXPECT_EQ(device(1).ordinal, 1);
 }

@@ -130,6 +130,8 @@ template <class R>
 void kernel_to_kernel_on(P2PMessageQueue<Tagged>& q, const ringkernel::DeviceInfo& src,
                          const ringkernel::DeviceInfo& dst, R source_ring, R destination_ring) {
   const P2PTransferMode mode = q.transfer_mode();
+  // Before q goes (in the caller), also after a failed ASSERT here: the kernels may still spin on it.
+  const queue_device_test::KernelsDoneOnExit kernels_done{src.ordinal, dst.ordinal};
   expect_placement(q, dst);
   // direct_p2p: the ring is the destination GPU's memory, which host threads cannot reach.
   EXPECT_EQ(q.host_endpoints(), mode != P2PTransferMode::direct_p2p);

@@ -107,6 +107,7 @@ TEST(KernelToKernelDevice, WarpBatches) {
   constexpr std::uint32_t total = warps * batch * batches;
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity, start_before_wrap(total / 2));
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before storage goes, also after a failed ASSERT
   unsigned* counters = nullptr;  // [0] received, [1] errors, [2] refused claims
   unsigned long long* checksum = nullptr;
   CUDA_CHECK(cudaMalloc(&counters, 3 * sizeof *counters));
@@ -152,6 +153,7 @@ TEST(KernelToKernelDevice, WarpOperationsOneKernelAfterTheOther) {
   static_assert(capacity >= batched && capacity >= singles, "producers must never find the ring full");
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before storage goes, also after a failed ASSERT
   unsigned* counters = nullptr;  // [0] batched received, [1] order errors, [2] full rings, [3] singles received
   unsigned long long* checksums = nullptr;  // [0] batched, [1] singles
   CUDA_CHECK(cudaMalloc(&counters, 4 * sizeof *counters));
@@ -197,6 +199,7 @@ TEST(KernelToKernelDevice, SingleMessagesOnOneGpu) {
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   const DeviceRing ring =
       ringkernel::initialize_ring<DeviceRing>(storage, capacity, start_before_wrap(threads * per_thread / 2));
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before storage goes, also after a failed ASSERT
   unsigned long long* checksum = nullptr;
   unsigned* received = nullptr;
   CUDA_CHECK(cudaMalloc(&checksum, sizeof *checksum));

@@ -82,6 +82,7 @@ TEST(RingCallsDevice, MpmcBatchesPeekAndCloseFromSingleThreads) {
   static_assert(capacity >= total, "the producers must never find the ring full");
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity, start_before_wrap(total / 2));
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before storage goes, also after a failed ASSERT
   unsigned* counters = nullptr;  // see the kernels
   unsigned long long* checksum = nullptr;
   CUDA_CHECK(cudaMalloc(&counters, 5 * sizeof *counters));
@@ -152,6 +153,7 @@ TEST(RingCallsDevice, SpscCallsFromOneThreadKeepOrderAcrossLaps) {
   constexpr std::uint32_t capacity = 64, count = 10000;  // many laps
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceSpsc::bytes_for(capacity));
   const DeviceSpsc ring = ringkernel::initialize_ring<DeviceSpsc>(storage, capacity, start_before_wrap(count / 2));
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before storage goes, also after a failed ASSERT
   unsigned* out = nullptr;
   CUDA_CHECK(cudaMalloc(&out, 3 * sizeof *out));
   CUDA_CHECK(cudaMemset(out, 0, 3 * sizeof *out));

@@ -83,6 +83,7 @@ TEST(WarpEdgesDevice, BatchesWithAFullMaskInPartialWarpsAndAfterLanesReturned) {
   static_assert(capacity >= total, "the producers must never find the ring full");
   ringkernel::QueueStorage storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   const DeviceRing ring = ringkernel::initialize_ring<DeviceRing>(storage, capacity);
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before storage goes, also after a failed ASSERT
   unsigned* counters = nullptr;  // [0] stalled producer warps, [1] received
   unsigned long long* checksum = nullptr;
   CUDA_CHECK(cudaMalloc(&counters, 2 * sizeof *counters));
@@ -135,6 +136,7 @@ TEST(WarpEdgesDevice, LanesRoutingToTwoRingsEachUseTheirOwn) {
   ringkernel::QueueStorage odd_storage(QueueMemory::device, dev, DeviceRing::bytes_for(capacity));
   const DeviceRing even = ringkernel::initialize_ring<DeviceRing>(even_storage, capacity);
   const DeviceRing odd = ringkernel::initialize_ring<DeviceRing>(odd_storage, capacity);
+  const queue_device_test::KernelsDoneOnExit kernels_done;  // before the storages go, also after a failed ASSERT
   unsigned* counters = nullptr;  // [0] refused pushes, [1] missing pops, [2] wrong or corrupted
   unsigned long long* sums = nullptr;  // per ring
   CUDA_CHECK(cudaMalloc(&counters, 3 * sizeof *counters));
