@@ -3,7 +3,9 @@
 // keys in declaration order, what encoders write, take a straight-line path like an array's: each
 // field's key is compared with its encoding as constant words (field_keys.h) and its value decoded.
 // From the first other key on (in device code, from the first key), each key is looked up among the
-// fields. Unknown keys are skipped (bounded by
+// fields: in host code each field's name compare decodes that field's value; in device code the
+// compares find the field's index first and a switch on it decodes the value (indexed_field_decoder
+// says why). Unknown keys are skipped (bounded by
 // the nesting limit); missing and repeated fields are errors. Both paths report the same status at
 // the same offset for any input: the ordered one stops at the first key it does not expect and
 // leaves that key to the lookup.
@@ -77,6 +79,48 @@ struct keyed_field_decoder {
     }
     *matched = true;
     if (seen->test(I)) {
+      *status = r->fail_at(key_start, codec_status::duplicate_field);
+      return;
+    }
+    seen->set(I);
+    *status = decode_value(*r, value, depth);
+  }
+};
+
+/// Device code's lookup (and RINGKERNEL_CODEC_DEVICE_PATHS'): sets `*index` to the index of the
+/// field that the key just read names; leaves it at field_count when none does. Name compares only.
+template <class T>
+struct field_name_matcher {
+  const char* key;
+  std::uint32_t key_length;
+  std::size_t* index;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, F&) const noexcept {
+    if (*index == message_traits<T>::field_count && key_length == field_name_length<T, I> &&
+        bytes_equal(key, message_traits<T>::field(I).name, key_length)) {
+      *index = I;
+    }
+  }
+};
+
+/// Decodes the value of field `index` (field_name_matcher's; a repeated one is an error): in device
+/// code the fields' decoders are the arms of one switch on the index. Each decoder inside
+/// keyed_field_decoder's chain of name compares instead made nvcc's cicc copy decoders, to carry
+/// what a compare had learnt about the key (names of one length and prefix: c0, c1, ...) past them
+/// to the next compare: a map of 2 float and 16 or 30 int32 fields ran it out of memory (> 9 GB),
+/// 1 float and 16 int32 took 141-198 s and 2 GB (tests/codec/device/map_device_messages.h).
+template <class T>
+struct indexed_field_decoder {
+  msgpack_reader* r;
+  std::size_t index;
+  msgpack_reader::mark key_start;
+  field_set<message_traits<T>::field_count>* seen;
+  std::uint32_t depth;
+  codec_status* status;
+  template <std::size_t I, class F>
+  RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_INLINE void operator()(field_index<I>, F& value) const noexcept {
+    if (index != I) return;
+    if (seen->test(I)) {  // (I constant: the field set stays in registers)
       *status = r->fail_at(key_start, codec_status::duplicate_field);
       return;
     }
@@ -250,11 +294,21 @@ RINGKERNEL_HOST_DEVICE RINGKERNEL_CODEC_FOLD_INLINE codec_status decode_map_mess
       const char* key = nullptr;
       std::uint32_t key_length = 0;
       if (const codec_status s = r.read_str(key, key_length); s != codec_status::ok) return s;
-      bool matched = false;
       codec_status status = codec_status::ok;
-      traits::visit_fields(msg, keyed_field_decoder<T>{&r, key, key_length, key_start, &seen, depth + 1, &matched,
-                                                       &status});
-      if (!matched) status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+      if constexpr (RINGKERNEL_CODEC_MAP_KEYS_IN_ORDER == 0) {  // device code: the index, then its decoder
+        std::size_t index = traits::field_count;
+        traits::visit_fields(msg, field_name_matcher<T>{key, key_length, &index});
+        if (index == traits::field_count) {
+          status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+        } else {
+          traits::visit_fields(msg, indexed_field_decoder<T>{&r, index, key_start, &seen, depth + 1, &status});
+        }
+      } else {
+        bool matched = false;
+        traits::visit_fields(msg, keyed_field_decoder<T>{&r, key, key_length, key_start, &seen, depth + 1,
+                                                         &matched, &status});
+        if (!matched) status = r.skip_value<codec_max_depth>(codec_max_depth - (depth + 1));
+      }
       if (status != codec_status::ok) return status;
     }
   }

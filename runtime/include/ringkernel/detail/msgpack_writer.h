@@ -21,7 +21,20 @@ template <bool Checked>
 class msgpack_writer {
  public:
   RINGKERNEL_HOST_DEVICE msgpack_writer(std::uint8_t* out, std::size_t capacity) noexcept
-      : out_(out), cur_(out), capacity_(capacity) {}
+      : out_(out), cur_(out), capacity_(capacity) {
+#if defined(__CUDA_ARCH__)
+    // Device code, unchecked writers: nvcc's cicc is not told where `out` points. When it knew the
+    // buffer was a kernel's local array, a decode and then an encode into it in one kernel ran cicc
+    // out of memory (> 6 GB at 16 int32 fields, either format; 8 took 19 s, now 2.5 s:
+    // tests/codec/device/map_device_messages.h). The stores become generic ones (st, not st.global
+    // or st.local). A checked writer is always behind a call (encode_checked, encode_envelope_checked),
+    // which hides the buffer as well.
+    if constexpr (!Checked) {
+      asm("" : "+l"(out_));
+      cur_ = out_;
+    }
+#endif
+  }
 
   /// Unchecked writers: where the next byte goes, and carrying on from there (what a chunk of a
   /// message's fields wrote, field_chunks.h), so that only one pointer crosses each chunk's call.
