@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what is missing, then builds and runs the
 # default build (all labels; GPU tests skip with a reason when no device exists), the asan+ubsan
-# build (labels unit, fuzz), the tsan build (label unit), and compiles ringkernel-gen's sources with
-# clang++-19 (the builds above compile them with g++ only).
+# build (labels unit, fuzz), the tsan build (label unit of the multi-threaded tests: tests/runtime,
+# tests/messaging), and compiles ringkernel-gen's sources with clang++-19 (the builds above compile
+# them with g++ only).
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
 usage: scripts/test.sh [-h | --help]
   Installs what is missing (scripts/setup.sh), then builds and runs every test: the default build
-  (all labels), the asan+ubsan build (labels unit, fuzz), the tsan build (label unit), and compiles
-  ringkernel-gen's sources with clang++-19. About 30 minutes on 2 cores. It takes no other argument;
+  (all labels), the asan+ubsan build (labels unit, fuzz), the tsan build (label unit of the
+  multi-threaded tests), and compiles ringkernel-gen's sources with clang++-19. About 50 minutes on
+  2 cores. It takes no other argument;
   for part of the suite, after a build: ctest --preset default -L unit (or -R <regex>).
 EOF
 }
