@@ -14,16 +14,8 @@
 set(rk_deprecated_src "${CMAKE_CURRENT_SOURCE_DIR}/deprecated")
 set(rk_deprecated_out "${CMAKE_CURRENT_BINARY_DIR}/deprecated_gen")
 set(rk_deprecated_base "${rk_deprecated_out}/deprecated_messages")
-add_custom_command(
-  OUTPUT "${rk_deprecated_base}.rk.stamp"
-  BYPRODUCTS "${rk_deprecated_base}.rk.h" "${rk_deprecated_base}.rk.cuh" "${rk_deprecated_base}.rk.json"
-  COMMAND RingKernel::gen --output-dir "${rk_deprecated_out}" --template-dir "${PROJECT_SOURCE_DIR}/templates"
-          --depfile "${rk_deprecated_base}.rk.d" --stamp "${rk_deprecated_base}.rk.stamp"
-          "${rk_deprecated_src}/deprecated_messages.h" -- -std=c++20 "-I${rk_deprecated_src}"
-  DEPENDS "${rk_deprecated_src}/deprecated_messages.h" RingKernel::gen ${rk_templates}
-  DEPFILE "${rk_deprecated_base}.rk.d"
-  COMMENT "ringkernel-gen deprecated/deprecated_messages.h (deprecated-message checks)"
-  VERBATIM)
+rk_generate_test_header("${rk_deprecated_out}" "${rk_deprecated_src}" deprecated_messages
+                        "deprecated/deprecated_messages.h (deprecated-message checks)")
 add_custom_command(
   OUTPUT "${rk_deprecated_out}/deprecated.registry.rk.h"
   COMMAND RingKernel::gen registry --name deprecated --output-dir "${rk_deprecated_out}"
