@@ -2,7 +2,8 @@
 // The device queue algorithms of warp_enqueue.h under concurrency, on the host: warps of host
 // threads playing lanes (simulated_warp.h) and plain host threads producing and consuming one
 // mpmc_ring at once; every message once, intact, in per-producer order.
-// RINGKERNEL_STRESS_SCALE multiplies the message counts (1 for label unit, larger for slow).
+// RINGKERNEL_STRESS_SCALE multiplies the message counts (1 for label unit, larger for slow), here
+// divided by 5 (warp_scale).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -160,7 +161,12 @@ void expect_credits_back(const Ring& ring) {
 }
 
 constexpr std::uint64_t near_wrap = std::numeric_limits<std::uint64_t>::max() - 100;
-constexpr std::uint32_t per_lane = 100 * RINGKERNEL_STRESS_SCALE;
+// A fifth of RINGKERNEL_STRESS_SCALE: every lane is a thread and every warp collective wakes all
+// of a warp's threads, so on a 2-core machine each message costs dozens of context switches (at
+// the full scale of 250 these tests took 263 s of the 2-core test script's time, at 50 they take
+// 33 s alone; the host queue stress tests in queue_stress_test.cpp keep the full scale).
+constexpr std::uint32_t warp_scale = RINGKERNEL_STRESS_SCALE >= 5 ? RINGKERNEL_STRESS_SCALE / 5 : RINGKERNEL_STRESS_SCALE;
+constexpr std::uint32_t per_lane = 100 * warp_scale;
 
 TEST(WarpQueue, ProducerWarpsToOneConsumerWarpEveryMessageOnceInOrder) {
   OwnedRing owned(8, near_wrap);  // small: full and empty all the time; positions cross 2^64
@@ -273,7 +279,7 @@ Stream batch_consumer_warp(const Ring& ring, unsigned mask, std::atomic<std::uin
 
 TEST(WarpQueue, BatchesSpanSeveralClaimsAndKeepOrder) {
   OwnedRing owned(64, near_wrap);
-  const std::uint32_t n = 300 * RINGKERNEL_STRESS_SCALE;
+  const std::uint32_t n = 300 * warp_scale;
   // 4 lanes claim at most 32 positions at once: batches of 75 take three claims or more.
   std::atomic<std::uint64_t> taken{0};
   std::vector<Stream> streams(1);
@@ -289,7 +295,7 @@ TEST(WarpQueue, BatchesSpanSeveralClaimsAndKeepOrder) {
 
 TEST(WarpQueue, BatchAndSingleWarpsMixEveryMessageOnce) {
   OwnedRing owned(32, near_wrap);
-  const std::uint32_t n = 200 * RINGKERNEL_STRESS_SCALE;
+  const std::uint32_t n = 200 * warp_scale;
   std::atomic<std::uint64_t> taken{0};
   const std::uint64_t total = 3ull * n + 2ull * n;  // three batch producers (ids 0-2), two warp_push lanes (3, 4)
   std::vector<Stream> streams(3);
