@@ -86,6 +86,9 @@ std::vector<const clang::CXXRecordDecl*> selectRoots(const std::vector<const cla
 
 bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records, const clang::ASTContext& context) {
   for (const clang::CXXRecordDecl* record : records) {
+    // `typedef struct [[ringkernel::message]] { ... } Point;`: clang names the unnamed struct
+    // after its closing brace, so the validator would not see the typedef yet.
+    if (record->getIdentifier() == nullptr && record->getTypedefNameForAnonDecl() == nullptr) return false;
     if (!record->isThisDeclarationADefinition()) continue;
     for (const clang::FieldDecl* field : record->fields()) {
       const clang::QualType element = context.getBaseElementType(field->getType());

@@ -29,8 +29,9 @@ std::vector<const clang::CXXRecordDecl*> selectRoots(const std::vector<const cla
                                                      Diagnoser& diagnoser);
 
 /// True when building these records now gives what building them after the whole parse would: no
-/// field uses an enum that is only declared so far, and every default member initializer is a
-/// literal (a constexpr function, say, may still get its definition later in the header).
+/// record is an unnamed struct (a typedef after its closing brace may still name it), no field uses
+/// an enum that is only declared so far, and every default member initializer is a literal (a
+/// constexpr function, say, may still get its definition later in the header).
 bool completeNow(const std::vector<const clang::CXXRecordDecl*>& records, const clang::ASTContext& context);
 
 }  // namespace ringkernel::gen

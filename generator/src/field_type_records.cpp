@@ -14,6 +14,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
+#include "names.h"
 
 namespace ringkernel::gen::field_type_detail {
 namespace {
@@ -246,10 +247,14 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
     if (definition != nullptr && named && declared.isValid() && !sm.isInMainFile(declared)) {
       return notOwnRecord(*definition, type, outer, context);
     }
-    return rejected("has type " + spell(type, context) + ", which is not a [[ringkernel::message]]",
-                    record->getIdentifier() == nullptr
-                        ? "give the struct a name and annotate it: struct [[ringkernel::message]] Name { ... };"
-                        : "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() + " { ... };");
+    const clang::TypedefNameDecl* alias = typedefNaming(*record);  // typedef struct { ... } Inner;
+    return rejected("has type " + spell(type, context) + ", which is not a [[ringkernel::message]]" +
+                        (alias != nullptr ? " (an unnamed struct that only '" + alias->getNameAsString() + "' names)"
+                                          : ""),
+                    record->getIdentifier() != nullptr
+                        ? "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() + " { ... };"
+                        : "give the struct a name and annotate it: struct [[ringkernel::message]] " +
+                              (alias != nullptr ? alias->getNameAsString() : std::string("Name")) + " { ... };");
   }
   FieldType result;
   result.kind = result.underlying = FieldKind::Message;

@@ -35,6 +35,18 @@ std::string qualifiedName(const clang::NamedDecl& decl) {
   return name;
 }
 
+const clang::TypedefNameDecl* typedefNaming(const clang::TagDecl& tag) {
+  if (tag.getIdentifier() != nullptr) return nullptr;
+  if (const clang::TypedefNameDecl* name = tag.getTypedefNameForAnonDecl()) return name;
+  for (const clang::Decl* next = tag.getNextDeclInContext(); next != nullptr; next = next->getNextDeclInContext()) {
+    const auto* alias = llvm::dyn_cast<clang::TypedefNameDecl>(next);
+    if (alias == nullptr) return nullptr;
+    const clang::TagDecl* named = alias->getUnderlyingType()->getAsTagDecl();
+    if (named != nullptr && named->getCanonicalDecl() == tag.getCanonicalDecl()) return alias;
+  }
+  return nullptr;
+}
+
 std::string defaultKernelName(std::string_view typeName) {
   static constexpr std::array<std::string_view, 3> suffixes = {"Request", "Response", "Message"};
   for (std::string_view suffix : suffixes) {

@@ -10,7 +10,9 @@
 
 namespace clang {
 class NamedDecl;
-}
+class TagDecl;
+class TypedefNameDecl;
+}  // namespace clang
 
 namespace ringkernel::gen {
 
@@ -19,6 +21,12 @@ std::uint32_t fnv1a32(std::string_view text);
 
 /// Fully qualified name without a leading "::", inline namespaces included, e.g. "app::AddRequest".
 std::string qualifiedName(const clang::NamedDecl& decl);
+
+/// The typedef or alias that names the unnamed struct or enum `tag` (`typedef struct { ... } Point;`,
+/// `using Point = struct { ... };`): clang's name for linkage purposes, else the first of the
+/// typedefs declared right after the tag that names the tag itself. Null for a named tag and for
+/// one no such typedef names (`struct { ... } instance;`).
+const clang::TypedefNameDecl* typedefNaming(const clang::TagDecl& tag);
 
 /// The type name without a trailing Request / Response / Message ("AddRequest" -> "Add"); the name
 /// itself when it has none of these suffixes or consists of nothing else.

@@ -105,10 +105,7 @@ bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::strin
     return fail(where, subject + " is a local struct declared inside a function",
                 "move it to namespace scope in a header");
   }
-  if (record.getIdentifier() == nullptr) {
-    return fail(where, "anonymous struct cannot be a message; it has no name to identify it",
-                "give the struct a name: struct [[ringkernel::message]] Name { ... };");
-  }
+  if (record.getIdentifier() == nullptr) return failUnnamedRecord(record);
   if (record.isInAnonymousNamespace()) {
     return fail(where, subject + " is declared in an anonymous namespace, so its qualified name "
                                  "is not stable",
@@ -227,10 +224,7 @@ bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& 
   const auto subject = [&] { return fieldPrefix(field, message); };
   const clang::SourceLocation where = field.getLocation();
   const clang::SourceRange declaration = field.DeclaratorDecl::getSourceRange();
-  if (enumeration.getIdentifier() == nullptr) {
-    return fail(where, declaration, subject() + " uses an unnamed enum, which generated code cannot name",
-                "give the enum a name");
-  }
+  if (enumeration.getIdentifier() == nullptr) return failUnnamedEnum(field, enumeration, subject());
   const auto enumName = [&] { return quoted(qualifiedName(enumeration)); };
   if (enumeration.getDefinition() == nullptr) {
     return fail(where, declaration, subject() + " uses enum " + enumName() + ", whose enumerators are not visible",

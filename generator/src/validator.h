@@ -94,6 +94,11 @@ class Validator {
   /// also the class around a nested one), later calls for it return false without a word.
   bool failDollar(const clang::NamedDecl& named, const std::string& message);
   bool checkDollars(const clang::CXXRecordDecl& record, const std::string& subject);
+  /// An unnamed struct as a message, an unnamed enum as a field's type (`subject` names the field):
+  /// the error names the typedef or alias that names it, if any, and a note points at it
+  /// (validator_names.cpp).
+  bool failUnnamedRecord(const clang::CXXRecordDecl& record);
+  bool failUnnamedEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration, const std::string& subject);
   /// The struct's alignment must be that of its most aligned field (validator_layout.cpp).
   bool checkRecordAlignment(const clang::CXXRecordDecl& record, const MessageModel& model);
 

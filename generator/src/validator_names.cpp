@@ -1,6 +1,7 @@
 // Copyright RingKernel authors.
-// The validator's rule on names that reach the manifest: no '$' (a compiler extension) in a
-// message's qualified name, its fields' names or the names of the enums they use.
+// The validator's rules on names that reach the manifest: no '$' (a compiler extension) in a
+// message's qualified name, its fields' names or the names of the enums they use; and a message or
+// an enum a field uses has a name of its own (a typedef's or alias's name only is not one).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -42,7 +43,63 @@ const char* scopeKind(const clang::NamedDecl& scope) {
   return llvm::isa<clang::NamespaceDecl>(scope) ? "namespace" : "class";
 }
 
+/// The typedef or alias as the errors name it.
+std::string describeAlias(const clang::TypedefNameDecl& alias) {
+  return std::string(llvm::isa<clang::TypeAliasDecl>(alias) ? "alias " : "typedef ") +
+         quoted(alias.getNameAsString());
+}
+
+/// Why a typedef's name is not enough: what .rk.cuh writes for the type.
+std::string ownNameReason(const std::string& keyword, const clang::TypedefNameDecl& alias) {
+  return "; generated code defines and names types by their own name (.rk.cuh would write '" + keyword + " " +
+         alias.getNameAsString() + " { ... }', a type other than this one)";
+}
+
+/// The fix's remark on the typedef or alias the user wrote.
+std::string mayStay(const clang::TypedefNameDecl& alias) {
+  return llvm::isa<clang::TypeAliasDecl>(alias) ? " (the alias may stay)" : " (the typedef may stay)";
+}
+
 }  // namespace
+
+bool Validator::failUnnamedRecord(const clang::CXXRecordDecl& record) {
+  const clang::SourceLocation where = record.getLocation();
+  const std::string keyword = record.getKindName().str();
+  const clang::TypedefNameDecl* alias = typedefNaming(record);
+  if (alias == nullptr) {
+    const auto* instance = llvm::dyn_cast_or_null<clang::VarDecl>(record.getNextDeclInContext());
+    const bool declares = instance != nullptr && instance->getType()->getAsTagDecl() == &record;
+    return fail(where, "anonymous " + keyword + " cannot be a message; it has no name to identify it",
+                "give the " + keyword + " a name: " + keyword + " [[ringkernel::message]] Name { ... }" +
+                    (declares ? " " + instance->getNameAsString() : std::string()) + ";");
+  }
+  const std::string name = alias->getNameAsString();
+  fail(where,
+       "message " + quoted(qualifiedName(*alias)) + " is an unnamed " + keyword + " that only the " +
+           describeAlias(*alias) + " names" + ownNameReason(keyword, *alias),
+       "name the " + keyword + " itself: " + keyword + " [[ringkernel::message]] " + name + " { ... };" +
+           mayStay(*alias));
+  diagnoser_.note(alias->getLocation(), "the " + describeAlias(*alias) + " is declared here");
+  return false;
+}
+
+bool Validator::failUnnamedEnum(const clang::FieldDecl& field, const clang::EnumDecl& enumeration,
+                                const std::string& subject) {
+  const clang::SourceLocation where = field.getLocation();
+  const clang::SourceRange declaration = field.DeclaratorDecl::getSourceRange();
+  const clang::TypedefNameDecl* alias = typedefNaming(enumeration);
+  if (alias == nullptr) {
+    return fail(where, declaration, subject + " uses an unnamed enum, which generated code cannot name",
+                "give the enum a name");
+  }
+  const std::string name = alias->getNameAsString();
+  fail(where, declaration,
+       subject + " uses enum " + quoted(qualifiedName(*alias)) + ", an unnamed enum that only the " +
+           describeAlias(*alias) + " names" + ownNameReason("enum", *alias),
+       "name the enum itself: enum " + name + " { ... };" + mayStay(*alias));
+  diagnoser_.note(alias->getLocation(), "the " + describeAlias(*alias) + " is declared here");
+  return false;
+}
 
 bool Validator::failDollar(const clang::NamedDecl& named, const std::string& message) {
   if (!dollarsReported_.insert(&named).second) return false;
