@@ -3,8 +3,13 @@
 # Adds a CTest test (label unit) that compiles SOURCE at -O2 with the project's C++ compiler and, in
 # a GCC build, with clang++ too, and fails when a function matching OUTLINED is left out of line
 # (tests/check_inlined.cmake). The two compilers inline differently: each must be checked.
+# Not in sanitizer builds: the check compiles without the build's flags, with the compilers the
+# default build checks already, so it would only repeat that build's test.
 find_program(RINGKERNEL_INLINING_CLANGXX NAMES clang++-19 clang++)
 function(ringkernel_add_inlining_check)
+  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+    return()
+  endif()
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;SOURCE;ENTRY;ENTRY_COUNT;OUTLINED;ALLOWED;HINT" "INCLUDES")
   set(compilers "${CMAKE_CXX_COMPILER}")
   if(RINGKERNEL_INLINING_CLANGXX AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
