@@ -130,16 +130,25 @@ endfunction()
 # entries, RingKernelGenerateRegistry.cmake), which CMake orders after nothing. The target's own
 # custom commands would wait for what it links and depends on, and the parse may include a header
 # one of those generates (a version header, protobuf output): make the utility wait for them too.
-# Done here because links may be added after the call.
+# Done here because links may be added after the call. Except RingKernel's own runtime (built here
+# by add_subdirectory or FetchContent, which every call links): it generates no header, and waiting
+# for its compile would hold every generation, and so every compile of a message's user, back.
 function(_ringkernel_order_utilities)
   get_property(utilities GLOBAL PROPERTY RINGKERNEL_GEN_UTILITIES)
   set_property(GLOBAL PROPERTY RINGKERNEL_GEN_UTILITIES "")
+  set(runtime "")
+  if(TARGET RingKernel::runtime)
+    get_target_property(runtime RingKernel::runtime ALIASED_TARGET)
+  endif()
   foreach(entry IN LISTS utilities)
     string(REPLACE "|" ";" entry "${entry}")
     list(GET entry 0 target)
     list(GET entry 1 utility)
     _ringkernel_build_dependencies(${target} deps)
     foreach(dep IN LISTS deps)
+      if(dep STREQUAL runtime)
+        continue()
+      endif()
       _ringkernel_depends_on(${dep} ${target} cycle)
       if(NOT cycle)
         add_dependencies(${utility} ${dep})
