@@ -272,14 +272,20 @@ TEST(FieldRules, AStdArrayOfCharGetsTheFixedWidthByteArrayOfCharsSignedness) {
 }
 
 // A typedef of an unnamed struct (glibc's div_t) is a struct from another header too: the fix used
-// to be "give the struct a name and annotate it", which the user cannot do to a system header.
-TEST(FieldRules, ATypedefOfAnUnnamedStructFromAnotherHeaderGetsTheForeignStructFix) {
+// to be "give the struct a name and annotate it", which the user cannot do to a system header. So is
+// one that only an alias declaration names (using PointU = struct { ... };): clang gives it the alias
+// as its name for linkage too.
+TEST(FieldRules, ATypedefOrAliasOfAnUnnamedStructFromAnotherHeaderGetsTheForeignStructFix) {
   const std::map<std::string, std::string> files = {
-      {"/ringkernel-test/mine.h", "typedef struct { float x, y; } PointT;\n"}};
+      {"/ringkernel-test/mine.h", "typedef struct { float x, y; } PointT;\nusing PointU = struct { double u, v, w; };\n"}};
   const std::string source = "#include <cstdlib>\n#include \"mine.h\"\n"
-                             "struct [[ringkernel::message]] Q { div_t d2; PointT pt; };\n";
+                             "struct [[ringkernel::message]] Q { div_t d2; PointT pt; PointU pu; };\n";
   const auto run = runFrontendOn(source, "x86_64-linux-gnu", files, {"-I/ringkernel-test"});
-  EXPECT_EQ(errorCount(run), 2u) << run.printed;
+  EXPECT_EQ(errorCount(run), 3u) << run.printed;
+  EXPECT_TRUE(hasError(run, positionOf(source, "pu;"), {"field 'pu'", "(declared in 'mine.h')"},
+                       "give the struct a name and annotate it in 'mine.h' if that header is yours, else use a "
+                       "[[ringkernel::message]] struct of your own with the same fields, or an array of its "
+                       "fields' type: double pu[3]"));
   EXPECT_TRUE(hasError(run, positionOf(source, "d2;"),
                        {"field 'd2'", "'div_t', which is not a [[ringkernel::message]] and is declared in a system header"},
                        "use a [[ringkernel::message]] struct of your own with the same fields, or an array of its "
