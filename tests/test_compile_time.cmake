@@ -4,8 +4,9 @@
 # How hard the optimiser works on test code. The rule: the code under test keeps
 # the build type's flags. Where a library compiles it (ringkernel_runtime, ringkernel_gen_lib), the
 # test drivers may go to -O0; header-only code under test (the codec, the queues) is compiled by the
-# test itself, so its main suites keep the build type's flags and only its repeat runs (other
-# traits, other flags, other code paths of the same codec) go down to -O1.
+# test itself, so its main suites keep the build type's flags; the codec's repeat runs (other
+# traits, other flags, other code paths) and its suites about values on paths whose optimised code
+# other checks inspect (many fields, map keys: tests/codec/CMakeLists.txt) go down to -O1.
 #
 #   ringkernel_test_optimization(<target> O0|O1)
 #     O0: <target>'s C++ at -O0 (in any build type).
