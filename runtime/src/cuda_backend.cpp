@@ -175,7 +175,7 @@ class CudaBackend final : public DeviceBackend {
     void* p = nullptr;
     check(cudaHostAlloc(&p, bytes, cudaHostAllocPortable), "cudaHostAlloc", device_id);
     try {
-      pinned_.add(p, bytes);
+      pinned_.add(p, bytes, cuda_driver::current_context());  // the context it lives in, which frees it
     } catch (...) {  // std::bad_alloc of the table: no pinned memory without its entry
       ignore_error(cudaFreeHost(p));
       throw;
@@ -183,12 +183,17 @@ class CudaBackend final : public DeviceBackend {
     return p;
   }
 
+  // Freed in the context it was allocated in (ContextScope), the calling thread's left as it was:
+  // cudaFreeHost needs a context (cuMemFreeHost documents CUDA_ERROR_INVALID_CONTEXT), and in a
+  // thread with none bound the runtime would bind and initialise the primary context of the
+  // thread's current device (0 unless it chose another), in a process that may never use device 0.
   // cudaFreeHost's documentation promises no synchronization: copies still queued on a stream
   // would read or write freed memory, so callers wait for them first (StagingPipeline's destructor
   // for its staging buffers; users, for theirs: buffers.h).
   void release_pinned(void* p) noexcept override {
     if (!p) return;
-    pinned_.remove(p);
+    const auto allocation = pinned_.remove(p);
+    const cuda_call::ContextScope scope(allocation ? static_cast<CUcontext>(allocation->tag) : nullptr);
     ignore_error(cudaFreeHost(p));
   }
 

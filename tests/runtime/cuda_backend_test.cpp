@@ -344,6 +344,40 @@ TEST(CudaBackend, StreamAndEventCallsFromAFreshThreadLeaveDevice0sContextAlone) 
   EXPECT_EQ(device(1).ordinal, 1);
 }
 
+// Freeing pinned memory from a thread that made no CUDA call yet (no context bound) runs in the
+// context the memory was allocated in and leaves the thread with none bound. cudaFreeHost needs a
+// context: without one bound, the runtime bound the primary context of the thread's current device
+// (0) and left it bound, initialising it in a process that never used device 0. On one GPU, the
+// thread's binding is checked; on two, also that device 0's primary context stays untouched (the
+// memory is device 1's).
+TEST(CudaBackend, FreeingPinnedMemoryFromAFreshThreadLeavesItWithNoContext) {
+  const DriverContextQueries driver;
+  std::size_t count = 0;
+  for (const BackendStatus& b : backend_statuses())
+    if (b.backend == Backend::cuda) count = static_cast<std::size_t>(b.device_count);
+  if (count == 0) GTEST_SKIP() << ringkernel_test::cuda_skip_reason(1, count);
+  if (!driver.complete()) GTEST_SKIP() << "cudaGetDriverEntryPointByVersion found no cuCtxGetCurrent";
+  const bool check_device_0 = count >= 2 && driver.primary_active(0) == 0;
+  const int id = count >= 2 ? 1 : 0;  // CUDA ids come first: id 1 is CUDA device 1
+  auto buffer = std::make_unique<PinnedBuffer>(id, 4096);
+  int active0 = -2;
+  CUresult before_result = CUDA_ERROR_UNKNOWN, after_result = CUDA_ERROR_UNKNOWN;
+  CUcontext before = nullptr, after = nullptr;
+  std::thread([&] {
+    before_result = driver.current(&before);
+    buffer.reset();  // cudaFreeHost
+    after_result = driver.current(&after);
+    active0 = driver.primary_active(0);
+  }).join();
+  ASSERT_EQ(before_result, CUDA_SUCCESS);
+  ASSERT_EQ(before, nullptr) << "a new thread has no context bound";
+  EXPECT_EQ(after_result, CUDA_SUCCESS);
+  EXPECT_EQ(after, nullptr) << "freeing pinned memory left a context bound in a thread that had none";
+  if (check_device_0) {
+    EXPECT_EQ(active0, 0) << "freeing device 1's pinned memory initialised device 0's context";
+  }
+}
+
 // A CUDA device and a host-backend device have no path between them: copies and measure() say so
 // (errc::unsupported, "different backends"), before measure() allocates anything; measure() took
 // the pair for one that configure_host_backend() had split (errc::invalid_state) after allocating.
