@@ -39,8 +39,26 @@ std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
   return get_range(&base, &size, address) == CUDA_SUCCESS ? static_cast<std::uintptr_t>(base) : 0;
 }
 
-// The device whose memory the driver says `p` is, or -1 (host memory, or unknown to CUDA).
+// The device whose memory the driver says `p` is, or -1 (host memory, managed memory, or unknown to
+// CUDA). Asked of the driver (cuPointerGetAttributes), which binds no context: copies call this for
+// every address of theirs not in the table (host memory, foreign device memory), from any thread,
+// and in a thread with no context bound the runtime's cudaPointerGetAttributes would bind and
+// initialise the primary context of the thread's current device (0 unless it chose another), as for
+// any runtime call that needs a context. The attributes asked for are the pointer's own (its
+// allocation's device, not a context-relative address), and an address CUDA does not know gets
+// them zeroed with CUDA_SUCCESS (cuda.h). Where the driver's call cannot be looked up, the runtime's.
 int driver_device_of(const void* p) noexcept {
+  static const auto get_attributes =
+      cuda_driver::entry_point<PFN_cuPointerGetAttributes_v7000>("cuPointerGetAttributes", 7000);
+  if (get_attributes) {
+    unsigned int type = 0, managed = 0;
+    int device = -1;
+    CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                        CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    void* data[] = {&type, &managed, &device};
+    if (get_attributes(3, attributes, data, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) return -1;
+    return type == CU_MEMORYTYPE_DEVICE && managed == 0 ? device : -1;
+  }
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -76,7 +94,7 @@ bool CudaAllocations::starts_another_block(std::uintptr_t start, std::uintptr_t 
          driver_.block_start(reinterpret_cast<const void*>(address), ordinal) == address;
 }
 
-// `device`: what cudaPointerGetAttributes says of `address` (driver_.device_of). Before the next
+// `device`: what the driver says of `address` (driver_.device_of). Before the next
 // 256-byte boundary, always (no other block can start or lie there). Further on, where the driver
 // calls it device memory, where cuMemGetAddressRange says the block still runs there (and not where
 // another block holds it); where it calls it no device memory, in the region of the block's last
@@ -131,14 +149,14 @@ std::optional<CudaAllocations::Found> CudaAllocations::find(const void* p) const
 // copies it as pageable memory, on the host: a segmentation fault. Owned by the block's device
 // instead, it reaches check_range, which refuses it as an overrun. An address past a buffer's end is
 // its block's (in_padding_of):
-//   - before the next 256-byte boundary, whatever cudaPointerGetAttributes says of it (an error,
-//     cudaMemoryTypeUnregistered, Device, Host, Managed);
-//   - further on, where cudaPointerGetAttributes says Device: where cuMemGetAddressRange says the
+//   - before the next 256-byte boundary, whatever the driver's pointer attributes say of it (an error,
+//     unknown, device, host or managed memory);
+//   - further on, where they say device memory: where cuMemGetAddressRange says the
 //     block still runs there (not where it names another block, nor where it fails);
-//   - further on, where cudaPointerGetAttributes says anything else: in the 2 MiB region of the
+//   - further on, where they say anything else: in the 2 MiB region of the
 //     block's last byte (Driver::device_region_bytes), which covers the rest of a large block's
 //     rounding, as above.
-// Elsewhere the driver decides as for any foreign pointer: cudaMemoryTypeDevice, that device; any
+// Elsewhere the driver decides as for any foreign pointer: device memory, that device; any
 // other answer, -1. What no answer tells apart is an address past that region that the driver calls
 // no device memory: to CUDA that is host memory, as it is here.
 int CudaAllocations::owner_of(const void* p) const noexcept {

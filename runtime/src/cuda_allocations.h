@@ -19,8 +19,9 @@ class CudaAllocations {
  public:
   /// What the driver and the system say of an address; theirs by default, a test's own else.
   struct Driver {
-    /// cudaPointerGetAttributes: the device whose memory `p` is, -1 for any other answer (an error,
-    /// cudaMemoryTypeUnregistered, Host, Managed).
+    /// cuPointerGetAttributes (cudaPointerGetAttributes where the driver's call cannot be looked
+    /// up): the device whose memory `p` is, -1 for any other answer (an error, memory unknown to
+    /// CUDA, host memory, managed memory).
     int (*device_of)(const void* p) noexcept;
     /// cuMemGetAddressRange, with device `ordinal` current: the start of the driver's block that
     /// holds `p`, 0 where it knows none (or the call fails).
