@@ -42,9 +42,9 @@ std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
 // The device whose memory the driver says `p` is, or -1 (host memory, managed memory, or unknown to
 // CUDA). Asked of the driver (cuPointerGetAttributes), which binds no context: copies call this for
 // every address of theirs not in the table (host memory, foreign device memory), from any thread,
-// and in a thread with no context bound the runtime's cudaPointerGetAttributes would bind and
-// initialise the primary context of the thread's current device (0 unless it chose another), as for
-// any runtime call that needs a context. The attributes asked for are the pointer's own (its
+// and in a thread with no context bound a runtime call that needs one binds and initialises the
+// primary context of the thread's current device (0 unless it chose another: cuda_call.h's
+// ContextScope); whether cudaPointerGetAttributes counts as one is not documented. The attributes asked for are the pointer's own (its
 // allocation's device, not a context-relative address), and an address CUDA does not know gets
 // them zeroed with CUDA_SUCCESS (cuda.h). Where the driver's call cannot be looked up, the runtime's.
 int driver_device_of(const void* p) noexcept {

@@ -188,9 +188,9 @@ TEST(CudaBackend, FreeingPinnedMemoryFromAFreshThreadLeavesItWithNoContext) {
 
 // Copies between host memory and a device from a thread that made no CUDA call yet leave it with no
 // context bound. A copy asks the driver which device each of its addresses belongs to (host memory
-// and foreign pointers are not in RingKernel's table); the runtime's cudaPointerGetAttributes bound
-// the primary context of the thread's current device (0) for that, before the copy ran in the
-// stream's context. On two GPUs the copies are device 1's, and device 0's context stays untouched.
+// and foreign pointers are not in RingKernel's table). Asked of the runtime (cudaPointerGetAttributes)
+// that may bind the primary context of the thread's current device (0), before the copy runs in the
+// stream's context; the driver's call binds none. On two GPUs the copies are device 1's, and device 0's context stays untouched.
 TEST(CudaBackend, CopiesFromAFreshThreadLeaveItWithNoContext) {
   const DriverContextQueries driver;
   const std::size_t count = cuda_device_count();
