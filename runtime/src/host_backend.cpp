@@ -2,6 +2,7 @@
 // The host backend: virtual devices whose memory is host memory, with an allocation table
 // (host_allocations.h) and per-device capacity, worker-thread streams, events and a configurable peer topology.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <mutex>
@@ -14,6 +15,7 @@
 
 #include "aligned_host_memory.h"
 #include "host_allocations.h"
+#include "host_backend_seams.h"
 #include "host_stream.h"
 #include "pinned_allocations.h"
 #include "registry.h"
@@ -22,6 +24,9 @@
 namespace ringkernel::detail {
 
 namespace {
+
+std::atomic<bool> refuse_peer_access{false};   // the test seams (host_backend_seams.h)
+std::atomic<bool> refuse_pinned_memory{false};
 
 class HostBackend final : public DeviceBackend {
  public:
@@ -106,6 +111,10 @@ class HostBackend final : public DeviceBackend {
 
   void* allocate_pinned(std::size_t bytes, int device_id) override {
     if (bytes == 0) return nullptr;
+    if (refuse_pinned_memory.load(std::memory_order_relaxed))
+      throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
+                  "host allocation of " + std::to_string(bytes) +
+                      " bytes refused by the test seam (refuse_host_pinned_memory_for_testing)");
     void* p = allocate_aligned_host(bytes);
     if (!p)
       throw Error(errc::out_of_memory, "PinnedBuffer::PinnedBuffer", device_id,
@@ -233,6 +242,9 @@ class HostBackend final : public DeviceBackend {
                       "; set RINGKERNEL_HOST_TOPOLOGY or configure_host_backend()); copies "
                       "between them are host-staged");
     std::lock_guard lock(mutex_);
+    if (refuse_peer_access.load(std::memory_order_relaxed) && !enabled_.count({a, b}))
+      throw Error(errc::backend_failure, "PeerMemory::enable_peer_access", a_id,
+                  "refused by the test seam (refuse_host_peer_access_for_testing)");
     enabled_.insert({a, b});
   }
 
@@ -261,6 +273,9 @@ class HostBackend final : public DeviceBackend {
 };
 
 }  // namespace
+
+void refuse_host_peer_access_for_testing(bool on) noexcept { refuse_peer_access.store(on, std::memory_order_relaxed); }
+void refuse_host_pinned_memory_for_testing(bool on) noexcept { refuse_pinned_memory.store(on, std::memory_order_relaxed); }
 
 std::shared_ptr<DeviceBackend> make_host_backend(const HostBackendConfig& config) {
   validate_host_config(config, "configure_host_backend");

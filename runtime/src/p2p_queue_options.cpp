@@ -94,7 +94,8 @@ P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination,
   return staged(source, destination, o, direct.why);
 }
 
-P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o) {
+P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& o,
+                                     std::string& direct_why) {
   try {
     peers.enable_peer_access(source, destination);
     return P2PTransferMode::direct_p2p;
@@ -104,33 +105,29 @@ P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destinat
     if (o.mode != P2PTransferMode::adaptive) {
       throw Error(e.code(), call, source, "direct_p2p requested but " + why + "; use P2PTransferMode::host_staged or adaptive");
     }
-    return staged(source, destination, o, why);
+    const P2PTransferMode mode = staged(source, destination, o, why);
+    direct_why = why;
+    return mode;
   }
 }
 
-namespace {
-
-// Why adaptive mode did not keep the direct ring that did not fit (its detail: which ring, how large).
-std::string direct_did_not_fit(int destination, const Error& failure) {
-  return "the ring did not fit device " + std::to_string(destination) + "'s memory (" + failure.detail() + ")";
-}
-
-}  // namespace
-
-P2PTransferMode direct_ring_did_not_fit(int source, int destination, const P2PQueueOptions& o, const Error& failure) {
+P2PTransferMode direct_ring_did_not_fit(int source, int destination, const P2PQueueOptions& o, const Error& failure,
+                                        std::string& direct_why) {
   if (o.mode != P2PTransferMode::adaptive) {
     throw Error(failure.code(), call, failure.device(),
                 failure.detail() +
                     "; P2PTransferMode::host_staged (or adaptive, which falls back to it) places the ring in pinned "
                     "host memory instead");
   }
-  return staged(source, destination, o, direct_did_not_fit(destination, failure));
+  std::string why = "the ring did not fit device " + std::to_string(destination) + "'s memory (" + failure.detail() + ")";
+  const P2PTransferMode mode = staged(source, destination, o, why);
+  direct_why = std::move(why);
+  return mode;
 }
 
-void throw_neither_ring_fits(int destination, const Error& direct_failure, const Error& staged_failure) {
+void throw_neither_ring_fits(int destination, const std::string& direct_why, const Error& staged_failure) {
   throw Error(errc::out_of_memory, call, destination,
-              "adaptive mode found neither placement possible: direct_p2p because " +
-                  direct_did_not_fit(destination, direct_failure) +
+              "adaptive mode found neither placement possible: direct_p2p because " + direct_why +
                   "; host_staged because the ring did not fit pinned host memory either (" + staged_failure.detail() +
                   ")");
 }

@@ -1,9 +1,11 @@
 // Copyright RingKernel authors.
-// P2PMessageQueue when the direct ring does not fit the destination's memory (docs/messaging.md
-// §5): adaptive mode stages it in pinned host memory instead, on the MpmcQueue path and on the
+// P2PMessageQueue when the direct ring does not fit the destination's memory, or enabling peer
+// access fails (docs/messaging.md §5; the refusal through a test seam of host_backend_seams.h):
+// adaptive mode stages it in pinned host memory instead, on the MpmcQueue path and on the
 // GPU-memory path (the test seam of queue_memory_seam.h); where pinned memory cannot serve the
 // declared sides, or cannot hold the ring either, the error says why neither placement was taken
-// and nothing is left behind. An explicit direct_p2p stays out_of_memory, naming host_staged.
+// and nothing is left behind. An explicit direct_p2p stays out_of_memory, naming host_staged, or
+// names the refusal.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -12,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_backend_seams.h"
 #include "queue_memory_seam_scope.h"
 #include "ringkernel/device.h"
 #include "ringkernel/host_backend.h"
@@ -68,6 +71,24 @@ class P2PQueueFallback : public ::testing::Test {
   ringkernel::PeerMemory peers_;
   std::size_t free_before_ = 0;
 };
+
+// A seam of host_backend_seams.h on while it lives, off however the scope ends.
+class Refusal {
+ public:
+  explicit Refusal(void (*seam)(bool) noexcept) : seam_(seam) { seam_(true); }
+  ~Refusal() { seam_(false); }
+  Refusal(const Refusal&) = delete;
+  Refusal& operator=(const Refusal&) = delete;
+
+ private:
+  void (*seam_)(bool) noexcept;
+};
+
+// "enabling peer access from device A to device B failed (...)", as the refusal of the seam reads.
+std::string refused_enable(const std::vector<int>& ids) {
+  return "enabling peer access from device " + std::to_string(ids[0]) + " to device " + std::to_string(ids[1]) +
+         " failed (PeerMemory::enable_peer_access: refused by the test seam (refuse_host_peer_access_for_testing))";
+}
 
 ringkernel::Error error_of(ringkernel::PeerMemory& peers, const std::vector<int>& ids, const P2PQueueOptions& o) {
   try {
@@ -177,6 +198,66 @@ TEST_F(P2PQueueFallback, ExplicitDirectStaysOutOfMemoryNamingHostStaged) {
   }
   Queue staged(peers_, ids[0], ids[1], P2PQueueOptions{.capacity = too_large, .mode = P2PTransferMode::host_staged});
   EXPECT_EQ(staged.transfer_mode(), P2PTransferMode::host_staged) << "as the hint says";
+}
+
+// Enabling peer access refused after the direct ring was allocated (CUDA: cudaDeviceEnablePeerAccess,
+// e.g. too many peers): adaptive mode frees it and stages the ring, on both paths; nothing is held
+// on the destination and peer access stays off.
+TEST_F(P2PQueueFallback, AdaptiveWherePeerAccessIsRefusedStagesTheRing) {
+  const auto ids = configure();
+  const Refusal refusal(ringkernel::detail::refuse_host_peer_access_for_testing);
+  {
+    Queue q(peers_, ids[0], ids[1], P2PQueueOptions{.capacity = 64});
+    EXPECT_EQ(q.transfer_mode(), P2PTransferMode::host_staged);
+    expect_nothing_left(ids);
+    ASSERT_TRUE(q.send(Item{1, 2}).ok());
+    Item m{};
+    ASSERT_EQ(q.receive(m), ringkernel::ReceiveStatus::ok);
+    EXPECT_EQ(m.index, 1u);
+    EXPECT_EQ(m.check, 2u);
+  }
+  const ringkernel::test::DeviceMemoryAsGpuMemory gpu_memory;
+  Queue q(peers_, ids[0], ids[1],
+          P2PQueueOptions{.capacity = 64, .producers = QueueUsers::kernels, .consumers = QueueUsers::kernels});
+  EXPECT_EQ(q.transfer_mode(), P2PTransferMode::host_staged);
+  expect_nothing_left(ids);
+  auto ring = q.kernel_ring();
+  ASSERT_TRUE(ring.try_push(Item{3, 4}));
+  Item out{};
+  ASSERT_TRUE(ring.try_pop(out));
+  EXPECT_EQ(out.index, 3u);
+}
+
+// An explicit direct_p2p is not moved: the refusal, named, with the alternatives; nothing held.
+TEST_F(P2PQueueFallback, ExplicitDirectWherePeerAccessIsRefusedSaysWhy) {
+  const auto ids = configure();
+  const Refusal refusal(ringkernel::detail::refuse_host_peer_access_for_testing);
+  const auto e = error_of(peers_, ids, P2PQueueOptions{.capacity = 64, .mode = P2PTransferMode::direct_p2p});
+  EXPECT_EQ(e.code(), errc::backend_failure) << e.what();
+  EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+  EXPECT_EQ(e.device(), ids[0]) << e.what();
+  EXPECT_EQ(e.detail(), "direct_p2p requested but " + refused_enable(ids) +
+                            "; use P2PTransferMode::host_staged or adaptive");
+  expect_nothing_left(ids);
+}
+
+// Refused peer access and a staged ring that does not fit pinned memory: one out_of_memory saying
+// both (the refusal was left out: only the pinned failure was reported), nothing held.
+TEST_F(P2PQueueFallback, AdaptiveWherePeerAccessIsRefusedAndPinnedMemoryTooSaysBoth) {
+  const auto ids = configure();
+  const Refusal refusal(ringkernel::detail::refuse_host_peer_access_for_testing);
+  const Refusal no_pinned(ringkernel::detail::refuse_host_pinned_memory_for_testing);
+  const auto e = error_of(peers_, ids, P2PQueueOptions{.capacity = 64});
+  EXPECT_EQ(e.code(), errc::out_of_memory) << e.what();
+  EXPECT_EQ(e.call(), "P2PMessageQueue") << e.what();
+  EXPECT_EQ(e.device(), ids[1]) << e.what();
+  const std::string both = "adaptive mode found neither placement possible: direct_p2p because " + refused_enable(ids) +
+                           "; host_staged because the ring did not fit pinned host memory either (" +
+                           ring_of(64, "pinned host memory (QueueMemory::pinned)") + "PinnedBuffer::PinnedBuffer: ";
+  EXPECT_EQ(e.detail().find(both), 0u) << e.what();
+  EXPECT_NE(e.detail().find("refused by the test seam (refuse_host_pinned_memory_for_testing)"), std::string::npos)
+      << e.what();
+  expect_nothing_left(ids);
 }
 
 }  // namespace

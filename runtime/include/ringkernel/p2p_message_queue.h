@@ -242,22 +242,23 @@ class P2PMessageQueue {
   // or enabling fails, adaptive mode stages the ring (detail::direct_ring_did_not_fit,
   // enable_direct_access: they refuse, saying why, where pinned memory cannot serve the sides).
   void place_ring(PeerMemory& peers, const P2PQueueOptions& options) {
+    std::string direct_why;  // why adaptive mode fell back to host_staged
     try {
       allocate_storage(options);
     } catch (const Error& e) {
       if (e.code() != errc::out_of_memory || mode_ != P2PTransferMode::direct_p2p) throw;
-      mode_ = detail::direct_ring_did_not_fit(source_, destination_, options, e);  // adaptive: host_staged
-      allocate_ring(options, &e);
+      mode_ = detail::direct_ring_did_not_fit(source_, destination_, options, e, direct_why);  // adaptive: host_staged
+      allocate_ring(options, &direct_why);
       return;
     }
     if (kernel_storage_) place_kernel_ring(options.capacity);
     if (mode_ != P2PTransferMode::direct_p2p) return;
-    mode_ = detail::enable_direct_access(peers, source_, destination_, options);
+    mode_ = detail::enable_direct_access(peers, source_, destination_, options, direct_why);
     if (mode_ != P2PTransferMode::direct_p2p) {  // adaptive, enabling failed: host_staged
       queue_.reset();
       kernel_storage_.reset();
       control_stream_.reset();
-      allocate_ring(options);
+      allocate_ring(options, &direct_why);
       return;
     }
     try {
@@ -275,15 +276,16 @@ class P2PMessageQueue {
     }
   }
 
-  // The ring in the memory mode_ needs, ready for use. `direct_failure`: the direct ring that did
-  // not fit, for adaptive mode's staged one: where that does not fit either, out_of_memory says
-  // both (nothing is held, neither ring being allocated, and peer access was not enabled).
-  void allocate_ring(const P2PQueueOptions& options, const Error* direct_failure = nullptr) {
+  // The ring in the memory mode_ needs, ready for use. `direct_why`: for adaptive mode's staged
+  // ring, why the direct one was not kept (it did not fit, or enabling peer access failed): where the
+  // staged ring does not fit either, out_of_memory says both (nothing is held: no ring is allocated,
+  // and peer access was not enabled).
+  void allocate_ring(const P2PQueueOptions& options, const std::string* direct_why = nullptr) {
     try {
       allocate_storage(options);
     } catch (const Error& e) {
-      if (direct_failure == nullptr || e.code() != errc::out_of_memory) throw;
-      detail::throw_neither_ring_fits(destination_, *direct_failure, e);
+      if (direct_why == nullptr || e.code() != errc::out_of_memory) throw;
+      detail::throw_neither_ring_fits(destination_, *direct_why, e);
     }
     if (kernel_storage_) place_kernel_ring(options.capacity);
   }

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "ringkernel/queue/queue_types.h"
 #include "ringkernel/queue/queue_users.h"
@@ -56,20 +57,22 @@ P2PTransferMode resolve_p2p_mode(PeerMemory& peers, int source, int destination,
 /// Enables peer access source -> destination for a ring resolve_p2p_mode placed directly:
 /// direct_p2p. If enabling fails (CUDA: cudaDeviceEnablePeerAccess refusing, e.g. too many peers),
 /// adaptive mode falls back: host_staged where the pinned memory can serve both sides (else an
-/// Error naming both reasons); an explicit direct_p2p throws the failure, naming P2PMessageQueue.
-P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options);
+/// Error naming both reasons), `direct_why` then saying why not direct_p2p (for
+/// throw_neither_ring_fits); an explicit direct_p2p throws the failure, naming P2PMessageQueue.
+P2PTransferMode enable_direct_access(PeerMemory& peers, int source, int destination, const P2PQueueOptions& options,
+                                     std::string& direct_why);
 
 /// The ring resolve_p2p_mode placed directly did not fit the destination's memory (`failure`:
 /// out_of_memory, its detail saying which ring in which memory). Adaptive mode falls back as
-/// enable_direct_access does: host_staged where the pinned memory can serve both sides (else an
-/// Error naming both reasons); an explicit direct_p2p throws `failure` again (out_of_memory, named
-/// P2PMessageQueue), its detail ending in a hint naming host_staged.
+/// enable_direct_access does, setting `direct_why` likewise; an explicit direct_p2p throws `failure`
+/// again (out_of_memory, named P2PMessageQueue), its detail ending in a hint naming host_staged.
 P2PTransferMode direct_ring_did_not_fit(int source, int destination, const P2PQueueOptions& options,
-                                        const Error& failure);
+                                        const Error& failure, std::string& direct_why);
 
-/// Adaptive mode's host_staged ring, after direct_ring_did_not_fit, did not fit pinned memory
-/// either (`staged_failure`): throws out_of_memory named P2PMessageQueue, saying both.
-[[noreturn]] void throw_neither_ring_fits(int destination, const Error& direct_failure, const Error& staged_failure);
+/// Adaptive mode's host_staged ring, after either fallback above, did not fit pinned memory either
+/// (`staged_failure`): throws out_of_memory named P2PMessageQueue, saying both (`direct_why`: the
+/// fallback's reason).
+[[noreturn]] void throw_neither_ring_fits(int destination, const std::string& direct_why, const Error& staged_failure);
 
 }  // namespace detail
 }  // namespace ringkernel
