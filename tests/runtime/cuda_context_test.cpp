@@ -154,6 +154,21 @@ TEST(CudaBackend, StreamAndEventCallsFromAFreshThreadLeaveDevice0sContextAlone) 
   EXPECT_EQ(device(1).ordinal, 1);
 }
 
+// The device a test from a fresh thread uses: 1 where there are two (CUDA ids come first: id 1 is
+// CUDA device 1), so that device 0's primary context can be watched, else 0; or why it cannot run.
+struct FreshThreadTarget {
+  int id = 0;
+  bool watch_device_0 = false;  // two devices, and device 0's primary context inactive before the test
+  std::string skip;             // why the test cannot run; empty where it can
+};
+
+FreshThreadTarget fresh_thread_target(const DriverContextQueries& driver) {
+  const std::size_t count = cuda_device_count();
+  if (count == 0) return {0, false, ringkernel_test::cuda_skip_reason(1, count)};
+  if (!driver.complete()) return {0, false, "cudaGetDriverEntryPointByVersion found no cuCtxGetCurrent"};
+  return {count >= 2 ? 1 : 0, count >= 2 && driver.primary_active(0) == 0, {}};
+}
+
 // Freeing pinned memory from a thread that made no CUDA call yet (no context bound) runs in the
 // context the memory was allocated in and leaves the thread with none bound. cudaFreeHost needs a
 // context: without one bound, the runtime bound the primary context of the thread's current device
@@ -162,11 +177,9 @@ TEST(CudaBackend, StreamAndEventCallsFromAFreshThreadLeaveDevice0sContextAlone) 
 // memory is device 1's).
 TEST(CudaBackend, FreeingPinnedMemoryFromAFreshThreadLeavesItWithNoContext) {
   const DriverContextQueries driver;
-  const std::size_t count = cuda_device_count();
-  if (count == 0) GTEST_SKIP() << ringkernel_test::cuda_skip_reason(1, count);
-  if (!driver.complete()) GTEST_SKIP() << "cudaGetDriverEntryPointByVersion found no cuCtxGetCurrent";
-  const bool check_device_0 = count >= 2 && driver.primary_active(0) == 0;
-  const int id = count >= 2 ? 1 : 0;  // CUDA ids come first: id 1 is CUDA device 1
+  const FreshThreadTarget target = fresh_thread_target(driver);
+  if (!target.skip.empty()) GTEST_SKIP() << target.skip;
+  const int id = target.id;
   auto buffer = std::make_unique<PinnedBuffer>(id, 4096);
   int active0 = -2;
   CUresult before_result = CUDA_ERROR_UNKNOWN, after_result = CUDA_ERROR_UNKNOWN;
@@ -181,7 +194,7 @@ TEST(CudaBackend, FreeingPinnedMemoryFromAFreshThreadLeavesItWithNoContext) {
   ASSERT_EQ(before, nullptr) << "a new thread has no context bound";
   EXPECT_EQ(after_result, CUDA_SUCCESS);
   EXPECT_EQ(after, nullptr) << "freeing pinned memory left a context bound in a thread that had none";
-  if (check_device_0) {
+  if (target.watch_device_0) {
     EXPECT_EQ(active0, 0) << "freeing device 1's pinned memory initialised device 0's context";
   }
 }
@@ -190,14 +203,13 @@ TEST(CudaBackend, FreeingPinnedMemoryFromAFreshThreadLeavesItWithNoContext) {
 // context bound. A copy asks the driver which device each of its addresses belongs to (host memory
 // and foreign pointers are not in RingKernel's table). Asked of the runtime (cudaPointerGetAttributes)
 // that may bind the primary context of the thread's current device (0), before the copy runs in the
-// stream's context; the driver's call binds none. On two GPUs the copies are device 1's, and device 0's context stays untouched.
+// stream's context; the driver's call binds none. On two GPUs the copies are device 1's, and device
+// 0's primary context stays untouched.
 TEST(CudaBackend, CopiesFromAFreshThreadLeaveItWithNoContext) {
   const DriverContextQueries driver;
-  const std::size_t count = cuda_device_count();
-  if (count == 0) GTEST_SKIP() << ringkernel_test::cuda_skip_reason(1, count);
-  if (!driver.complete()) GTEST_SKIP() << "cudaGetDriverEntryPointByVersion found no cuCtxGetCurrent";
-  const bool check_device_0 = count >= 2 && driver.primary_active(0) == 0;
-  const int id = count >= 2 ? 1 : 0;  // CUDA ids come first: id 1 is CUDA device 1
+  const FreshThreadTarget target = fresh_thread_target(driver);
+  if (!target.skip.empty()) GTEST_SKIP() << target.skip;
+  const int id = target.id;
   DeviceBuffer buffer(id, 4096);
   Stream stream(id);
   std::vector<unsigned char> in(4096), out(4096, 0);
@@ -221,7 +233,7 @@ TEST(CudaBackend, CopiesFromAFreshThreadLeaveItWithNoContext) {
   EXPECT_EQ(out, in);
   EXPECT_EQ(result, CUDA_SUCCESS);
   EXPECT_EQ(bound, nullptr) << "copies left a context bound in a thread that had none";
-  if (check_device_0) {
+  if (target.watch_device_0) {
     EXPECT_EQ(active0, 0) << "copies of device 1 initialised device 0's context";
   }
 }
