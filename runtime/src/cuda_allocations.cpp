@@ -44,9 +44,10 @@ std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
 // every address of theirs not in the table (host memory, foreign device memory), from any thread,
 // and in a thread with no context bound a runtime call that needs one binds and initialises the
 // primary context of the thread's current device (0 unless it chose another: cuda_call.h's
-// ContextScope); whether cudaPointerGetAttributes counts as one is not documented. The attributes asked for are the pointer's own (its
-// allocation's device, not a context-relative address), and an address CUDA does not know gets
-// them zeroed with CUDA_SUCCESS (cuda.h). Where the driver's call cannot be looked up, the runtime's.
+// ContextScope); whether cudaPointerGetAttributes counts as one is not documented. The attributes
+// asked for are the pointer's own (its allocation's device, not a context-relative address), and an
+// address CUDA does not know gets them zeroed with CUDA_SUCCESS (cuda.h). Where the driver's call cannot be looked up, or fails (it
+// documents CUDA_ERROR_INVALID_CONTEXT, without saying when a known pointer gets it), the runtime's.
 int driver_device_of(const void* p) noexcept {
   static const auto get_attributes =
       cuda_driver::entry_point<PFN_cuPointerGetAttributes_v7000>("cuPointerGetAttributes", 7000);
@@ -56,8 +57,8 @@ int driver_device_of(const void* p) noexcept {
     CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
                                         CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
     void* data[] = {&type, &managed, &device};
-    if (get_attributes(3, attributes, data, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) return -1;
-    return type == CU_MEMORYTYPE_DEVICE && managed == 0 ? device : -1;
+    if (get_attributes(3, attributes, data, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS)
+      return type == CU_MEMORYTYPE_DEVICE && managed == 0 ? device : -1;
   }
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
