@@ -46,8 +46,9 @@ std::uintptr_t driver_block_start(const void* p, int ordinal) noexcept {
 // primary context of the thread's current device (0 unless it chose another: cuda_call.h's
 // ContextScope); whether cudaPointerGetAttributes counts as one is not documented. The attributes
 // asked for are the pointer's own (its allocation's device, not a context-relative address), and an
-// address CUDA does not know gets them zeroed with CUDA_SUCCESS (cuda.h). Where the driver's call cannot be looked up, or fails (it
-// documents CUDA_ERROR_INVALID_CONTEXT, without saying when a known pointer gets it), the runtime's.
+// address CUDA does not know gets them zeroed with CUDA_SUCCESS (cuda.h). Where the driver's call
+// cannot be looked up, or fails (it documents CUDA_ERROR_INVALID_CONTEXT, without saying when a
+// known pointer gets it), the runtime's.
 int driver_device_of(const void* p) noexcept {
   static const auto get_attributes =
       cuda_driver::entry_point<PFN_cuPointerGetAttributes_v7000>("cuPointerGetAttributes", 7000);
