@@ -41,6 +41,12 @@ void Diagnoser::error(clang::SourceLocation where, clang::SourceRange highlighte
   if (!fix.empty()) engine_.Report(where, fixId_) << fix;
 }
 
+void Diagnoser::error(clang::SourceLocation where, llvm::StringRef message, llvm::StringRef fix,
+                      const clang::FixItHint& insertion) {
+  engine_.Report(where, errorId_) << message << insertion;
+  if (!fix.empty()) engine_.Report(where, fixId_) << fix;
+}
+
 void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message) {
   engine_.Report(where, noteId_) << message;
 }

@@ -37,6 +37,11 @@ class Diagnoser {
   /// declaration's type and declarator around the caret at its name).
   void error(clang::SourceLocation where, clang::SourceRange highlighted, llvm::StringRef message,
              llvm::StringRef fix);
+  /// "error: <message>" at `where` with clang's fix-it `insertion` (text written before
+  /// `insertion.RemoveRange`'s start: pass one only where fixItLocation allows an edit), then the
+  /// note as above.
+  void error(clang::SourceLocation where, llvm::StringRef message, llvm::StringRef fix,
+             const clang::FixItHint& insertion);
   /// "note: <message>" attached to the previous error.
   void note(clang::SourceLocation where, llvm::StringRef message);
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "names.h"
@@ -74,11 +75,19 @@ bool Validator::failUnnamedRecord(const clang::CXXRecordDecl& record) {
                     (declares ? " " + instance->getNameAsString() : std::string()) + ";");
   }
   const std::string name = alias->getNameAsString();
-  fail(where,
-       "message " + quoted(qualifiedName(*alias)) + " is an unnamed " + keyword + " that only the " +
-           describeAlias(*alias) + " names" + ownNameReason(keyword, *alias),
-       "name the " + keyword + " itself: " + keyword + " [[ringkernel::message]] " + name + " { ... };" +
-           mayStay(*alias));
+  const std::string message = "message " + quoted(qualifiedName(*alias)) + " is an unnamed " + keyword +
+                              " that only the " + describeAlias(*alias) + " names" + ownNameReason(keyword, *alias);
+  const std::string fix =
+      "name the " + keyword + " itself: " + keyword + " [[ringkernel::message]] " + name + " { ... };" + mayStay(*alias);
+  // The fix-it writes the name before the opening brace (`typedef struct [[ringkernel::message]]
+  // Point { ... } Point;`), where the brace is text a fix-it may edit (not a macro's definition).
+  const clang::SourceLocation brace =
+      fixItLocation(record.getBraceRange().getBegin(), context_.getSourceManager());
+  if (brace.isValid()) {
+    diagnoser_.error(where, message, fix, clang::FixItHint::CreateInsertion(brace, name + " "));
+  } else {
+    fail(where, message, fix);
+  }
   diagnoser_.note(alias->getLocation(), "the " + describeAlias(*alias) + " is declared here");
   return false;
 }

@@ -145,5 +145,52 @@ TEST(UnnamedTypes, ErrorsStayInDeclarationOrder) {
   EXPECT_NE(findError(run, "typedef 'Point'"), nullptr) << run.printed;
 }
 
+/// `source` with the one fix-it of the error containing `fragment` applied (an insertion: the range
+/// is empty), or why it cannot be.
+::testing::AssertionResult applyInsertion(const testing::FrontendRun& run, const std::string& source,
+                                          const std::string& fragment, const std::string& at,
+                                          const std::string& text, std::string& fixed) {
+  const RecordedDiagnostic* error = findError(run, fragment);
+  if (error == nullptr) return ::testing::AssertionFailure() << "no error with '" << fragment << "'\n" << run.printed;
+  if (error->fixIts.size() != 1) {
+    return ::testing::AssertionFailure() << error->fixIts.size() << " fix-its\n" << run.printed;
+  }
+  const RecordedFixIt& fixIt = error->fixIts.front();
+  const testing::Position where = positionOf(source, at);
+  if (fixIt.text != text || fixIt.line != where.line || fixIt.column != where.column || fixIt.endLine != where.line ||
+      fixIt.endColumn != where.column) {
+    return ::testing::AssertionFailure() << "fix-it '" << fixIt.text << "' at " << fixIt.line << ":" << fixIt.column
+                                         << "-" << fixIt.endLine << ":" << fixIt.endColumn << ", not '" << text
+                                         << "' at " << where.line << ":" << where.column << "\n" << run.printed;
+  }
+  fixed = source;
+  fixed.insert(source.find(at), text);
+  return ::testing::AssertionSuccess();
+}
+
+// The fix-it writes the typedef's (alias's) name before the brace; the source it gives is a message.
+TEST(UnnamedTypes, TheFixItNamesTheStructAndTheFixedSourceIsAMessage) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"namespace demo {\ntypedef struct [[ringkernel::message]] { int x; float y; } Point;\n}\n", "Point"},
+      {"namespace demo {\nusing Point = struct [[ringkernel::message]]\n{ int x; float y; };\n}\n", "Point"}};
+  for (const auto& [source, name] : cases) {
+    std::string fixed;
+    ASSERT_TRUE(applyInsertion(runFrontendOn(source), source, "unnamed struct", "{ int x", name + " ", fixed));
+    const auto run = runFrontendOn(fixed);
+    EXPECT_EQ(errorCount(run), 0u) << fixed << "\n" << run.printed;
+    EXPECT_EQ(run.message("demo::Point").typeId, fnv1a32("demo::Point")) << fixed;
+  }
+}
+
+// A brace in a macro's definition is shared by every use of the macro: no fix-it, the note only.
+TEST(UnnamedTypes, NoFixItWhereTheBraceIsInAMacrosDefinition) {
+  const std::string source = "#define RK_POINT struct [[ringkernel::message]] { int x; }\ntypedef RK_POINT Point;\n";
+  const auto run = runFrontendOn(source);
+  const RecordedDiagnostic* error = findError(run, "unnamed struct that only the typedef 'Point' names");
+  ASSERT_NE(error, nullptr) << run.printed;
+  EXPECT_TRUE(error->fixIts.empty()) << run.printed;
+  EXPECT_NE(findNoteAfter(run, *error, "fix: name the struct itself"), nullptr) << run.printed;
+}
+
 }  // namespace
 }  // namespace ringkernel::gen
