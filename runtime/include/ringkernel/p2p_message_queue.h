@@ -276,10 +276,9 @@ class P2PMessageQueue {
     }
   }
 
-  // The ring in the memory mode_ needs, ready for use. `direct_why`: for adaptive mode's staged
-  // ring, why the direct one was not kept (it did not fit, or enabling peer access failed): where the
-  // staged ring does not fit either, out_of_memory says both (nothing is held: no ring is allocated,
-  // and peer access was not enabled).
+  // The ring in the memory mode_ needs, ready for use. `direct_why`: why adaptive mode did not keep
+  // the direct ring (it did not fit, or enabling peer access failed); where the staged one does not
+  // fit either, out_of_memory says both (no ring is held, peer access was not enabled).
   void allocate_ring(const P2PQueueOptions& options, const std::string* direct_why = nullptr) {
     try {
       allocate_storage(options);
