@@ -239,7 +239,14 @@ template <class M>
 list map_message_variants(const std::vector<field_encodings>& fields) {
   const std::size_t n = fields.size();
   list out;
-  auto entry = [&](std::size_t i) { return str(fields[i].name) + fields[i].plain; };
+  // Each field's key and entry (key and plain value), encoded once: the loops below concatenate
+  // them O(fields^2) times.
+  std::vector<bytes> keys, entry_bytes;
+  for (const field_encodings& f : fields) {
+    keys.push_back(str(f.name));
+    entry_bytes.push_back(keys.back() + f.plain);
+  }
+  auto entry = [&](std::size_t i) -> const bytes& { return entry_bytes[i]; };
   auto entries = [&](std::size_t from, std::size_t to) {  // fields [from, to) in order
     bytes run;
     for (std::size_t j = from; j < to; ++j) run += entry(j);
@@ -248,7 +255,10 @@ list map_message_variants(const std::vector<field_encodings>& fields) {
   for (std::size_t varied = 0; varied < n; ++varied) {
     for (const bytes& v : fields[varied].variants) {
       bytes m = map_header(n);
-      for (std::size_t i = 0; i < n; ++i) m += str(fields[i].name) + (i == varied ? v : fields[i].plain);
+      for (std::size_t i = 0; i < n; ++i) {
+        m += keys[i];
+        m += i == varied ? v : fields[i].plain;
+      }
       out.push_back(m);
     }
   }
@@ -271,7 +281,7 @@ list map_message_variants(const std::vector<field_encodings>& fields) {
       const std::size_t other = i == 0 ? 1 : 0;
       bytes bad;
       for (std::size_t j = 0; j < n; ++j) {
-        if (j != i) bad += j == other ? str(fields[j].name) + bytes{0xc0} : entry(j);
+        if (j != i) bad += j == other ? keys[j] + bytes{0xc0} : entry(j);
       }
       out.push_back(map_header(n - 1) + bad);
     }
