@@ -13,7 +13,7 @@ function(ringkernel_add_clang_host_check target source)
   set(defines "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   add_test(NAME ${target}.clang_host
     COMMAND "${CMAKE_CUDA_COMPILER}" -ccbin "${RINGKERNEL_CUDA_CLANG_HOST}" -std=c++20 -arch=sm_90
-            -Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror -diag-suppress=2803
+            -Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Werror -diag-suppress=2803 -Xptxas=-O0
             "-I${PROJECT_SOURCE_DIR}/runtime/include" "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
             "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
             -c "${source}" -o "${CMAKE_CURRENT_BINARY_DIR}/${target}.clang_host.o"
