@@ -48,6 +48,12 @@ if ! grep -q '^RINGKERNEL_ENABLE_CUDA:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/nu
   exit 2
 fi
 
+# scripts/test.sh configures build/default without the benchmarks: the kit needs them.
+if ! grep -q '^RINGKERNEL_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
+  echo "gpu-kit: $build was configured without the benchmarks; configuring it with RINGKERNEL_BUILD_BENCH=ON"
+  cmake "$build" -DRINGKERNEL_BUILD_BENCH=ON > /dev/null
+fi
+
 if ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
   echo "gpu-kit: needs git (and a git work tree) to list the sources the kit is built from" >&2
   exit 2
