@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <string_view>
 #include <type_traits>
 
 #include "reference/msgpack_tree.h"
@@ -224,6 +226,20 @@ codec_status read_array_message(const node& n, M& out, std::uint32_t level) {
   return codec_status::ok;
 }
 
+/// The index of M's field named `name`, field_count when M has none: a map built once per type from
+/// the traits (comparing each key with every name made a map of n fields O(n^2) per message).
+template <class M>
+std::size_t field_index_by_name(std::string_view name) {
+  using traits = ringkernel::message_traits<M>;
+  static const std::map<std::string_view, std::size_t> index = [] {
+    std::map<std::string_view, std::size_t> names;
+    for (std::size_t i = 0; i < traits::field_count; ++i) names.emplace(traits::field(i).name, i);
+    return names;
+  }();
+  const auto found = index.find(name);
+  return found == index.end() ? traits::field_count : found->second;
+}
+
 template <class M>
 codec_status read_map_message(const node& n, M& out, std::uint32_t level) {
   using traits = ringkernel::message_traits<M>;
@@ -233,10 +249,7 @@ codec_status read_map_message(const node& n, M& out, std::uint32_t level) {
     const node& key = n.items[k];
     const node& value = n.items[k + 1];
     if (key.kind != node_kind::str) return codec_status::type_mismatch;
-    std::size_t index = traits::field_count;
-    for (std::size_t i = 0; i < traits::field_count; ++i) {
-      if (key.payload == traits::field(i).name) index = i;
-    }
+    const std::size_t index = field_index_by_name<M>(key.payload);
     codec_status s = codec_status::ok;
     if (index == traits::field_count) {
       s = skip(value, level);  // a field this side does not know
