@@ -51,6 +51,10 @@ void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message) {
   engine_.Report(where, noteId_) << message;
 }
 
+void Diagnoser::note(clang::SourceLocation where, llvm::StringRef message, const clang::FixItHint& edit) {
+  engine_.Report(where, noteId_) << message << edit;
+}
+
 clang::SourceLocation fixItLocation(clang::SourceLocation loc, const clang::SourceManager& sm) {
   while (loc.isMacroID()) {
     if (!sm.isMacroArgExpansion(loc)) return {};  // in a macro's definition

@@ -44,6 +44,8 @@ class Diagnoser {
              const clang::FixItHint& insertion);
   /// "note: <message>" attached to the previous error.
   void note(clang::SourceLocation where, llvm::StringRef message);
+  /// The same with clang's fix-it `edit` (printed under the note's source line).
+  void note(clang::SourceLocation where, llvm::StringRef message, const clang::FixItHint& edit);
 
   clang::DiagnosticsEngine& engine() { return engine_; }
 

@@ -248,13 +248,23 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
       return notOwnRecord(*definition, type, outer, context);
     }
     const clang::TypedefNameDecl* alias = typedefNaming(*record);  // typedef struct { ... } Inner;
-    return rejected("has type " + spell(type, context) + ", which is not a [[ringkernel::message]]" +
-                        (alias != nullptr ? " (an unnamed struct that only '" + alias->getNameAsString() + "' names)"
-                                          : ""),
-                    record->getIdentifier() != nullptr
-                        ? "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() + " { ... };"
-                        : "give the struct a name and annotate it: struct [[ringkernel::message]] " +
-                              (alias != nullptr ? alias->getNameAsString() : std::string("Name")) + " { ... };");
+    FieldType result = rejected(
+        "has type " + spell(type, context) + ", which is not a [[ringkernel::message]]" +
+            (alias != nullptr ? " (an unnamed struct that only '" + alias->getNameAsString() + "' names)" : ""),
+        record->getIdentifier() != nullptr
+            ? "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() + " { ... };"
+            : "give the struct a name and annotate it: struct [[ringkernel::message]] " +
+                  (alias != nullptr ? alias->getNameAsString() : std::string("Name")) + " { ... };");
+    if (definition != nullptr) result.declarationNote = "the " + definition->getKindName().str() + " is declared here";
+    if (definition != nullptr && record->getIdentifier() != nullptr) {
+      result.declarationEdit = definition->getLocation();  // struct [[ringkernel::message]] Inner {
+      result.declarationInsertion = "[[ringkernel::message]] ";
+    } else if (definition != nullptr && alias != nullptr) {
+      // typedef struct [[ringkernel::message]] Inner { ... } Inner;
+      result.declarationEdit = definition->getBraceRange().getBegin();
+      result.declarationInsertion = "[[ringkernel::message]] " + alias->getNameAsString() + " ";
+    }
+    return result;
   }
   FieldType result;
   result.kind = result.underlying = FieldKind::Message;

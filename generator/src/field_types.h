@@ -32,6 +32,12 @@ struct FieldType {
   /// type and what follows the field's name; fixFor() writes the fix with the name between them.
   std::string fixType;
   std::string fixDeclarator;
+  /// An edit of the rejected type's own declaration, in the same file: insert `declarationInsertion`
+  /// at `declarationEdit` (before the brace of an unnamed struct that a typedef names). Reported as
+  /// the note `declarationNote` there with clang's fix-it; declarationEdit is invalid when none.
+  clang::SourceLocation declarationEdit;
+  std::string declarationInsertion;
+  std::string declarationNote;
 
   bool ok() const { return rejection.empty(); }
   /// The fix of a rejected field named `fieldName`.

@@ -192,7 +192,12 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
                 "remove [[no_unique_address]]");
   }
   if (!type.ok()) {
-    return fail(where, declaration, subject() + " " + type.rejection, type.fixFor(field.getName()));
+    fail(where, declaration, subject() + " " + type.rejection, type.fixFor(field.getName()));
+    const clang::SourceLocation edit = fixItLocation(type.declarationEdit, context_.getSourceManager());
+    if (edit.isValid()) {
+      diagnoser_.note(edit, type.declarationNote, clang::FixItHint::CreateInsertion(edit, type.declarationInsertion));
+    }
+    return false;
   }
   if (type.extents.size() > kMaxArrayRank) {
     return fail(where, declaration,
