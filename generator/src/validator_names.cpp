@@ -106,6 +106,11 @@ bool Validator::failUnnamedEnum(const clang::FieldDecl& field, const clang::Enum
        subject + " uses enum " + quoted(qualifiedName(*alias)) + ", an unnamed enum that only the " +
            describeAlias(*alias) + " names" + ownNameReason("enum", *alias),
        "name the enum itself: enum " + name + " { ... };" + mayStay(*alias));
+  // typedef enum Color { ... } Color; (the brace is text a fix-it may edit, not a macro's definition)
+  const clang::SourceLocation brace = fixItLocation(enumeration.getBraceRange().getBegin(), context_.getSourceManager());
+  if (brace.isValid()) {
+    diagnoser_.note(brace, "the enum is declared here", clang::FixItHint::CreateInsertion(brace, name + " "));
+  }
   diagnoser_.note(alias->getLocation(), "the " + describeAlias(*alias) + " is declared here");
   return false;
 }

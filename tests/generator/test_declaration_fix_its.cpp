@@ -1,8 +1,9 @@
 // Copyright RingKernel authors.
 // A field whose struct, in the same header, is not a message: the error is at the field, and a note
 // at the struct's own declaration carries the clang fix-it that makes it one (the attribute before
-// its name; for an unnamed struct a typedef names, the attribute and that name before its brace).
-// Applying the fix-it gives a header whose messages all generate.
+// its name; for an unnamed struct a typedef names, the attribute and that name before its brace);
+// for an unnamed enum a typedef names, the name before its brace. Applying the fix-it gives a header
+// whose messages all generate.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -79,6 +80,26 @@ INSTANTIATE_TEST_SUITE_P(
                        "an unnamed struct that only 'Inner' names", "{\n  float",
                        "[[ringkernel::message]] Inner ", "demo::Inner"}),
     [](const ::testing::TestParamInfo<DeclarationFix>& info) { return std::string(info.param.name); });
+
+// A field of an unnamed enum that a typedef names: the note at the enum's brace writes the name.
+TEST(DeclarationFixIts, TheNoteAtAnUnnamedEnumNamesIt) {
+  const std::string source = "namespace demo {\ntypedef enum { Red, Green } Color;\n"
+                             "struct [[ringkernel::message]] M { Color c; };\n}\n";
+  const auto run = runFrontendOn(source);
+  const RecordedDiagnostic* error = findError(run, "an unnamed enum that only the typedef 'Color' names");
+  ASSERT_NE(error, nullptr) << run.printed;
+  const RecordedDiagnostic* note = findNoteAfter(run, *error, "the enum is declared here");
+  ASSERT_NE(note, nullptr) << run.printed;
+  ASSERT_EQ(note->fixIts.size(), 1u) << run.printed;
+  const testing::Position where = positionOf(source, "{ Red");
+  EXPECT_EQ(std::make_pair(note->fixIts[0].line, note->fixIts[0].column), std::make_pair(where.line, where.column));
+  EXPECT_EQ(note->fixIts[0].text, "Color ");
+  std::string fixed = source;
+  fixed.insert(fixed.find("{ Red"), "Color ");
+  const auto again = runFrontendOn(fixed);
+  EXPECT_EQ(errorCount(again), 0u) << fixed << "\n" << again.printed;
+  EXPECT_EQ(again.field("demo::M", "c").kind, FieldKind::Enumeration) << fixed;
+}
 
 // Where there is no name to write, or the struct is text of a macro's definition, there is no edit:
 // the error and its "fix:" note only.
