@@ -13,6 +13,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 #include "names.h"
 
@@ -188,6 +189,17 @@ FieldType notOwnRecord(const clang::CXXRecordDecl& record, clang::QualType type,
   return result;
 }
 
+/// Whether a ringkernel:: attribute is written between the record's `struct` and its brace (one
+/// misspelt, `[[ringkernel::mesage]]`, has an error and a fix-it of its own; a second attribute
+/// would not be a fix).
+bool writesRingkernelAttribute(const clang::CXXRecordDecl& record, const clang::ASTContext& context) {
+  const clang::SourceManager& sm = context.getSourceManager();
+  const clang::CharSourceRange head =
+      clang::CharSourceRange::getCharRange(record.getBeginLoc(), record.getBraceRange().getBegin());
+  const llvm::StringRef text = clang::Lexer::getSourceText(head, sm, context.getLangOpts());
+  return text.contains("ringkernel");
+}
+
 }  // namespace
 
 FieldType rejectAtomic(clang::QualType type, clang::QualType value, const std::vector<std::uint64_t>& outer,
@@ -255,11 +267,12 @@ FieldType classifyRecord(const clang::RecordType& recordType, clang::QualType ty
             ? "annotate it: struct [[ringkernel::message]] " + record->getNameAsString() + " { ... };"
             : "give the struct a name and annotate it: struct [[ringkernel::message]] " +
                   (alias != nullptr ? alias->getNameAsString() : std::string("Name")) + " { ... };");
-    if (definition != nullptr) result.declarationNote = "the " + definition->getKindName().str() + " is declared here";
-    if (definition != nullptr && record->getIdentifier() != nullptr) {
+    if (definition == nullptr || writesRingkernelAttribute(*definition, context)) return result;
+    result.declarationNote = "the " + definition->getKindName().str() + " is declared here";
+    if (record->getIdentifier() != nullptr) {
       result.declarationEdit = definition->getLocation();  // struct [[ringkernel::message]] Inner {
       result.declarationInsertion = "[[ringkernel::message]] ";
-    } else if (definition != nullptr && alias != nullptr) {
+    } else if (alias != nullptr) {
       // typedef struct [[ringkernel::message]] Inner { ... } Inner;
       result.declarationEdit = definition->getBraceRange().getBegin();
       result.declarationInsertion = "[[ringkernel::message]] " + alias->getNameAsString() + " ";

@@ -33,8 +33,9 @@ struct FieldType {
   std::string fixType;
   std::string fixDeclarator;
   /// An edit of the rejected type's own declaration, in the same file: insert `declarationInsertion`
-  /// at `declarationEdit` (before the brace of an unnamed struct that a typedef names). Reported as
-  /// the note `declarationNote` there with clang's fix-it; declarationEdit is invalid when none.
+  /// at `declarationEdit` (before a struct's name; before the brace of an unnamed struct that a
+  /// typedef names). Reported as the note `declarationNote` there with clang's fix-it;
+  /// declarationEdit is invalid when there is none.
   clang::SourceLocation declarationEdit;
   std::string declarationInsertion;
   std::string declarationNote;

@@ -101,12 +101,17 @@ TEST(DeclarationFixIts, TheNoteAtAnUnnamedEnumNamesIt) {
   EXPECT_EQ(again.field("demo::M", "c").kind, FieldKind::Enumeration) << fixed;
 }
 
-// Where there is no name to write, or the struct is text of a macro's definition, there is no edit:
-// the error and its "fix:" note only.
-TEST(DeclarationFixIts, NoneForAnUnnamedStructNoTypedefNamesNorInAMacrosDefinition) {
+// Where there is no name to write, the struct is text of a macro's definition or already carries a
+// ringkernel:: attribute (misspelt), there is no edit: the error and its "fix:" note only.
+TEST(DeclarationFixIts, NoneWithoutANameInAMacrosDefinitionOrBesideAnotherRingkernelAttribute) {
   const std::string sources[] = {
       "namespace demo {\nstruct [[ringkernel::message]] M { struct { int a; } s; };\n}\n",
       "namespace demo {\n#define RK_INNER struct { int a; }\ntypedef RK_INNER Inner;\n"
+      "struct [[ringkernel::message]] M { Inner in; };\n}\n",
+      // The misspelt attribute has its own fix-it; a second attribute would not fix anything.
+      "namespace demo {\nstruct [[ringkernel::mesage]] Inner { int a; };\n"
+      "struct [[ringkernel::message]] M { Inner in; };\n}\n",
+      "namespace demo {\ntypedef struct [[ringkernel::mesage]] { int a; } Inner;\n"
       "struct [[ringkernel::message]] M { Inner in; };\n}\n"};
   for (const std::string& source : sources) {
     const auto run = runFrontendOn(source);
