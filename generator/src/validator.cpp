@@ -194,7 +194,7 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
   if (!type.ok()) {
     fail(where, declaration, subject() + " " + type.rejection, type.fixFor(field.getName()));
     const clang::SourceLocation edit = fixItLocation(type.declarationEdit, context_.getSourceManager());
-    if (edit.isValid()) {
+    if (edit.isValid() && declarationEditsOffered_.insert(edit).second) {
       diagnoser_.note(edit, type.declarationNote, clang::FixItHint::CreateInsertion(edit, type.declarationInsertion));
     }
     return false;

@@ -105,6 +105,9 @@ class Validator {
   const clang::ASTContext& context_;
   Diagnoser& diagnoser_;
   std::set<const clang::NamedDecl*> dollarsReported_;
+  /// Where a note has offered an edit of a type's declaration: once per place, however many fields
+  /// use the type (a tool applying every fix-it would otherwise write it twice).
+  std::set<clang::SourceLocation> declarationEditsOffered_;
 };
 
 }  // namespace ringkernel::gen

@@ -108,7 +108,7 @@ bool Validator::failUnnamedEnum(const clang::FieldDecl& field, const clang::Enum
        "name the enum itself: enum " + name + " { ... };" + mayStay(*alias));
   // typedef enum Color { ... } Color; (the brace is text a fix-it may edit, not a macro's definition)
   const clang::SourceLocation brace = fixItLocation(enumeration.getBraceRange().getBegin(), context_.getSourceManager());
-  if (brace.isValid()) {
+  if (brace.isValid() && declarationEditsOffered_.insert(brace).second) {
     diagnoser_.note(brace, "the enum is declared here", clang::FixItHint::CreateInsertion(brace, name + " "));
   }
   diagnoser_.note(alias->getLocation(), "the " + describeAlias(*alias) + " is declared here");

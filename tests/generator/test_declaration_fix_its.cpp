@@ -101,6 +101,17 @@ TEST(DeclarationFixIts, TheNoteAtAnUnnamedEnumNamesIt) {
   EXPECT_EQ(again.field("demo::M", "c").kind, FieldKind::Enumeration) << fixed;
 }
 
+// Two fields of one struct (or enum): two errors, one edit of the declaration between them.
+TEST(DeclarationFixIts, OneEditPerDeclarationHoweverManyFieldsUseIt) {
+  const std::string source = "namespace demo {\nstruct Inner { int a; };\ntypedef enum { Red } Color;\n"
+                             "struct [[ringkernel::message]] M { Inner a; Color c; Inner b; Color d; };\n}\n";
+  const auto run = runFrontendOn(source);
+  EXPECT_EQ(errorCount(run), 4u) << run.printed;
+  unsigned edits = 0;
+  for (const RecordedDiagnostic& d : run.result.diagnostics) edits += static_cast<unsigned>(d.fixIts.size());
+  EXPECT_EQ(edits, 2u) << run.printed;
+}
+
 // Where there is no name to write, the struct is text of a macro's definition or already carries a
 // ringkernel:: attribute (misspelt), there is no edit: the error and its "fix:" note only.
 TEST(DeclarationFixIts, NoneWithoutANameInAMacrosDefinitionOrBesideAnotherRingkernelAttribute) {
