@@ -11,7 +11,7 @@ usage() {
 usage: scripts/test.sh [-h | --help]
   Installs what is missing (scripts/setup.sh), then builds and runs every test: the default build
   (all labels), the asan+ubsan build (labels unit, fuzz), the tsan build (label unit of the
-  multi-threaded tests), and compiles ringkernel-gen's sources with clang++-19. About 35 minutes on
+  multi-threaded tests), and compiles ringkernel-gen's sources with clang++-19. About 35-40 minutes on
   2 cores. It takes no other argument;
   for part of the suite, after a build: ctest --preset default -L unit (or -R <regex>).
 EOF
