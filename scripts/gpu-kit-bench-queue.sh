@@ -12,8 +12,10 @@
 # in the order run; run.sh packs them into $OUT/gpu-kit.outputs.tar.gz as rows/, and merges them
 # into $OUT/bench_queue_device.json), so a row that faults (poisoning its CUDA context), crashes or
 # hangs is reported as such and the others still run. The order:
-#   1. round 1 of the latency pairs: SPSC round trip, its raw peer, SPSC kernel-to-kernel, its raw
-#      peer, MPMC kernel-to-kernel (its neighbour is the same raw peer);
+#   1. round 1 of the latency pairs: SPSC round trip, its raw peer (the flag exchange), the LL
+#      exchange (raw_ll_ping_pong.cuh: a floor for another design, compared with the flag
+#      exchange), SPSC kernel-to-kernel, its raw peer, MPMC kernel-to-kernel (its neighbour is the
+#      same raw peer);
 #   2. each throughput row B right before its raw peer BM_Raw_DeviceThroughput/B;
 #   3. rounds 2 .. RK_BENCH_PAIRS (3) of the latency pairs, alternating ours and raw as in 1 (a row
 #      that failed in an earlier round is not repeated);
@@ -223,7 +225,7 @@ bench_named_row() {
 # other side (row_alone; as where a tool makes a launch return only when its kernel ended), the
 # tool's other rows are not run (one FAIL line says so): each would spend ~5-15 s failing the same way.
 # A small run takes ~1 s of GPU work per row at a 100x slowdown; a row's process, ~2-5 s under
-# memcheck on an H100/H200 (the tool's start, CUDA's, the module's instrumentation): 14 rows ~30-70 s.
+# memcheck on an H100/H200 (the tool's start, CUDA's, the module's instrumentation): 15 rows ~30-75 s.
 run_bench_sanitize() {
   local bin="$kit/bin/bench_queue_device" list list_status=0 rows=() row tool deadline alone i st
   local json="$scratch/sanitize-row.json"
@@ -328,14 +330,16 @@ report_queue_goals() {
         if (raw) printf "REF %s on %s: %s = %.4g %s%s%s (raw-CUDA peer row, no goal)\n", n, device(), what, shown, unit, extra, runs_txt
         else if (kd == "tp/1") printf "     %s on %s: %.4g G msgs/s%s%s (one message per lane per claim; the goal is for batches)\n", n, device(), shown, extra, runs_txt
         else { printf "GOAL %s %s on %s: %s = %.4g %s%s%s (goal %s)\n", met ? "met" : "NOT MET", n, device(), what, shown, unit, extra, runs_txt, goal; if (kd ~ /^tp/) tp = 1 }
-        if (raw) continue
+        # BM_Raw_HostGpuHostLLPingPong (raw_ll_ping_pong.cuh) is the floor of another design than the
+        # rings: it gets a RATIO against the flag exchange, and is the peer of no row.
+        if (raw && n !~ /LLPingPong/) continue
         # RATIO: each run of this row against the nearest raw run of the same kind.
         list = ""; list2 = ""; np = 0; far = 0; peer = ""
         for (j = 1; j <= runs; j++) {
           if (rname[j] != n) continue
           best = 0
           for (i = 1; i <= runs; i++) {
-            if (rname[i] !~ /^BM_Raw_/ || rkind[i] != rkind[j] || rv[i] <= 0) continue
+            if (rname[i] !~ /^BM_Raw_/ || rname[i] ~ /LLPingPong/ || rkind[i] != rkind[j] || rv[i] <= 0) continue
             d = rfile[i] - rfile[j]; if (d < 0) d = -d
             if (!best || d < bestd) { best = i; bestd = d }
           }
@@ -345,10 +349,10 @@ report_queue_goals() {
           if (rv2[j] != "" && rv2[best] != "" && rv2[best] > 0) list2 = list2 (list2 != "" ? " " : "") rv2[j] / rv2[best]
         }
         if (!np) { printf "RATIO %s: no run of its raw-CUDA peer gave a figure\n", n; continue }
-        sense = kd ~ /^tp/ ? "rates; < 1: ours moves fewer" : "> 1: ours takes longer"
+        sense = kd ~ /^tp/ ? "rates; < 1: ours moves fewer" : (raw ? "> 1: LL takes longer" : "> 1: ours takes longer")
         also = ""
         if (list2 != "") { split(list2, tmp, " "); n2 = 0; for (q in tmp) n2++; also = sprintf("; %s ratio: median %.3f", kd == "rt" ? "p99" : (kd == "k2k" ? "clock64 per-round median" : "per-iteration median rate"), med(list2, n2)) }
-        printf "RATIO %s / %s on %s: ours/raw = %.3f, the median of %d per-pair ratios (%s; %s)%s%s\n", n, peer, device(), med(list, np), np, fmt(list), sense, also, far ? sprintf(" [%d of the pairs ran more than one run apart: not alternated]", far) : ""
+        printf "RATIO %s / %s on %s: %s = %.3f, the median of %d per-pair ratios (%s; %s)%s%s\n", n, peer, device(), raw ? "LL/flag" : "ours/raw", med(list, np), np, fmt(list), sense, also, far ? sprintf(" [%d of the pairs ran more than one run apart: not alternated]", far) : ""
       }
       if (!rt) print "GOAL no figure: host -> GPU -> host round trip median (<= 2000 ns): no BM_HostGpuHostRoundTrip row gave one (see its FAIL line)"
       if (!k2k) print "GOAL no figure: kernel -> kernel one way (ping-pong round trip / 2, <= 1000 ns): no BM_KernelToKernelPingPong row gave one"

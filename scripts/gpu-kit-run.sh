@@ -374,7 +374,7 @@ main() {
     all) run_tests; run_example; run_sanitize memcheck racecheck; run_bench_sanitize memcheck racecheck; run_bench_queue
       run_bench_rest; run_hostq ;;
     # One call for a machine lent for minutes: what the issues ask first, first. The GPU queue goals
-    # (24 processes: 14 rows, the 5 latency rows 3 times; estimated 40-80 s on an H100/H200, ~1-2 s
+    # (27 processes: 15 rows, the 6 latency rows 3 times; estimated 45-90 s on an H100/H200, ~1-2 s
     # of process and CUDA start each plus ~0.3 s per round-trip row, ~1 s per ping-pong row, ~0.5-1.5
     # s per throughput row; never more than RK_BENCH_LIMIT, 120 s), every test once and the example,
     # memcheck over every binary, memcheck over every bench_queue_device row (small runs, one process
