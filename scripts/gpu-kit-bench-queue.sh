@@ -327,7 +327,7 @@ report_queue_goals() {
         if (kd == "rt") { what = "median round trip"; shown = m; unit = "ns"; met = m <= 2000; goal = "<= 2000 ns"; if (!raw) rt = 1 }
         else if (kd == "k2k") { what = "one way (ping-pong round trip / 2, mean)"; shown = m; unit = "ns"; met = m <= 1000; goal = "<= 1000 ns"; if (!raw) k2k = 1 }
         else { what = "throughput"; shown = m / 1e9; unit = "G msgs/s"; met = m >= 1e9; goal = ">= 1 G msgs/s" }
-        if (raw) printf "REF %s on %s: %s = %.4g %s%s%s (raw-CUDA peer row, no goal)\n", n, device(), what, shown, unit, extra, runs_txt
+        if (raw) printf "REF %s on %s: %s = %.4g %s%s%s (%s, no goal)\n", n, device(), what, shown, unit, extra, runs_txt, n ~ /LLPingPong/ ? "raw-CUDA floor of another design than the rings" : "raw-CUDA peer row"
         else if (kd == "tp/1") printf "     %s on %s: %.4g G msgs/s%s%s (one message per lane per claim; the goal is for batches)\n", n, device(), shown, extra, runs_txt
         else { printf "GOAL %s %s on %s: %s = %.4g %s%s%s (goal %s)\n", met ? "met" : "NOT MET", n, device(), what, shown, unit, extra, runs_txt, goal; if (kd ~ /^tp/) tp = 1 }
         # BM_Raw_HostGpuHostLLPingPong (raw_ll_ping_pong.cuh) is the floor of another design than the
