@@ -43,7 +43,7 @@ std::size_t field_named(const char* key, std::uint32_t length) {
   constexpr std::size_t n = message_traits<T>::field_count;
   if constexpr (n > 0) {
     for (std::size_t i = 0; i < n; ++i) {
-      const char* name = message_traits<T>::field(i).name;
+      const char* name = field_name<T>(i);
       if (constexpr_strlen(name) == length && bytes_equal(key, name, length)) return i;
     }
   }
@@ -146,7 +146,7 @@ class decode_walker {
   /// Field `index` of `msg`, its name added to the path.
   template <class T>
   bool field(T& msg, std::size_t index, std::uint32_t depth) {
-    const std::size_t mark = push(concat(".", message_traits<T>::field(index).name));
+    const std::size_t mark = push(concat(".", field_name<T>(index)));
     bool ok = true;
     message_traits<T>::visit_fields(msg, [&](auto i, auto& member) {
       if (decltype(i)::value == index) ok = value(member, depth);
@@ -163,7 +163,7 @@ class decode_walker {
     if (const codec_status s = r_.read_array_header(count); s != codec_status::ok) return refused<T>(s);
     if constexpr (n > 0) {
       if (count < n) {
-        push(concat(".", message_traits<T>::field(count).name));
+        push(concat(".", field_name<T>(count)));
         return fail_at(start, codec_status::missing_field, missing_array_fields_text<T>(count));
       }
       for (std::size_t i = 0; i < n; ++i) {
@@ -206,7 +206,7 @@ class decode_walker {
         continue;
       }
       if (seen.test(index)) {
-        push(concat(".", message_traits<T>::field(index).name));
+        push(concat(".", field_name<T>(index)));
         return fail_at(key_at, codec_status::duplicate_field,
                        concat("the key ", quoted_bytes(key, length), " again, first at byte ", decimal(first_key_at[index])));
       }
@@ -215,7 +215,7 @@ class decode_walker {
       if (!field(msg, index, depth + 1)) return false;
     }
     if (!seen.all()) {
-      push(concat(".", message_traits<T>::field(first_missing_field<T>(seen)).name));
+      push(concat(".", field_name<T>(first_missing_field<T>(seen))));
       return fail_at(start, codec_status::missing_field, missing_map_fields_text<T>(in_, size_, start, depth, seen));
     }
     return true;

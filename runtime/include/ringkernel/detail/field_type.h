@@ -86,6 +86,16 @@ RINGKERNEL_HOST_DEVICE constexpr std::size_t constexpr_strlen(const char* s) noe
   return n;
 }
 
+/// The name of T's field i, for a loop over the fields (i < field_count). Past the last field
+/// field(i) has no name (nullptr); this gives "" there, so that no caller's code has a null path:
+/// where g++ (-O1) did not carry the loop's bound into field(i)'s switch, -Wnull-dereference
+/// warned in users' builds about the strlen of that unreachable null name.
+template <class T>
+RINGKERNEL_HOST_DEVICE constexpr const char* field_name(std::size_t i) noexcept {
+  const char* name = message_traits<T>::field(i).name;
+  return name != nullptr ? name : "";
+}
+
 /// Length of the name of field I of message T.
 template <class T, std::size_t I>
 inline constexpr std::size_t field_name_length = constexpr_strlen(message_traits<T>::field(I).name);

@@ -12,6 +12,7 @@
 
 #include "ringkernel/detail/diagnostic_text.h"
 #include "ringkernel/detail/field_codec.h"
+#include "ringkernel/detail/field_type.h"
 #include "ringkernel/detail/map_message_decoder.h"
 #include "ringkernel/detail/msgpack_reader.h"
 #include "ringkernel/message.h"
@@ -29,7 +30,7 @@ std::string field_names_text(std::size_t first, std::size_t last, Missing missin
   for (std::size_t i = first; i < last; ++i) {
     if (!missing(i)) continue;
     if (!out.empty()) out += ", ";
-    const char* name = message_traits<T>::field(i).name;
+    const char* name = field_name<T>(i);
     out += quoted_bytes(name, constexpr_strlen(name));
   }
   return out;

@@ -197,7 +197,7 @@ template <class T>
 inline constexpr field_name_table<T> field_names = [] {
   field_name_table<T> table{};
   for (std::size_t i = 0; i < message_traits<T>::field_count; ++i) {
-    const char* name = message_traits<T>::field(i).name;
+    const char* name = field_name<T>(i);
     table.entries[i] = {name, static_cast<std::uint32_t>(constexpr_strlen(name))};
   }
   return table;
