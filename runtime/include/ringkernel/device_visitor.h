@@ -68,7 +68,8 @@ struct host_on_device {
 };
 }  // namespace detail
 
-constexpr detail::host_on_device on_device{};  // internal linkage: no name shared with CUDA files
+// Internal linkage: no name shared with CUDA files ([[maybe_unused]]: as warp_push, warp_enqueue.h).
+[[maybe_unused]] constexpr detail::host_on_device on_device{};
 
 }  // namespace ringkernel
 

@@ -251,11 +251,12 @@ struct host_warp_pop_batch {
 };
 }  // namespace detail
 
-// constexpr at namespace scope: internal linkage, so no name is shared with a CUDA file's functions.
-constexpr detail::host_warp_push warp_push{};
-constexpr detail::host_warp_pop warp_pop{};
-constexpr detail::host_warp_push_batch warp_push_batch{};
-constexpr detail::host_warp_pop_batch warp_pop_batch{};
+// constexpr at namespace scope: internal linkage, so no name is shared with a CUDA file's functions
+// ([[maybe_unused]]: g++ -Wunused-const-variable=2 reports them in every file that does not use them).
+[[maybe_unused]] constexpr detail::host_warp_push warp_push{};
+[[maybe_unused]] constexpr detail::host_warp_pop warp_pop{};
+[[maybe_unused]] constexpr detail::host_warp_push_batch warp_push_batch{};
+[[maybe_unused]] constexpr detail::host_warp_pop_batch warp_pop_batch{};
 
 }  // namespace ringkernel
 
