@@ -17,6 +17,8 @@ packages=(
   time
   # fuzzing and sanitizers
   libclang-rt-19-dev libfuzzer-19-dev
+  # the public headers checked with LLVM's libc++ too (strict_warnings.clang++.libc++)
+  libc++-19-dev
   # cross-language wire checks
   python3-msgpack
 )

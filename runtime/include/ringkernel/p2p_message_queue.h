@@ -46,9 +46,9 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stop_token>
 #include <string>
 
+#include "ringkernel/detail/stop_token.h"
 #include "ringkernel/detail/to_size.h"
 #include "ringkernel/device.h"
 #include "ringkernel/error.h"

@@ -6,12 +6,13 @@
 #pragma once
 
 #include <chrono>
-#include <stop_token>
 #include <thread>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+
+#include "ringkernel/detail/stop_token.h"
 
 namespace ringkernel::detail {
 

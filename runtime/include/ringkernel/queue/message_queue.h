@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <functional>
 #include <span>
-#include <stop_token>
 #include <vector>
 
+#include "ringkernel/detail/stop_token.h"
 #include "ringkernel/detail/to_size.h"
 #include "ringkernel/error.h"
 #include "ringkernel/kernel_message.h"
