@@ -161,6 +161,21 @@ if(NOT MODE STREQUAL "package")
   if(NOT rc EQUAL 0 OR installed)
     fail("the consumer's install failed (exit ${rc}) or installed RingKernel's files: ${installed}" "${install}")
   endif()
+  # RingKernel's own sources compile with -Wall -Wextra but not -Werror here (RINGKERNEL_WARNINGS_AS_ERRORS
+  # is off unless RingKernel is the top-level project): the consumer's compiler and flags may warn
+  # where RingKernel's builds do not, and must not stop its build.
+  if(NOT multi_config)
+    file(READ "${bin}/compile_commands.json" commands)
+    string(REGEX MATCHALL "\"command\": \"[^\n]*/runtime/src/[a-z_]+\\.cpp\"" runtime_commands "${commands}")
+    if(NOT runtime_commands)
+      fail("compile_commands.json lists no RingKernel runtime source" "${commands}")
+    endif()
+    foreach(command IN LISTS runtime_commands)
+      if(command MATCHES "-Werror" OR NOT command MATCHES "-Wall")
+        fail("a RingKernel source compiles with -Werror (or without -Wall) in a consumer's build: ${command}" "${out}")
+      endif()
+    endforeach()
+  endif()
 endif()
 
 if(multi_config)
