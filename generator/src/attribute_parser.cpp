@@ -21,7 +21,6 @@ namespace {
 constexpr const char* kAttribute = "[[ringkernel::message]]";
 constexpr const char* kValidKeys = "id, kernel, direction, priority, causal, format";
 
-std::string quoted(llvm::StringRef text) { return quotedForDiagnostic(text); }
 llvm::StringRef tokenText(const clang::Token& token) { return rawTokenText(token); }
 
 /// The tokens between the parentheses, plus the location of the closing one.

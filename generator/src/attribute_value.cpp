@@ -14,7 +14,6 @@
 namespace ringkernel::gen {
 namespace {
 
-std::string quoted(llvm::StringRef text) { return quotedForDiagnostic(text); }
 llvm::StringRef text(const clang::Token& token) { return rawTokenText(token); }
 
 /// Per key: what a literal value is, and one for the fixes.
@@ -320,7 +319,7 @@ class ValueReader {
 
 }  // namespace
 
-std::string quotedForDiagnostic(llvm::StringRef text) {
+std::string quoted(llvm::StringRef text) {
   constexpr std::size_t kShown = 48;
   if (text.size() <= kShown) return "'" + text.str() + "'";
   return "'" + text.take_front(kShown).str() + "...' (" + std::to_string(text.size()) + " characters)";

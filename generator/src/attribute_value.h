@@ -26,7 +26,7 @@ class SourceManager;
 namespace ringkernel::gen {
 
 /// `text` in quotes for a diagnostic; a huge literal is shortened (its start shows which it is).
-std::string quotedForDiagnostic(llvm::StringRef text);
+std::string quoted(llvm::StringRef text);
 
 /// A raw-lexed token as written (punctuators and other tokens by their spelling or kind name).
 llvm::StringRef rawTokenText(const clang::Token& token);

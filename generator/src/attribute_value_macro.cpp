@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "attribute_value.h"  // quotedForDiagnostic
+#include "attribute_value.h"  // quoted
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
@@ -161,7 +161,7 @@ ValueMacroExpansion expandValueMacro(const clang::Token& name, clang::SourceLoca
       const std::string expansion = spelled(body, sm, langOpts);
       return unusable(result,
                       macroPath(result.chain) + (body.empty() ? " expands to nothing"
-                                                              : " expands to " + quotedForDiagnostic(expansion) +
+                                                              : " expands to " + quoted(expansion) +
                                                                     ", which is not a single literal or name"));
     }
     clang::Token raw;

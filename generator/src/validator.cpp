@@ -19,15 +19,10 @@
 #include "llvm/Support/Format.h"
 #include "names.h"
 #include "special_members.h"
+#include "validator_text.h"
 
 namespace ringkernel::gen {
 namespace {
-
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
-
-std::string fieldPrefix(const clang::FieldDecl& field, const std::string& message) {
-  return "field " + quoted(field.getNameAsString()) + " of message " + quoted(message);
-}
 
 std::string hex(std::uint32_t value) {
   std::string text;
@@ -85,7 +80,7 @@ bool Validator::fail(clang::SourceLocation where, clang::SourceRange highlighted
 
 bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::string& message) {
   const clang::SourceLocation where = record.getLocation();
-  const std::string subject = "message " + quoted(message);
+  const std::string subject = "message " + quotedName(message);
   if (record.isUnion()) {
     return fail(where, subject + " is a union; a union's active member cannot be known",
                 "use a struct");
@@ -113,29 +108,29 @@ bool Validator::checkRecord(const clang::CXXRecordDecl& record, const std::strin
   }
   if (const auto* parent = llvm::dyn_cast<clang::CXXRecordDecl>(record.getDeclContext());
       parent != nullptr && !isMessageRecord(*parent)) {
-    return fail(where, subject + " is nested in " + quoted(qualifiedName(*parent)) +
+    return fail(where, subject + " is nested in " + quotedName(qualifiedName(*parent)) +
                            ", which is not a [[ringkernel::message]]",
-                "move it to namespace scope or annotate " + quoted(parent->getNameAsString()));
+                "move it to namespace scope or annotate " + quotedName(parent->getNameAsString()));
   }
   bool ok = true;
   if (const char* access = hiddenAccess(record)) {
     const auto* parent = llvm::cast<clang::CXXRecordDecl>(record.getDeclContext());
-    ok = fail(where, subject + " is " + access + " in " + quoted(qualifiedName(*parent)) +
+    ok = fail(where, subject + " is " + access + " in " + quotedName(qualifiedName(*parent)) +
                          "; generated code (.rk.h, the registry) names it from outside the class",
-              "declare it after 'public:' in " + quoted(parent->getNameAsString()));
+              "declare it after 'public:' in " + quotedName(parent->getNameAsString()));
   }
   for (const clang::CXXBaseSpecifier& base : record.bases()) {
     const std::string baseName = base.getType().getAsString(context_.getPrintingPolicy());
     ok = fail(base.getBeginLoc(), subject + " derives " + (base.isVirtual() ? "virtually " : "") +
-                                      "from " + quoted(baseName) +
+                                      "from " + quotedName(baseName) +
                                       "; messages cannot have base classes",
-              "make " + quoted(baseName) + " a member instead (and annotate it with "
+              "make " + quotedName(baseName) + " a member instead (and annotate it with "
               "[[ringkernel::message]])");
   }
   for (const clang::CXXMethodDecl* method : record.methods()) {
     if (method->isVirtual() && !method->isImplicit()) {
       ok = fail(method->getLocation(), subject + " has virtual function " +
-                                           quoted(method->getNameAsString()) +
+                                           quotedName(method->getNameAsString()) +
                                            "; a vtable pointer cannot cross devices",
                 "remove 'virtual' (messages are plain data)");
     }
@@ -153,7 +148,7 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
   const clang::SourceLocation where = field.getLocation();
   if (field.isAnonymousStructOrUnion()) {
     const bool isUnion = field.getType()->isUnionType();
-    return fail(where, std::string("message ") + quoted(message) + " has an anonymous " +
+    return fail(where, std::string("message ") + quotedName(message) + " has an anonymous " +
                            (isUnion ? "union" : "struct") + " member",
                 isUnion ? "replace the union by separate fields or a byte array"
                         : "name the struct, annotate it with [[ringkernel::message]] and use it "
@@ -163,8 +158,9 @@ bool Validator::checkField(const clang::FieldDecl& field, const FieldType& type,
   const auto subject = [&] { return fieldPrefix(field, message); };
   if (field.isUnnamedBitField()) {
     return fail(where, field.getBitWidth()->getSourceRange(),
-                "message " + quoted(message) + " has an unnamed bit-field; bit-field layout, and so the padding it "
-                "adds, is implementation-defined",
+                "message " + quotedName(message) +
+                    " has an unnamed bit-field; bit-field layout, and so the padding it adds, is "
+                    "implementation-defined",
                 "remove it; where the padding it adds matters, declare a named padding field (e.g. "
                 "std::uint8_t padding[3]) or alignas(N) on the next field");
   }
@@ -230,7 +226,7 @@ bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& 
   const clang::SourceLocation where = field.getLocation();
   const clang::SourceRange declaration = field.DeclaratorDecl::getSourceRange();
   if (enumeration.getIdentifier() == nullptr) return failUnnamedEnum(field, enumeration, subject());
-  const auto enumName = [&] { return quoted(qualifiedName(enumeration)); };
+  const auto enumName = [&] { return quotedName(qualifiedName(enumeration)); };
   if (enumeration.getDefinition() == nullptr) {
     return fail(where, declaration, subject() + " uses enum " + enumName() + ", whose enumerators are not visible",
                 "include the header that defines the enum");
@@ -240,15 +236,15 @@ bool Validator::checkEnum(const clang::FieldDecl& field, const clang::EnumDecl& 
     if (const char* access = isMessageRecord(*parent) ? hiddenAccess(enumeration) : nullptr) {
       return fail(where, declaration,
                   subject() + " uses enum " + enumName() + ", which is " + access + " in " +
-                      quoted(qualifiedName(*parent)) + "; generated code (.rk.h) names it from outside the class",
-                  "declare the enum after 'public:' in " + quoted(parent->getNameAsString()));
+                      quotedName(qualifiedName(*parent)) + "; generated code (.rk.h) names it from outside the class",
+                  "declare the enum after 'public:' in " + quotedName(parent->getNameAsString()));
     }
     if (isMessageRecord(*parent)) return true;
     return fail(where, declaration,
                 subject() + " uses enum " + enumName() + ", which is nested in " +
-                    quoted(qualifiedName(*parent)) + ", a class that is not a [[ringkernel::message]]",
+                    quotedName(qualifiedName(*parent)) + ", a class that is not a [[ringkernel::message]]",
                 "move the enum to namespace scope or annotate " +
-                    quoted(parent->getNameAsString()) + " with [[ringkernel::message]]");
+                    quotedName(parent->getNameAsString()) + " with [[ringkernel::message]]");
   }
   if (!context->isFileContext() || enumeration.isInAnonymousNamespace()) {
     return fail(where, declaration,
@@ -317,7 +313,7 @@ bool Validator::checkInitializer(const clang::FieldDecl& field, const FieldType&
 bool Validator::checkRecordAfterFields(const clang::CXXRecordDecl& record,
                                        const MessageModel& model, bool anyErrorReported) {
   if (anyErrorReported) return true;
-  const std::string subject = "message " + quoted(model.qualifiedName);
+  const std::string subject = "message " + quotedName(model.qualifiedName);
   if (model.size > kMaxMessageBytes) {
     return fail(record.getLocation(), subject + " is " + std::to_string(model.size) +
                                           " bytes, more than the " + std::to_string(kMaxMessageBytes) +
@@ -341,7 +337,7 @@ bool Validator::checkIds(
   std::map<std::uint32_t, std::pair<const MessageModel*, clang::SourceLocation>> byTypeId;
   std::map<std::uint32_t, std::pair<const MessageModel*, clang::SourceLocation>> byKernelId;
   for (const auto& [message, where] : messages) {
-    const auto subject = [message] { return "message " + quoted(message->qualifiedName); };  // errors only
+    const auto subject = [message] { return "message " + quotedName(message->qualifiedName); };  // errors only
     if (message->typeId == 0) {
       ok = fail(where, subject() + " hashes to type id 0, which is reserved",
                 "give it an explicit id: [[ringkernel::message(id = 0x...)]]");
@@ -350,19 +346,19 @@ bool Validator::checkIds(
     auto [type, newType] = byTypeId.emplace(message->typeId, std::make_pair(message, where));
     if (!newType) {
       ok = fail(where, subject() + " has type id " + hex(message->typeId) + ", the same as " +
-                           quoted(type->second.first->qualifiedName),
+                           quotedName(type->second.first->qualifiedName),
                 "give one of them a different explicit id: [[ringkernel::message(id = ...)]]");
-      diagnoser_.note(type->second.second, quoted(type->second.first->qualifiedName) +
+      diagnoser_.note(type->second.second, quotedName(type->second.first->qualifiedName) +
                                                " is declared here");
     }
     auto [kernel, newKernel] = byKernelId.emplace(message->kernelId, std::make_pair(message, where));
     if (!newKernel && kernel->second.first->kernel != message->kernel) {
-      ok = fail(where, subject() + " has kernel " + quoted(message->kernel) + " whose kernel id " +
+      ok = fail(where, subject() + " has kernel " + quotedName(message->kernel) + " whose kernel id " +
                            hex(message->kernelId) + " equals that of kernel " +
-                           quoted(kernel->second.first->kernel) + " of " +
-                           quoted(kernel->second.first->qualifiedName),
+                           quotedName(kernel->second.first->kernel) + " of " +
+                           quotedName(kernel->second.first->qualifiedName),
                 "rename one of the kernels with kernel = \"...\"");
-      diagnoser_.note(kernel->second.second, quoted(kernel->second.first->qualifiedName) +
+      diagnoser_.note(kernel->second.second, quotedName(kernel->second.first->qualifiedName) +
                                                  " is declared here");
     }
   }

@@ -10,15 +10,10 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "validator.h"
+#include "validator_text.h"
 
 namespace ringkernel::gen {
 namespace {
-
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
-
-std::string fieldPrefix(const clang::FieldDecl& field, const std::string& message) {
-  return "field " + quoted(field.getNameAsString()) + " of message " + quoted(message);
-}
 
 /// What lowered a field's alignment below its type's natural one.
 struct Lowering {
@@ -74,7 +69,7 @@ std::string undo(const Lowering& lowering, const clang::ASTContext& context) {
     case Lowering::FieldPacked: return "remove __attribute__((packed)) from the field";
     case Lowering::StructPacked: return "remove the packed attribute from the struct";
     case Lowering::Typedef:
-      return "remove the aligned attribute from typedef " + quoted(lowering.alias->getNameAsString()) +
+      return "remove the aligned attribute from typedef " + quotedName(lowering.alias->getNameAsString()) +
              " (or declare the field as " +
              lowering.alias->getUnderlyingType().getAsString(context.getPrintingPolicy()) + ")";
     case Lowering::PragmaPack: return "remove the #pragma pack around the struct";
@@ -114,7 +109,7 @@ bool Validator::checkFieldLayout(const clang::FieldDecl& field, const FieldModel
   std::string cause = "it is aligned below its type's natural alignment";
   if (lowering.kind == Lowering::StructPacked) cause = "its struct is __attribute__((packed))";
   if (lowering.kind == Lowering::Typedef) {
-    cause = "its type " + quoted(lowering.alias->getNameAsString()) + " is a typedef declared " +
+    cause = "its type " + quotedName(lowering.alias->getNameAsString()) + " is a typedef declared " +
             alignedAttribute(lowering.bytes);
   }
   if (lowering.kind == Lowering::PragmaPack) {
@@ -140,16 +135,17 @@ bool Validator::checkRecordAlignment(const clang::CXXRecordDecl& record, const M
   const Lowering lowering = blamed != nullptr ? loweringOf(*blamed, context_) : Lowering{};
   std::string cause = "#pragma pack, packed or a typedef's aligned attribute lowers it";
   if (lowering.kind == Lowering::FieldPacked) {
-    cause = "field " + quoted(blamed->getNameAsString()) + " is __attribute__((packed))";
+    cause = "field " + quotedName(blamed->getNameAsString()) + " is __attribute__((packed))";
   }
   if (lowering.kind == Lowering::StructPacked) cause = "the struct is __attribute__((packed))";
   if (lowering.kind == Lowering::Typedef) {
-    cause = "field " + quoted(blamed->getNameAsString()) + " has type " + quoted(lowering.alias->getNameAsString()) +
-            ", a typedef declared " + alignedAttribute(lowering.bytes);
+    cause = "field " + quotedName(blamed->getNameAsString()) + " has type " +
+            quotedName(lowering.alias->getNameAsString()) + ", a typedef declared " +
+            alignedAttribute(lowering.bytes);
   }
   if (lowering.kind == Lowering::PragmaPack) cause = "#pragma pack(" + std::to_string(lowering.bytes) + ") around it";
   return fail(record.getLocation(),
-              "message " + quoted(model.qualifiedName) + " has alignment " + std::to_string(model.alignment) +
+              "message " + quotedName(model.qualifiedName) + " has alignment " + std::to_string(model.alignment) +
                   ", below the " + std::to_string(model.naturalAlignment) + " its fields need: " + cause +
                   "; in an array of it, or as a field of another message, its fields would be misaligned, which "
                   "faults or slows down on the GPU",

@@ -11,11 +11,10 @@
 #include "clang/AST/DeclCXX.h"
 #include "names.h"
 #include "validator.h"
+#include "validator_text.h"
 
 namespace ringkernel::gen {
 namespace {
-
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
 /// Why a '$' in a name is refused: clang takes it in identifiers (as g++ does), but the manifest's
 /// names and the type-id rule are those of standard C++ identifiers.
@@ -47,7 +46,7 @@ const char* scopeKind(const clang::NamedDecl& scope) {
 /// The typedef or alias as the errors name it.
 std::string describeAlias(const clang::TypedefNameDecl& alias) {
   return std::string(llvm::isa<clang::TypeAliasDecl>(alias) ? "alias " : "typedef ") +
-         quoted(alias.getNameAsString());
+         quotedName(alias.getNameAsString());
 }
 
 /// Why a typedef's name is not enough: what .rk.cuh writes for the type.
@@ -75,7 +74,7 @@ bool Validator::failUnnamedRecord(const clang::CXXRecordDecl& record) {
                     (declares ? " " + instance->getNameAsString() : std::string()) + ";");
   }
   const std::string name = alias->getNameAsString();
-  const std::string message = "message " + quoted(qualifiedName(*alias)) + " is an unnamed " + keyword +
+  const std::string message = "message " + quotedName(qualifiedName(*alias)) + " is an unnamed " + keyword +
                               " that only the " + describeAlias(*alias) + " names" + ownNameReason(keyword, *alias);
   const std::string fix =
       "name the " + keyword + " itself: " + keyword + " [[ringkernel::message]] " + name + " { ... };" + mayStay(*alias);
@@ -103,7 +102,7 @@ bool Validator::failUnnamedEnum(const clang::FieldDecl& field, const clang::Enum
   }
   const std::string name = alias->getNameAsString();
   fail(where, declaration,
-       subject + " uses enum " + quoted(qualifiedName(*alias)) + ", an unnamed enum that only the " +
+       subject + " uses enum " + quotedName(qualifiedName(*alias)) + ", an unnamed enum that only the " +
            describeAlias(*alias) + " names" + ownNameReason("enum", *alias),
        "name the enum itself: enum " + name + " { ... };" + mayStay(*alias));
   // typedef enum Color { ... } Color; (the brace is text a fix-it may edit, not a macro's definition)
@@ -119,8 +118,8 @@ bool Validator::failDollar(const clang::NamedDecl& named, const std::string& mes
   if (!dollarsReported_.insert(&named).second) return false;
   const clang::SourceLocation where = named.getLocation();
   return fail(where, clang::SourceRange(where), message + kDollarReason,
-              "rename " + quoted(named.getNameAsString()) + " without '$', e.g. " +
-                  quoted(withoutDollar(named.getNameAsString())));
+              "rename " + quotedName(named.getNameAsString()) + " without '$', e.g. " +
+                  quotedName(withoutDollar(named.getNameAsString())));
 }
 
 bool Validator::checkDollars(const clang::CXXRecordDecl& record, const std::string& subject) {
@@ -128,7 +127,7 @@ bool Validator::checkDollars(const clang::CXXRecordDecl& record, const std::stri
   for (const clang::NamedDecl* scope : enclosingScopes(record)) {
     if (scope->getName().contains('$')) {
       ok = failDollar(*scope, subject + " is declared in " + scopeKind(*scope) + " " +
-                                  quoted(scope->getNameAsString()) + ", whose name has a '$'");
+                                  quotedName(scope->getNameAsString()) + ", whose name has a '$'");
     }
   }
   if (record.getName().contains('$')) ok = failDollar(record, subject + " has a '$' in its name");
@@ -136,18 +135,18 @@ bool Validator::checkDollars(const clang::CXXRecordDecl& record, const std::stri
 }
 
 bool Validator::checkEnumNames(const clang::EnumDecl& definition) {
-  const std::string enumName = quoted(qualifiedName(definition));
+  const std::string enumName = quotedName(qualifiedName(definition));
   bool ok = true;
   for (const clang::NamedDecl* scope : enclosingScopes(definition)) {
     if (scope->getName().contains('$') && llvm::isa<clang::NamespaceDecl>(scope)) {
       ok = failDollar(*scope, "enum " + enumName + " is declared in namespace " +
-                                  quoted(scope->getNameAsString()) + ", whose name has a '$'");
+                                  quotedName(scope->getNameAsString()) + ", whose name has a '$'");
     }
   }
   if (definition.getName().contains('$')) ok = failDollar(definition, "enum " + enumName + " has a '$' in its name");
   for (const clang::EnumConstantDecl* enumerator : definition.enumerators()) {
     if (enumerator->getName().contains('$')) {
-      ok = failDollar(*enumerator, "enumerator " + quoted(enumerator->getNameAsString()) + " of enum " +
+      ok = failDollar(*enumerator, "enumerator " + quotedName(enumerator->getNameAsString()) + " of enum " +
                                        enumName + " has a '$' in its name");
     }
   }
