@@ -155,7 +155,7 @@ AttributeGrammar::Value AttributeGrammar::kernelValue(AttributeCase& c) {
       "\"\"", "\"a b\"", "\"a\\\"b\"", "u8\"Add\"", "L\"Add\"", "u\"Add\"", "U\"Add\"",
       "R\"x(Add)x\"", "Add", "5", "\"Add\" \"More\"", "\"A\\x41\"", "\"Add\"_s", "\"Add\"s",
       "\"x\xe2\x80\xaey\"", "\"zero\xe2\x80\x8bwidth\"", "\"tab\\t\"", "ID_MACRO", "FN(\"a\")",
-      "(\"Add\")", "\"unterminated", "\"no\xc2\xa0" "break\"",
+      "(\"Add\")", "\"unterminated", ("\"no\xc2\xa0" "break\""),  // split: \xa0b would be one hex escape
       "Ids::kA", "\"a/b\"", "\"a\\\\b\"", "\"Add\"\"\""};
   const std::size_t r = pick(100);
   if (r < 50) {
