@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what is missing, then builds and runs the
 # default build (all labels; GPU tests skip with a reason when no device exists), the asan+ubsan
-# build (labels unit, fuzz), the tsan build (label unit of the multi-threaded tests: tests/runtime,
-# tests/messaging), compiles ringkernel-gen's and the runtime's sources with clang++-19 as a unity
-# build (the builds above compile the generator with g++ only, one source at a time), and builds the
-# product with CMake's Release flags (-O3), running its example.
+# build (labels unit, fuzz; ringkernel-gen instrumented too, and its tests), the tsan build (label
+# unit of the multi-threaded tests: tests/runtime, tests/messaging), compiles ringkernel-gen's and the
+# runtime's sources with clang++-19 as a unity build (the builds above compile one source at a
+# time), and builds the product with CMake's Release flags (-O3), running its example.
 set -euo pipefail
 
 usage() {
