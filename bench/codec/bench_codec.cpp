@@ -3,7 +3,8 @@
 // msgpack-cxx MSGPACK_DEFINE and hand-written msgpack-c in the peer files, all in one run.
 // Names: <encode|decode>/<message>/<implementation>; <message>Map: the same message in map format
 // (bench_map_messages.h; msgpack-cxx's peer then uses MSGPACK_DEFINE_MAP); a /varied suffix: a ring
-// of 256 messages spanning every wire form instead of one message (bench_codec_varied.h).
+// of 65,536 messages spanning every wire form, too many for a branch predictor to learn, instead of
+// one message (bench_codec_varied.h).
 // Results: bench/RESULTS.md.
 #include <benchmark/benchmark.h>
 

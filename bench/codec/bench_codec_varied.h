@@ -4,8 +4,8 @@
 // decoder decodes the sample's bytes. "varied" rows (names ending /varied): every iteration takes
 // the next of ring_size messages built before the timed loop by a seeded generator whose field
 // values span every wire form (positive and negative fixint, u8..u64, i8..i64, str from empty to
-// full, true and false, float special values), so no decoder's or encoder's branches repeat with
-// a short period. Every decoder of a message type reads the same bytes from the same 64-byte-
+// full, true and false, float special values), forms drawn at random: no codec's branches can be
+// predicted, the worst case for a branchy codec (ring_size says why the ring is so long). Every decoder of a message type reads the same bytes from the same 64-byte-
 // aligned storage (decoder_input); every encoder steps through the same messages (varied_messages).
 #pragma once
 
@@ -23,8 +23,11 @@
 
 namespace bench_codec {
 
-/// Messages in a varied ring (a power of two: the benchmarks index it with a mask).
-inline constexpr std::size_t ring_size = 256;
+/// Messages in a varied ring (a power of two: the benchmarks index it with a mask). Large enough
+/// that no branch predictor learns the sequence: on a Zen 5 core, rings of 256 to 4,096 messages
+/// were partly learned (RingKernel's Telemetry64 decode 11 ns at 256, 44 ns at 4,096, 63 ns at
+/// 16,384 and 66 ns at 65,536: bench/RESULTS.md, "Varied input is learned by the branch predictor").
+inline constexpr std::size_t ring_size = 65536;
 static_assert((ring_size & (ring_size - 1)) == 0);
 
 /// The benchmark message whose field layout (and generator and sample) a type shares.
@@ -163,17 +166,18 @@ struct message_table {
 
 /// The varied ring as M (a map message or a peer's mirror of Twin): the same values for every M of
 /// one layout. Built once per M, before any timed loop.
+/// Filled in place: a table is megabytes, more than a thread's stack holds as a temporary.
 template <class M, class Twin = layout_twin_t<M>>
 message_table<M>& varied_messages() {
-  static message_table<M> table = [] {
-    message_table<M> t;
+  static message_table<M> table;
+  [[maybe_unused]] static const bool filled = [] {
     varied_random rng{std::is_same_v<Twin, Small> ? 0x5eed0064ULL : 0x5eed0128ULL};
-    for (M& m : t.messages) {
+    for (M& m : table.messages) {
       Twin twin{};
       fill_varied(rng, twin);
       m = same_layout_copy<M>(twin);
     }
-    return t;
+    return true;
   }();
   return table;
 }

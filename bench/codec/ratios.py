@@ -2,8 +2,8 @@
 # Copyright RingKernel authors.
 """Turns `bench_codec --benchmark_format=json` output into the bench/RESULTS.md table: CPU ns per
 message and the ratios that the codec's goals are stated in (peer / ringkernel; ringkernel / memcpy),
-for the same message every iteration (input "same") and, in the row below it, for the ring of 256
-varied messages (input "varied", benchmark names ending /varied; bench_codec_varied.h); then the
+for the same message every iteration (input "same") and, in the row below it, for the ring of
+65,536 varied messages (input "varied", benchmark names ending /varied; bench_codec_varied.h); then the
 rows that miss a goal.
 
 Usage: bench_codec --benchmark_format=json ... | ratios.py [--statistic min|median]
