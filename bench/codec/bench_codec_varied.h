@@ -5,8 +5,9 @@
 // the next of ring_size messages built before the timed loop by a seeded generator whose field
 // values span every wire form (positive and negative fixint, u8..u64, i8..i64, str from empty to
 // full, true and false, float special values), forms drawn at random: no codec's branches can be
-// predicted, the worst case for a branchy codec (ring_size says why the ring is so long). Every decoder of a message type reads the same bytes from the same 64-byte-
-// aligned storage (decoder_input); every encoder steps through the same messages (varied_messages).
+// predicted, the worst case for a branchy codec (ring_size says why the ring is so long). Every
+// decoder of a message type reads the same bytes from the same 64-byte-aligned storage
+// (decoder_input); every encoder steps through the same messages (varied_messages).
 #pragma once
 
 #include <benchmark/benchmark.h>
